@@ -1,0 +1,54 @@
+/**
+ * The web-standard globals the portable layers (protocol, session, client, recipes) may use.
+ *
+ * Every runtime zkwire targets (Node, Deno, Bun, Cloudflare workerd) has these. Declaring them here, and
+ * compiling the portable layers with `types: []` (tsconfig.core.json), means a stray `Buffer`, `process`
+ * or `node:*` import fails to compile instead of breaking an edge runtime at load time.
+ * This file is only part of that check; the normal build uses the full Node types.
+ */
+
+interface AbortSignalEventMap {
+  abort: unknown;
+}
+
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+declare var AbortSignal: {
+  prototype: AbortSignal;
+  abort(reason?: unknown): AbortSignal;
+  timeout(ms: number): AbortSignal;
+  any(signals: AbortSignal[]): AbortSignal;
+};
+
+interface AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
+declare var AbortController: {
+  prototype: AbortController;
+  new (): AbortController;
+};
+
+declare function setTimeout(callback: () => void, ms?: number): unknown;
+declare function clearTimeout(handle: unknown): void;
+declare function queueMicrotask(callback: () => void): void;
+
+interface Crypto {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  randomUUID(): string;
+}
+declare var crypto: Crypto;
+
+interface Console {
+  log(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+declare var console: Console;
