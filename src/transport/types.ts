@@ -1,0 +1,45 @@
+/**
+ * The byte-stream interface between the session and a runtime's sockets.
+ *
+ * The session knows nothing of sockets: it asks a Transport for a connection to one endpoint and then
+ * only writes bytes, receives bytes and learns that the stream ended. Each runtime gets one small
+ * adapter (node:net/node:tls, Deno.connect, web-stream sockets); tests can pass their own.
+ * Callbacks rather than an async iterator on the receive side: the session is event-driven, and a
+ * callback per chunk costs nothing where an iterator costs a promise per chunk.
+ */
+
+export interface Endpoint {
+  /** Hostname or IP literal (IPv6 without brackets). */
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface ByteStreamHandlers {
+  /** Bytes arrived. The chunk is owned by the receiver from now on. */
+  onData(chunk: Uint8Array): void;
+  /** The stream ended: by the peer (no error), by an error, or after `close()`. Called exactly once. */
+  onClose(error?: Error): void;
+}
+
+export interface ByteStream {
+  /**
+   * Queues bytes for sending. Never throws for a closed stream (the close is reported through onClose);
+   * the session coalesces its frames so it calls this about once per event-loop turn.
+   */
+  write(chunk: Uint8Array): void;
+  /** Closes the stream; onClose follows (once). Safe to call more than once. */
+  close(): void;
+  /** A short description for traces and errors, e.g. "127.0.0.1:2181 (tls)". */
+  readonly description?: string;
+}
+
+export interface ConnectOptions {
+  /** Aborted when the connect attempt's deadline passes or the client closes. */
+  readonly signal: AbortSignal;
+}
+
+/** Opens byte streams. Passed in the client options, so two transports can live in one process. */
+export interface Transport {
+  /** Resolves once the stream is open (TLS handshake done); rejects with an Error if it cannot be. */
+  connect(endpoint: Endpoint, handlers: ByteStreamHandlers, options: ConnectOptions): Promise<ByteStream>;
+}
