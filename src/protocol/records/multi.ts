@@ -1,0 +1,194 @@
+/**
+ * multi (14) and multiRead (22): a sequence of (MultiHeader + op record) closed by a `done` header.
+ *
+ * Which record follows a header depends on the header's type; the tables below list exactly the types ZooKeeper's
+ * MultiOperationRecord / MultiResponse accept (anything else is corrupt, as it is for the server).
+ */
+
+import { JuteDecodeError, type JuteReader, type JuteWriter } from '../jute.js';
+import { JuteEncodeError } from '../encode-error.js';
+import { OpCode } from '../opcodes.js';
+import { decodeErrorResponse, encodeErrorResponse, type ErrorResponse } from './admin.js';
+import { decodeGetChildrenRequest, decodeGetChildrenResponse, encodeGetChildrenRequest, encodeGetChildrenResponse } from './children.js';
+import type { GetChildrenRequest, GetChildrenResponse } from './children.js';
+import { codec, type RecordCodec } from './codec.js';
+import {
+  decodeCreate2Response,
+  decodeCreateRequest,
+  decodeCreateResponse,
+  decodeCreateTTLRequest,
+  encodeCreate2Response,
+  encodeCreateRequest,
+  encodeCreateResponse,
+  encodeCreateTTLRequest,
+} from './create.js';
+import type { Create2Response, CreateRequest, CreateResponse, CreateTTLRequest } from './create.js';
+import {
+  decodeCheckVersionRequest,
+  decodeDeleteRequest,
+  decodeGetDataRequest,
+  decodeGetDataResponse,
+  decodeSetDataRequest,
+  decodeSetDataResponse,
+  encodeCheckVersionRequest,
+  encodeDeleteRequest,
+  encodeGetDataRequest,
+  encodeGetDataResponse,
+  encodeSetDataRequest,
+  encodeSetDataResponse,
+} from './node-data.js';
+import type { CheckVersionRequest, DeleteRequest, GetDataRequest, GetDataResponse, SetDataRequest, SetDataResponse } from './node-data.js';
+
+export interface MultiHeader {
+  /** The op's opcode; -1 for an error result and for the end marker. */
+  type: number;
+  done: boolean;
+  err: number;
+}
+
+export type MultiOpRequest =
+  | CreateRequest
+  | CreateTTLRequest
+  | DeleteRequest
+  | SetDataRequest
+  | CheckVersionRequest
+  | GetDataRequest
+  | GetChildrenRequest;
+
+export type MultiResultBody =
+  | CreateResponse
+  | Create2Response
+  | SetDataResponse
+  | GetDataResponse
+  | GetChildrenResponse
+  | ErrorResponse;
+
+export interface MultiOp {
+  header: MultiHeader;
+  body: MultiOpRequest;
+}
+
+export interface MultiResult {
+  header: MultiHeader;
+  /** null for delete and check results, which carry no record. */
+  body: MultiResultBody | null;
+}
+
+export interface MultiRequest {
+  ops: MultiOp[];
+  end: MultiHeader;
+}
+
+export interface MultiResponse {
+  results: MultiResult[];
+  end: MultiHeader;
+}
+
+/** The header that closes every multi request and response. */
+export const MULTI_END: Readonly<MultiHeader> = Object.freeze({ type: -1, done: true, err: -1 });
+
+/** An op for a multi request with the header real clients send ({type, done: false, err: -1}). */
+export function multiOp(type: number, body: MultiOpRequest): MultiOp {
+  return { header: { type, done: false, err: -1 }, body };
+}
+
+const createRequest = codec('CreateRequest', encodeCreateRequest, decodeCreateRequest);
+
+// The tables mix codecs of different records (hence `any`); the exported types above say which goes where.
+const OP_RECORDS = new Map<number, RecordCodec<any>>([
+  [OpCode.create, createRequest],
+  [OpCode.create2, createRequest],
+  [OpCode.createContainer, createRequest],
+  [OpCode.createTTL, codec('CreateTTLRequest', encodeCreateTTLRequest, decodeCreateTTLRequest)],
+  [OpCode.delete, codec('DeleteRequest', encodeDeleteRequest, decodeDeleteRequest)],
+  [OpCode.setData, codec('SetDataRequest', encodeSetDataRequest, decodeSetDataRequest)],
+  [OpCode.check, codec('CheckVersionRequest', encodeCheckVersionRequest, decodeCheckVersionRequest)],
+  [OpCode.getData, codec('GetDataRequest', encodeGetDataRequest, decodeGetDataRequest)],
+  [OpCode.getChildren, codec('GetChildrenRequest', encodeGetChildrenRequest, decodeGetChildrenRequest)],
+]);
+
+const create2Response = codec('Create2Response', encodeCreate2Response, decodeCreate2Response);
+
+/** Result records by result type; null = a result without a record (delete, check). */
+const RESULT_RECORDS = new Map<number, RecordCodec<any> | null>([
+  [OpCode.create, codec('CreateResponse', encodeCreateResponse, decodeCreateResponse)],
+  // The server reports create2, createContainer and createTTL results all as type 15; accept the other two
+  // anyway so a reply from a future server still decodes.
+  [OpCode.create2, create2Response],
+  [OpCode.createContainer, create2Response],
+  [OpCode.createTTL, create2Response],
+  [OpCode.delete, null],
+  [OpCode.check, null],
+  [OpCode.setData, codec('SetDataResponse', encodeSetDataResponse, decodeSetDataResponse)],
+  [OpCode.getData, codec('GetDataResponse', encodeGetDataResponse, decodeGetDataResponse)],
+  [OpCode.getChildren, codec('GetChildrenResponse', encodeGetChildrenResponse, decodeGetChildrenResponse)],
+  [OpCode.error, codec('ErrorResponse', encodeErrorResponse, decodeErrorResponse)],
+]);
+
+/** The record name of a multi op of this type, or undefined if multi does not accept the type. */
+export function multiOpRecordName(type: number): string | undefined {
+  return OP_RECORDS.get(type)?.name;
+}
+
+/** The record name of a multi result of this type (null = no record), or undefined for an unknown type. */
+export function multiResultRecordName(type: number): string | null | undefined {
+  const c = RESULT_RECORDS.get(type);
+  return c === undefined ? undefined : c === null ? null : c.name;
+}
+
+export function encodeMultiHeader(w: JuteWriter, v: MultiHeader): void {
+  w.writeInt(v.type);
+  w.writeBool(v.done);
+  w.writeInt(v.err);
+}
+
+export function decodeMultiHeader(r: JuteReader): MultiHeader {
+  return { type: r.readInt('MultiHeader.type'), done: r.readBool('MultiHeader.done'), err: r.readInt('MultiHeader.err') };
+}
+
+export function encodeMultiRequest(w: JuteWriter, v: MultiRequest): void {
+  for (const op of v.ops) {
+    const c = OP_RECORDS.get(op.header.type);
+    if (c === undefined) throw new JuteEncodeError(`multi cannot carry an op of type ${op.header.type}`);
+    encodeMultiHeader(w, op.header);
+    c.encode(w, op.body);
+  }
+  encodeMultiHeader(w, v.end);
+}
+
+export function decodeMultiRequest(r: JuteReader): MultiRequest {
+  const ops: MultiOp[] = [];
+  for (;;) {
+    const at = r.offset;
+    const header = decodeMultiHeader(r);
+    if (header.done) return { ops, end: header };
+    const c = OP_RECORDS.get(header.type);
+    if (c === undefined) throw new JuteDecodeError('corrupt', `multi op of type ${header.type} at offset ${at} is not allowed in multi`, at);
+    ops.push({ header, body: c.decode(r) as MultiOpRequest });
+  }
+}
+
+export function encodeMultiResponse(w: JuteWriter, v: MultiResponse): void {
+  for (const res of v.results) {
+    const c = RESULT_RECORDS.get(res.header.type);
+    if (c === undefined) throw new JuteEncodeError(`multi result of type ${res.header.type} is not defined`);
+    encodeMultiHeader(w, res.header);
+    if (c !== null) {
+      if (res.body === null) throw new JuteEncodeError(`multi result of type ${res.header.type} needs a ${c.name}`);
+      c.encode(w, res.body);
+    }
+  }
+  encodeMultiHeader(w, v.end);
+}
+
+export function decodeMultiResponse(r: JuteReader): MultiResponse {
+  const results: MultiResult[] = [];
+  for (;;) {
+    const at = r.offset;
+    const header = decodeMultiHeader(r);
+    if (header.done) return { results, end: header };
+    const c = RESULT_RECORDS.get(header.type);
+    if (c === undefined) throw new JuteDecodeError('corrupt', `multi result of type ${header.type} at offset ${at} is not defined`, at);
+    results.push({ header, body: c === null ? null : (c.decode(r) as MultiResultBody) });
+  }
+}
