@@ -1,0 +1,315 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A real Apache Curator client in a child JVM (curator-peer/CuratorPeer.java), for interop tests: zkwire and
+ * Curator must exclude each other on the same lock path. The Java source is compiled once per content hash into
+ * os.tmpdir() against the jars of Debian's libcurator-recipes-java (or CURATOR_CLASSPATH), then started once per
+ * peer. One peer is one Curator session driving its locks from one thread, so two Curator holders need two peers.
+ */
+
+const SOURCE = fileURLToPath(new URL('./curator-peer/CuratorPeer.java', import.meta.url));
+const JAVA_DIR = '/usr/share/java';
+/** What Curator 5.4 needs at run time; slf4j-nop keeps Curator's logging off the reply channel. */
+const JARS = [
+  'curator-recipes.jar',
+  'curator-framework.jar',
+  'curator-client.jar',
+  'zookeeper.jar',
+  'zookeeper-jute.jar',
+  'guava.jar',
+  'slf4j-api.jar',
+  'slf4j-nop.jar',
+];
+
+export type AcquireReply = { acquired: true; id: number; node: string } | { acquired: false };
+
+export interface CuratorPeer {
+  /** Curator's session id, hex, as printed at start. */
+  readonly sessionId: string;
+  /** Sends one command line and resolves with its reply line (rejects on an `error ...` reply). */
+  command(line: string): Promise<string>;
+  mutexAcquire(lockPath: string, timeoutMs: number, opts?: { revocable?: boolean }): Promise<AcquireReply>;
+  semaphoreMutexAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply>;
+  readAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply>;
+  writeAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply>;
+  semaphoreAcquire(semaphorePath: string, maxLeases: number, timeoutMs: number): Promise<AcquireReply>;
+  release(id: number): Promise<void>;
+  /** Curator's InterProcessMutex.getParticipantNodes(): full paths in lock order. */
+  participants(lockPath: string): Promise<string[]>;
+  /** Curator's Revoker.attemptRevoke on a lock node. */
+  revoke(nodePath: string): Promise<void>;
+  /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
+  readonly events: readonly string[];
+  /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
+  waitForEvent(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Ends the peer politely: Curator closes its session, so its ephemeral nodes go at once. */
+  close(): Promise<void>;
+  /** Kills the JVM: its session stays until the server expires it. */
+  kill(): Promise<void>;
+}
+
+export function curatorClasspath(): string {
+  const fromEnv = process.env['CURATOR_CLASSPATH'];
+  if (fromEnv) return fromEnv;
+  const missing = JARS.filter((jar) => !fs.existsSync(path.join(JAVA_DIR, jar)));
+  if (missing.length > 0) {
+    throw new Error(
+      `Curator interop tests need Apache Curator 5.x jars; missing in ${JAVA_DIR}: ${missing.join(', ')}. ` +
+        'Install them with `sudo bash scripts/setup.sh` (Debian: apt-get install libcurator-recipes-java), ' +
+        'or set CURATOR_CLASSPATH.',
+    );
+  }
+  return JARS.map((jar) => path.join(JAVA_DIR, jar)).join(path.delimiter);
+}
+
+function javaTool(name: 'java' | 'javac'): string {
+  const home = process.env['JAVA_HOME'];
+  if (home && fs.existsSync(path.join(home, 'bin', name))) return path.join(home, 'bin', name);
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  return `/usr/bin/${name}`;
+}
+
+let compiled: string | undefined;
+
+/**
+ * The directory holding CuratorPeer.class, compiling it if this source has not been compiled before. Compiles
+ * into a private directory and renames it into place, so parallel test workers never see a half-written class.
+ */
+export function compileCuratorPeer(): string {
+  if (compiled !== undefined) return compiled;
+  const source = fs.readFileSync(SOURCE);
+  const hash = createHash('sha256').update(source).update(curatorClasspath()).digest('hex').slice(0, 16);
+  const target = path.join(os.tmpdir(), `zkwire-curator-peer-${hash}`);
+  if (!fs.existsSync(path.join(target, 'CuratorPeer.class'))) {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-curator-peer-build-'));
+    const result = spawnSync(javaTool('javac'), ['-nowarn', '-cp', curatorClasspath(), '-d', staging, SOURCE], {
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw new Error(`javac failed for ${SOURCE}:\n${result.error?.message ?? ''}${result.stdout}${result.stderr}`);
+    }
+    try {
+      fs.renameSync(staging, target);
+    } catch {
+      // another worker won the race with the same bytes
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  compiled = target;
+  return target;
+}
+
+/** Starts a Curator client on `connectString` and waits until it is connected. */
+export async function startCuratorPeer(
+  connectString: string,
+  opts: { sessionTimeoutMs?: number; startTimeoutMs?: number } = {},
+): Promise<CuratorPeer> {
+  const classes = compileCuratorPeer();
+  const child = spawn(
+    javaTool('java'),
+    [
+      '-Xshare:auto',
+      '-XX:TieredStopAtLevel=1',
+      '-cp',
+      [classes, curatorClasspath()].join(path.delimiter),
+      'CuratorPeer',
+      connectString,
+      String(opts.sessionTimeoutMs ?? 6000),
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const peer = new PeerProcess(child);
+  const ready = await peer.nextReply(opts.startTimeoutMs ?? 30_000);
+  const match = /^ready session=(0x[0-9a-f]+)$/.exec(ready);
+  if (match === null) {
+    await peer.kill();
+    throw new Error(`Curator peer did not start: ${ready}\n${peer.stderr}`);
+  }
+  peer.sessionId = match[1] as string;
+  return peer;
+}
+
+const ALL_PEERS = new Set<PeerProcess>();
+process.once('exit', () => {
+  for (const peer of ALL_PEERS) peer.child.kill('SIGKILL');
+});
+
+class PeerProcess implements CuratorPeer {
+  sessionId = '';
+  stderr = '';
+  readonly events: string[] = [];
+  private buffered = '';
+  private readonly replies: string[] = [];
+  private readonly waiting: { resolve: (line: string) => void; reject: (err: Error) => void }[] = [];
+  private readonly eventWaiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  private exited = false;
+  private readonly exit: Promise<void>;
+  /** Commands are serialised: the peer answers in order, one line each. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    ALL_PEERS.add(this);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.onData(chunk));
+    child.stderr.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-20_000);
+    });
+    this.exit = new Promise((resolve) => {
+      child.once('exit', () => {
+        this.exited = true;
+        ALL_PEERS.delete(this);
+        for (const w of this.waiting.splice(0)) w.reject(new Error(`Curator peer exited\n${this.stderr}`));
+        resolve();
+      });
+    });
+    // a test that already failed must not also crash on EPIPE
+    child.stdin.on('error', () => {});
+  }
+
+  private onData(chunk: string): void {
+    this.buffered += chunk;
+    let nl: number;
+    while ((nl = this.buffered.indexOf('\n')) >= 0) {
+      const line = this.buffered.slice(0, nl).replace(/\r$/, '');
+      this.buffered = this.buffered.slice(nl + 1);
+      if (line.startsWith('event ')) {
+        const event = line.slice('event '.length);
+        this.events.push(event);
+        for (const w of [...this.eventWaiters]) {
+          if (w.pattern.test(event)) {
+            this.eventWaiters.splice(this.eventWaiters.indexOf(w), 1);
+            w.resolve(event);
+          }
+        }
+        continue;
+      }
+      const waiter = this.waiting.shift();
+      if (waiter) waiter.resolve(line);
+      else this.replies.push(line);
+    }
+  }
+
+  nextReply(timeoutMs: number): Promise<string> {
+    const early = this.replies.shift();
+    if (early !== undefined) return Promise.resolve(early);
+    if (this.exited) return Promise.reject(new Error(`Curator peer exited\n${this.stderr}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const i = this.waiting.indexOf(entry);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(new Error(`Curator peer gave no reply within ${timeoutMs} ms\n${this.stderr}`));
+      }, timeoutMs);
+      const entry = {
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.waiting.push(entry);
+    });
+  }
+
+  command(line: string, replyTimeoutMs = 60_000): Promise<string> {
+    const run = async (): Promise<string> => {
+      this.child.stdin.write(`${line}\n`);
+      const reply = await this.nextReply(replyTimeoutMs);
+      if (reply.startsWith('error ')) throw new Error(`Curator peer: ${line} -> ${reply}`);
+      return reply;
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async acquire(line: string, timeoutMs: number): Promise<AcquireReply> {
+    const reply = await this.command(line, timeoutMs + 30_000);
+    if (reply === 'timeout') return { acquired: false };
+    const match = /^acquired id=(\d+) node=(\S+)$/.exec(reply);
+    if (match === null) throw new Error(`Curator peer: unexpected reply to ${line}: ${reply}`);
+    return { acquired: true, id: Number(match[1]), node: match[2] as string };
+  }
+
+  mutexAcquire(lockPath: string, timeoutMs: number, opts: { revocable?: boolean } = {}): Promise<AcquireReply> {
+    const verb = opts.revocable ? 'mutex-acquire-revocable' : 'mutex-acquire';
+    return this.acquire(`${verb} ${lockPath} ${timeoutMs}`, timeoutMs);
+  }
+
+  semaphoreMutexAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply> {
+    return this.acquire(`semaphore-mutex-acquire ${lockPath} ${timeoutMs}`, timeoutMs);
+  }
+
+  readAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply> {
+    return this.acquire(`read-acquire ${lockPath} ${timeoutMs}`, timeoutMs);
+  }
+
+  writeAcquire(lockPath: string, timeoutMs: number): Promise<AcquireReply> {
+    return this.acquire(`write-acquire ${lockPath} ${timeoutMs}`, timeoutMs);
+  }
+
+  semaphoreAcquire(semaphorePath: string, maxLeases: number, timeoutMs: number): Promise<AcquireReply> {
+    return this.acquire(`semaphore-acquire ${semaphorePath} ${maxLeases} ${timeoutMs}`, timeoutMs);
+  }
+
+  async release(id: number): Promise<void> {
+    const reply = await this.command(`release ${id}`);
+    if (reply !== `released id=${id}`) throw new Error(`Curator peer: unexpected reply to release ${id}: ${reply}`);
+  }
+
+  async participants(lockPath: string): Promise<string[]> {
+    const reply = await this.command(`participants ${lockPath}`);
+    const list = reply.slice('participants'.length).trim();
+    return list === '' ? [] : list.split(',');
+  }
+
+  async revoke(nodePath: string): Promise<void> {
+    await this.command(`revoke ${nodePath}`);
+  }
+
+  waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+    const seen = this.events.find((e) => pattern.test(e));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const i = this.eventWaiters.indexOf(entry);
+        if (i >= 0) this.eventWaiters.splice(i, 1);
+        reject(new Error(`Curator peer sent no event matching ${pattern} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const entry = {
+        pattern,
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      };
+      this.eventWaiters.push(entry);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.exited) return;
+    this.child.stdin.write('exit\n');
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
+    await this.exit;
+    clearTimeout(timer);
+  }
+
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    this.child.kill('SIGKILL');
+    await this.exit;
+  }
+}

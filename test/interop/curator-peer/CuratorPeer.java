@@ -1,0 +1,209 @@
+// A real Apache Curator client for zkwire's interop tests, driven one command per line on stdin.
+// Every command gets exactly one reply line on stdout, in order; lines starting with "event " are unsolicited
+// (revocation requests) and never count as replies. Lock calls run on the main thread, because Curator keys
+// re-entrancy and release by thread: one peer process behaves like one Java thread holding Curator locks.
+// Lock objects are cached per kind and path, so a second acquire of the same lock re-enters as in Curator.
+//
+//   mutex-acquire <path> <timeoutMs>             acquired id=<n> node=<full path> | timeout
+//   mutex-acquire-revocable <path> <timeoutMs>   same; later "event revoke-requested id=<n>" when asked to release
+//   semaphore-mutex-acquire <path> <timeoutMs>   acquired id=<n> node=<lease path> | timeout
+//   read-acquire <path> <timeoutMs>              acquired id=<n> node=<full path> | timeout
+//   write-acquire <path> <timeoutMs>             acquired id=<n> node=<full path> | timeout
+//   semaphore-acquire <path> <maxLeases> <timeoutMs>   acquired id=<n> node=<lease path> | timeout
+//   release <id>                                 released id=<n>
+//   participants <path>                          participants <comma-separated full paths, lock order>
+//   revoke <nodePath>                            revoked
+//   exit                                         bye (then the process exits, closing its session)
+// Any failure replies "error <ExceptionClass> <message on one line>".
+//
+// Usage: java -cp <jars> CuratorPeer <connectString> [sessionTimeoutMs]
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.framework.recipes.locks.Revoker;
+import org.apache.curator.retry.RetryNTimes;
+
+public final class CuratorPeer {
+    /** Curator hides the node a lock holds behind a protected getter; these subclasses only make it readable. */
+    static final class VisibleMutex extends InterProcessMutex {
+        VisibleMutex(CuratorFramework client, String path) {
+            super(client, path);
+        }
+
+        String node() {
+            return getLockPath();
+        }
+    }
+
+    static final class VisibleWrite extends InterProcessReadWriteLock.WriteLock {
+        VisibleWrite(CuratorFramework client, String path) {
+            super(client, path, null);
+        }
+
+        String node() {
+            return getLockPath();
+        }
+    }
+
+    static final class VisibleRead extends InterProcessReadWriteLock.ReadLock {
+        VisibleRead(CuratorFramework client, String path, InterProcessReadWriteLock.WriteLock writer) {
+            super(client, path, null, writer);
+        }
+
+        String node() {
+            return getLockPath();
+        }
+    }
+
+    /** Something a "release <id>" undoes. */
+    interface Held {
+        void release() throws Exception;
+    }
+
+    private final CuratorFramework client;
+    private final PrintStream out;
+    private final Map<String, VisibleMutex> mutexes = new HashMap<>();
+    private final Map<String, VisibleWrite> writers = new HashMap<>();
+    private final Map<String, VisibleRead> readers = new HashMap<>();
+    private final Map<String, InterProcessSemaphoreMutex> semaphoreMutexes = new HashMap<>();
+    private final Map<Integer, Held> held = new HashMap<>();
+    private int nextId = 1;
+
+    private CuratorPeer(CuratorFramework client, PrintStream out) {
+        this.client = client;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: CuratorPeer <connectString> [sessionTimeoutMs]");
+            System.exit(64);
+        }
+        int sessionTimeoutMs = args.length > 1 ? Integer.parseInt(args[1]) : 6000;
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+            .connectString(args[0])
+            .sessionTimeoutMs(sessionTimeoutMs)
+            .connectionTimeoutMs(10000)
+            .retryPolicy(new RetryNTimes(20, 250))
+            .build();
+        client.start();
+        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            out.println("error Connect could not connect to " + args[0]);
+            System.exit(2);
+        }
+        out.println("ready session=0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId()));
+        CuratorPeer peer = new CuratorPeer(client, out);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                line = line.trim();
+                if (line.isEmpty()) continue;
+                if (line.equals("exit")) break;
+                String reply;
+                try {
+                    reply = peer.run(line.split("\\s+"));
+                } catch (Exception e) {
+                    reply = "error " + e.getClass().getSimpleName() + " " + String.valueOf(e.getMessage()).replace('\n', ' ');
+                }
+                synchronized (out) {
+                    out.println(reply);
+                }
+            }
+        } finally {
+            client.close();
+        }
+        out.println("bye");
+    }
+
+    private String run(String[] cmd) throws Exception {
+        switch (cmd[0]) {
+            case "mutex-acquire":
+                return mutexAcquire(cmd[1], Long.parseLong(cmd[2]), false);
+            case "mutex-acquire-revocable":
+                return mutexAcquire(cmd[1], Long.parseLong(cmd[2]), true);
+            case "semaphore-mutex-acquire":
+                return semaphoreMutexAcquire(cmd[1], Long.parseLong(cmd[2]));
+            case "read-acquire": {
+                VisibleRead lock = readers.computeIfAbsent(cmd[1], p -> new VisibleRead(client, p, writer(p)));
+                if (!lock.acquire(Long.parseLong(cmd[2]), TimeUnit.MILLISECONDS)) return "timeout";
+                return acquired(lock::release, lock.node());
+            }
+            case "write-acquire": {
+                VisibleWrite lock = writer(cmd[1]);
+                if (!lock.acquire(Long.parseLong(cmd[2]), TimeUnit.MILLISECONDS)) return "timeout";
+                return acquired(lock::release, lock.node());
+            }
+            case "semaphore-acquire": {
+                InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, cmd[1], Integer.parseInt(cmd[2]));
+                Lease lease = semaphore.acquire(Long.parseLong(cmd[3]), TimeUnit.MILLISECONDS);
+                if (lease == null) return "timeout";
+                return acquired(lease::close, cmd[1] + "/leases/" + lease.getNodeName());
+            }
+            case "release": {
+                int id = Integer.parseInt(cmd[1]);
+                Held h = held.get(id);
+                if (h == null) return "error NoSuchLease id=" + id;
+                h.release();
+                held.remove(id);
+                return "released id=" + id;
+            }
+            case "participants":
+                return "participants " + String.join(",", new VisibleMutex(client, cmd[1]).getParticipantNodes());
+            case "revoke":
+                Revoker.attemptRevoke(client, cmd[1]);
+                return "revoked";
+            default:
+                return "error UnknownCommand " + cmd[0];
+        }
+    }
+
+    private VisibleWrite writer(String path) {
+        return writers.computeIfAbsent(path, p -> new VisibleWrite(client, p));
+    }
+
+    private String mutexAcquire(String path, long timeoutMs, boolean revocable) throws Exception {
+        VisibleMutex lock = mutexes.computeIfAbsent(path, p -> new VisibleMutex(client, p));
+        final int id = nextId;
+        if (revocable) {
+            // Called on Curator's event thread; it only reports, the test decides when to release.
+            lock.makeRevocable(m -> {
+                synchronized (out) {
+                    out.println("event revoke-requested id=" + id);
+                }
+            });
+        }
+        if (!lock.acquire(timeoutMs, TimeUnit.MILLISECONDS)) return "timeout";
+        return acquired(lock::release, lock.node());
+    }
+
+    private String semaphoreMutexAcquire(String path, long timeoutMs) throws Exception {
+        InterProcessSemaphoreMutex lock = semaphoreMutexes.computeIfAbsent(path, p -> new InterProcessSemaphoreMutex(client, p));
+        if (!lock.acquire(timeoutMs, TimeUnit.MILLISECONDS)) return "timeout";
+        // The lease is private in Curator; reading it is the only way to report which node we hold.
+        Field field = InterProcessSemaphoreMutex.class.getDeclaredField("lease");
+        field.setAccessible(true);
+        Lease lease = (Lease) field.get(lock);
+        return acquired(lock::release, path + "/leases/" + lease.getNodeName());
+    }
+
+    private String acquired(Held release, String node) {
+        int id = nextId++;
+        held.put(id, release);
+        return "acquired id=" + id + " node=" + node;
+    }
+}
