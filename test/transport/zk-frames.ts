@@ -1,78 +1,68 @@
 /**
- * Hand-built ZooKeeper frames for transport tests: the transport under test carries bytes only, so the
- * tests speak the protocol themselves (ConnectRequest, exists, closeSession) and read replies back.
+ * ZooKeeper frames for transport tests, built and read with the codec (src/protocol): the transport under
+ * test carries bytes only, so the tests speak the protocol themselves (ConnectRequest, exists,
+ * closeSession) and read the replies back.
  */
 
-import { JuteReader, JuteWriter } from '../../src/protocol/jute.js';
-import { OpCode } from '../../src/protocol/opcodes.js';
+import {
+  FrameDecoder,
+  JuteReader,
+  JuteWriter,
+  OpCode,
+  decodeConnectResponse,
+  decodeReplyHeader,
+  encodeConnectRequestFrame,
+  encodeRequestFrame,
+  type ConnectResponse,
+  type ReplyHeader,
+} from '../../src/protocol/index.js';
 
 export function connectRequestFrame(timeoutMs: number): Uint8Array {
   const w = new JuteWriter();
-  const mark = w.beginFrame();
-  w.writeInt(0); // protocolVersion
-  w.writeLong(0n); // lastZxidSeen
-  w.writeInt(timeoutMs);
-  w.writeLong(0n); // sessionId: new session
-  w.writeBuffer(new Uint8Array(16)); // passwd
-  w.writeBool(false); // readOnly
-  return w.endFrame(mark).toBytes();
+  encodeConnectRequestFrame(w, {
+    protocolVersion: 0,
+    lastZxidSeen: 0n,
+    timeOut: timeoutMs,
+    sessionId: 0n,
+    passwd: new Uint8Array(16),
+    readOnly: false,
+  });
+  return w.toBytes();
 }
 
-export interface ConnectReply {
-  protocolVersion: number;
-  timeOut: number;
-  sessionId: bigint;
-  passwd: Uint8Array | null;
-}
-
-export function parseConnectResponse(payload: Uint8Array): ConnectReply {
-  const r = new JuteReader(payload);
-  return { protocolVersion: r.readInt(), timeOut: r.readInt(), sessionId: r.readLong(), passwd: r.readBuffer() };
+export function parseConnectResponse(payload: Uint8Array): ConnectResponse {
+  return decodeConnectResponse(new JuteReader(payload));
 }
 
 export function existsFrame(xid: number, path: string): Uint8Array {
   const w = new JuteWriter();
-  const mark = w.beginFrame();
-  w.writeInt(xid).writeInt(OpCode.exists).writeString(path).writeBool(false);
-  return w.endFrame(mark).toBytes();
+  encodeRequestFrame(w, { xid, type: OpCode.exists }, { path, watch: false });
+  return w.toBytes();
 }
 
 export function closeSessionFrame(xid: number): Uint8Array {
   const w = new JuteWriter();
-  const mark = w.beginFrame();
-  w.writeInt(xid).writeInt(OpCode.closeSession);
-  return w.endFrame(mark).toBytes();
-}
-
-export interface ReplyHeader {
-  xid: number;
-  zxid: bigint;
-  err: number;
+  encodeRequestFrame(w, { xid, type: OpCode.closeSession });
+  return w.toBytes();
 }
 
 export function parseReplyHeader(payload: Uint8Array): ReplyHeader {
-  const r = new JuteReader(payload);
-  return { xid: r.readInt(), zxid: r.readLong(), err: r.readInt() };
+  return decodeReplyHeader(new JuteReader(payload));
 }
 
-/** Splits a received byte stream into frame payloads, whatever the chunking. */
+/** Splits a received byte stream into frame payloads, whatever the chunking, and lets tests wait for a count. */
 export class FrameCollector {
   readonly frames: Uint8Array[] = [];
-  #pending = new Uint8Array(0);
+  readonly #decoder = new FrameDecoder();
   #waiters: { count: number; resolve: () => void }[] = [];
 
   push(chunk: Uint8Array): void {
-    const joined = new Uint8Array(this.#pending.length + chunk.length);
-    joined.set(this.#pending);
-    joined.set(chunk, this.#pending.length);
-    let offset = 0;
-    while (joined.length - offset >= 4) {
-      const length = new DataView(joined.buffer, offset, 4).getInt32(0);
-      if (joined.length - offset - 4 < length) break;
-      this.frames.push(joined.slice(offset + 4, offset + 4 + length));
-      offset += 4 + length;
+    this.#decoder.push(chunk);
+    for (let result = this.#decoder.next(); result.kind !== 'need-more'; result = this.#decoder.next()) {
+      if (result.kind === 'error') throw new Error(`undecodable stream: ${result.error.message}`);
+      // A copy: the decoder may hand out a view of the transport's chunk.
+      this.frames.push(result.payload.slice());
     }
-    this.#pending = joined.slice(offset);
     this.#waiters = this.#waiters.filter((w) => {
       if (this.frames.length < w.count) return true;
       w.resolve();
