@@ -1,0 +1,30 @@
+/** What every `zkwire` command gets and must provide. */
+
+export interface GlobalOptions {
+  /** --server host:port[,host:port][/chroot] */
+  server?: string;
+  /** --session-timeout ms */
+  sessionTimeout?: number;
+  /** --json: machine-readable output where a command supports it. */
+  json: boolean;
+}
+
+export interface CliIo {
+  /** Writes to standard output (the text as given; add your own newlines). */
+  out(text: string): void;
+  /** Writes to standard error. */
+  err(text: string): void;
+  /** Standard input as text chunks. */
+  stdin: AsyncIterable<string | Uint8Array>;
+  globals: GlobalOptions;
+}
+
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Full help text (printed by `zkwire <command> --help`). */
+  usage: string;
+  /** Returns the exit status: 0 success, 1 failure, 2 usage error. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
