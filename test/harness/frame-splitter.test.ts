@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { FrameSplitter, type Piece } from './frame-splitter.js';
+
+function frame(xid: number, type: number, extra: number[] = []): Uint8Array {
+  const bytes = new Uint8Array(12 + extra.length);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(0, 8 + extra.length);
+  view.setInt32(4, xid);
+  view.setInt32(8, type);
+  bytes.set(extra, 12);
+  return bytes;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Feeds `stream` cut at the given chunk sizes (cycled) and returns every piece. */
+function feed(splitter: FrameSplitter, stream: Uint8Array, sizes: number[]): Piece[] {
+  const pieces: Piece[] = [];
+  for (let at = 0, i = 0; at < stream.length; i++) {
+    const size = sizes[i % sizes.length] ?? 1;
+    pieces.push(...splitter.push(stream.subarray(at, at + size)));
+    at += size;
+  }
+  return pieces;
+}
+
+const frames = [frame(1, 3, [0, 0, 0, 1, 0x2f, 0]), frame(-2, 11), frame(7, 4, Array.from({ length: 300 }, (_, i) => i & 0xff))];
+const stream = concat(frames);
+
+describe('FrameSplitter', () => {
+  it('returns the same whole frames, byte for byte, however the stream is split', () => {
+    const splits = [[1], [2, 3], [5, 1, 7], [stream.length], [11, 13, 4096]];
+    for (let seed = 1; seed <= 20; seed++) splits.push(Array.from({ length: 8 }, (_, i) => ((seed * 31 + i * 17) % 40) + 1));
+    for (const sizes of splits) {
+      const pieces = feed(new FrameSplitter(0xfffff), stream, sizes);
+      expect(pieces.map((p) => p.kind)).toEqual(['frame', 'frame', 'frame']);
+      expect(pieces.map((p) => Array.from(p.bytes))).toEqual(frames.map((f) => Array.from(f)));
+      expect(pieces.map((p) => (p.kind === 'frame' ? [p.xid, p.type] : null))).toEqual([
+        [1, 3],
+        [-2, 11],
+        [7, 4],
+      ]);
+    }
+  });
+
+  it('holds an incomplete frame until its last byte arrives', () => {
+    const splitter = new FrameSplitter(0xfffff);
+    const [first] = frames;
+    if (first === undefined) throw new Error('no frame');
+    expect(splitter.push(first.subarray(0, first.length - 1))).toEqual([]);
+    expect(splitter.buffered).toBe(first.length - 1);
+    expect(splitter.push(first.subarray(first.length - 1)).map((p) => p.kind)).toEqual(['frame']);
+    expect(splitter.buffered).toBe(0);
+  });
+
+  it('switches to raw pass-through for a four-letter word, a negative or an over-limit length', () => {
+    for (const start of [
+      Uint8Array.from('ruok', (c) => c.charCodeAt(0)),
+      Uint8Array.from([0xff, 0xff, 0xff, 0xfe, 1]),
+      Uint8Array.from([0x00, 0x10, 0x00, 0x00, 1, 2]),
+    ]) {
+      const splitter = new FrameSplitter(0xfffff);
+      const pieces = [...splitter.push(start), ...splitter.push(Uint8Array.from([9, 9]))];
+      expect(splitter.raw).toBe(true);
+      expect(pieces.every((p) => p.kind === 'raw')).toBe(true);
+      expect(concat(pieces.map((p) => p.bytes))).toEqual(concat([start, Uint8Array.from([9, 9])]));
+    }
+  });
+
+  it('hands out copies, not views of the caller buffer', () => {
+    const input = stream.slice();
+    const [piece] = new FrameSplitter(0xfffff).push(input);
+    input.fill(0);
+    expect(Array.from(piece?.bytes ?? [])).toEqual(Array.from(frames[0] ?? []));
+  });
+});
