@@ -52,7 +52,7 @@ export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env): str
     `  ${found.join('\n  ')}`,
     'Fix it with one of:',
     '  sudo bash scripts/setup.sh            # Debian/Ubuntu: installs Java 17, ZooKeeper 3.8 and Curator',
-    '  sudo apt-get install zookeeper libcurator-recipes-java default-jre-headless',
+    '  sudo apt-get install --no-install-recommends libzookeeper-java libcurator-recipes-java default-jre-headless',
     '  export ZOOKEEPER_HOME=/path/to/apache-zookeeper-3.8.x-bin   # plus Java on PATH or JAVA_HOME',
     '  export ZK_CONNECT=host:port           # use a running server (tests that start their own still need a local install)',
   ].join('\n') + docker;

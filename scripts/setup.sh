@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Installs what zkwire's tests run against: Java, the ZooKeeper 3.8 server jars and Apache Curator (for the lock
+# interop tests). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
+#
+# Debian/Ubuntu only, as root:  sudo bash scripts/setup.sh
+#
+# Packages: libzookeeper-java holds the server and its jars (/usr/share/java/zookeeper.jar); the `zookeeper` package
+# adds only init scripts and a system user on top, and depends on the full desktop JRE, so it is not needed here.
+set -euo pipefail
+
+ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
+CURATOR_JAR=/usr/share/java/curator-recipes.jar
+PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless)
+
+find_java() {
+  if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
+  if command -v java >/dev/null 2>&1; then command -v java; return 0; fi
+  if [[ -x /usr/bin/java ]]; then echo /usr/bin/java; return 0; fi
+  return 1
+}
+
+all_present() {
+  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]]
+}
+
+report() {
+  echo "setup: java: $(find_java) ($("$(find_java)" -version 2>&1 | head -n 1))"
+  echo "setup: ZooKeeper: $ZOOKEEPER_JAR"
+  echo "setup: Curator: $CURATOR_JAR"
+}
+
+if all_present; then
+  echo "setup: Java, ZooKeeper and Curator are already installed; nothing to do."
+  report
+  exit 0
+fi
+
+missing=()
+find_java >/dev/null || missing+=("java")
+[[ -f "$ZOOKEEPER_JAR" ]] || missing+=("$ZOOKEEPER_JAR")
+[[ -f "$CURATOR_JAR" ]] || missing+=("$CURATOR_JAR")
+echo "setup: missing: ${missing[*]}"
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  cat >&2 <<EOF
+setup: this script installs packages with apt-get (Debian/Ubuntu), which is not available here.
+Install these yourself, then run the tests again:
+  - Java 11 or newer (java on PATH, or JAVA_HOME)
+  - Apache ZooKeeper 3.8.x: unpack the binary release and export ZOOKEEPER_HOME=/path/to/it
+    (the tests start servers from \$ZOOKEEPER_HOME/lib/*.jar)
+  - or point the integration tests at a running server: export ZK_CONNECT=host:port
+EOF
+  exit 1
+fi
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  # CI runners (e.g. GitHub Actions) are not root but have password-less sudo.
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "setup: not root; continuing with sudo"
+    exec sudo -n bash "$0" "$@"
+  fi
+  echo "setup: installing packages needs root. Run:  sudo bash scripts/setup.sh" >&2
+  echo "setup: (or yourself:  sudo apt-get install --no-install-recommends ${PACKAGES[*]})" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "setup: apt-get update"
+apt-get update -q
+echo "setup: apt-get install ${PACKAGES[*]}"
+apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
+
+if ! all_present; then
+  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR or $CURATOR_JAR is still missing." >&2
+  exit 1
+fi
+report
