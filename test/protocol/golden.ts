@@ -1,0 +1,52 @@
+/** Loads the golden captures in ../shared/zk-golden (see its README) for the codec tests. */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hexDecode } from '../../src/protocol/index.js';
+
+export const GOLDEN_DIR = process.env['ZK_GOLDEN_DIR'] ?? '/work/shared/zk-golden';
+
+export interface GoldenLine {
+  file: string;
+  seq: number;
+  conn: number;
+  dir: 'c2s' | 's2c';
+  len: number | null;
+  hex: string;
+  kind: string;
+  xid?: number;
+  opcode?: number;
+  op?: string;
+  decoded?: unknown;
+  decode_error?: string;
+  bytes: Uint8Array;
+}
+
+export function goldenFiles(): string[] {
+  return readdirSync(GOLDEN_DIR)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
+}
+
+export function loadGolden(file: string): GoldenLine[] {
+  return readFileSync(join(GOLDEN_DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const o = JSON.parse(l) as Omit<GoldenLine, 'file' | 'bytes'>;
+      const bytes = hexDecode(o.hex);
+      if (bytes === null) throw new Error(`bad hex in ${file} seq ${o.seq}`);
+      return { ...o, file, bytes };
+    });
+}
+
+const FRAMED = new Set(['connect-request', 'connect-response', 'request', 'reply', 'notification']);
+
+/** The lines the README says must decode and re-encode exactly. */
+export function isRoundTripFrame(g: GoldenLine): boolean {
+  return FRAMED.has(g.kind) && g.decode_error === undefined;
+}
+
+export function allGolden(): GoldenLine[] {
+  return goldenFiles().flatMap(loadGolden);
+}
