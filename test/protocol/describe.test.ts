@@ -1,0 +1,39 @@
+/** toJsonValue's golden shape rules and the one-line summaries. */
+
+import { describe, expect, it } from 'vitest';
+import { OpaqueBody, shortData, summarizeRequestBody, toJsonValue, utf8Encode } from '../../src/protocol/index.js';
+
+describe('toJsonValue', () => {
+  it('writes longs as decimal strings, including beyond 2^53 and negative', () => {
+    expect(toJsonValue({ a: (1n << 63n) - 1n, b: -1n, c: 0n })).toStrictEqual({ a: '9223372036854775807', b: '-1', c: '0' });
+  });
+
+  it('adds text to a buffer only when it is valid UTF-8', () => {
+    expect(toJsonValue(utf8Encode('héllo'))).toStrictEqual({ len: 6, hex: '68c3a96c6c6f', text: 'héllo' });
+    expect(toJsonValue(new Uint8Array([0xc3]))).toStrictEqual({ len: 1, hex: 'c3' });
+    expect(toJsonValue(new Uint8Array([0xed, 0xa0, 0x80]))).toStrictEqual({ len: 3, hex: 'eda080' });
+    expect(toJsonValue(new Uint8Array(0))).toStrictEqual({ len: 0, hex: '', text: '' });
+  });
+
+  it('keeps null distinct from empty and drops undefined properties', () => {
+    expect(toJsonValue({ data: null, acl: [], path: '', readOnly: undefined })).toStrictEqual({ data: null, acl: [], path: '' });
+  });
+
+  it('shows opaque bodies as raw hex', () => {
+    expect(toJsonValue(new OpaqueBody(new Uint8Array([0, 255])))).toStrictEqual({ raw: '00ff' });
+  });
+});
+
+describe('summaries', () => {
+  it('never prints auth credentials', () => {
+    const s = summarizeRequestBody('auth', { type: 0, scheme: 'digest', auth: utf8Encode('alice:secret') });
+    expect(s).toBe('scheme=digest (12B credentials)');
+  });
+
+  it('shortens data', () => {
+    expect(shortData(null)).toBe('null');
+    expect(shortData(utf8Encode('abc'))).toBe('"abc"(3B)');
+    expect(shortData(new Uint8Array([0, 1, 2]))).toBe('0x000102(3B)');
+    expect(shortData(new Uint8Array(100).fill(0x41))).toBe(`"${'A'.repeat(32)}…"(100B)`);
+  });
+});
