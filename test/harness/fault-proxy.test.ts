@@ -151,6 +151,18 @@ describe('fault proxy faults', () => {
     ]);
   });
 
+  it('keeps real time for its delays while the test runs on fake timers', async () => {
+    const { socket } = await connectedThroughProxy();
+    vi.useFakeTimers();
+    try {
+      proxy.delay(50);
+      await socket.write(pingFrame());
+      expect(readReplyHeader(await socket.nextFrame())).toMatchObject({ xid: -2, err: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('dropReplies swallows the replies it matches, knowing the opcode of each request by xid', async () => {
     const { socket } = await connectedThroughProxy();
     const seen: ReplyInfo[] = [];

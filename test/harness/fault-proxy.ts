@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { FrameSplitter, type Piece } from './frame-splitter.js';
+import { clearRealTimeout, now, setRealTimeout, type RealTimer } from './real-timers.js';
 
 /**
  * A frame-aware TCP proxy between a client under test and a real ZooKeeper server, for fault injection.
@@ -120,7 +121,7 @@ type Queued = { releaseAt: number } & ({ bytes: Uint8Array; cut: boolean } | { e
 class Pipe {
   private readonly queue: Queued[] = [];
   private lastReleaseAt = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: RealTimer | undefined;
 
   constructor(
     private readonly dest: net.Socket,
@@ -144,18 +145,18 @@ class Pipe {
 
   clear(): void {
     this.queue.length = 0;
-    clearTimeout(this.timer);
+    clearRealTimeout(this.timer);
     this.timer = undefined;
   }
 
   pump(): void {
-    clearTimeout(this.timer);
+    clearRealTimeout(this.timer);
     this.timer = undefined;
     if (this.faults.paused) return;
-    const now = Date.now();
+    const time = now();
     for (let item = this.queue[0]; item !== undefined; item = this.queue[0]) {
-      if (item.releaseAt > now) {
-        this.timer = setTimeout(() => this.pump(), item.releaseAt - now);
+      if (item.releaseAt > time) {
+        this.timer = setRealTimeout(() => this.pump(), item.releaseAt - time);
         return;
       }
       this.queue.shift();
@@ -173,7 +174,7 @@ class Pipe {
 
   /** Never earlier than the item before it, so a shortened delay cannot reorder the stream. */
   private releaseTime(): number {
-    const at = this.faults.delayMs > 0 ? Math.max(Date.now() + this.faults.delayMs, this.lastReleaseAt) : 0;
+    const at = this.faults.delayMs > 0 ? Math.max(now() + this.faults.delayMs, this.lastReleaseAt) : 0;
     this.lastReleaseAt = at;
     return at;
   }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { clearRealTimeout, setRealTimeout } from './real-timers.js';
 
 /**
  * Four-letter words over a raw socket (zk-protocol.md §18): send the four ASCII bytes, read text until the server
@@ -10,18 +11,18 @@ export function fourLetterWord(host: string, port: number, command: string, time
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect({ host, port });
-    const timer = setTimeout(() => {
+    const timer = setRealTimeout(() => {
       socket.destroy();
       reject(new Error(`${command} to ${host}:${port}: no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.on('connect', () => socket.end(command));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error) => {
-      clearTimeout(timer);
+      clearRealTimeout(timer);
       reject(error);
     });
     socket.on('close', (hadError) => {
-      clearTimeout(timer);
+      clearRealTimeout(timer);
       if (!hadError) resolve(Buffer.concat(chunks).toString('utf8'));
     });
   });

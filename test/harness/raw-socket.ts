@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { clearRealTimeout, now, setRealTimeout } from './real-timers.js';
 
 /**
  * A bare TCP client for tests that speak hand-built frames to a server or through the fault proxy, without the
@@ -55,12 +56,12 @@ export class RawSocket {
 
   /** The next whole frame (length prefix included); rejects if the socket closes first or nothing comes in time. */
   async nextFrame(timeoutMs = 10_000): Promise<Uint8Array> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = now() + timeoutMs;
     for (;;) {
       const frame = this.takeFrame();
       if (frame !== null) return frame;
       if (this.isClosed) throw new Error(`socket closed with ${this.buffer.length - this.readOffset} unread bytes`);
-      const left = deadline - Date.now();
+      const left = deadline - now();
       if (left <= 0) throw new Error(`no whole frame within ${timeoutMs} ms`);
       await this.changeOrTimeout(left);
     }
@@ -68,10 +69,10 @@ export class RawSocket {
 
   /** Resolves once at least `count` bytes (in total) have arrived, or rejects on close/timeout. */
   async waitForBytes(count: number, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = now() + timeoutMs;
     while (this.buffer.length < count) {
       if (this.isClosed) throw new Error(`socket closed after ${this.buffer.length} of ${count} bytes`);
-      const left = deadline - Date.now();
+      const left = deadline - now();
       if (left <= 0) throw new Error(`only ${this.buffer.length} of ${count} bytes within ${timeoutMs} ms`);
       await this.changeOrTimeout(left);
     }
@@ -84,9 +85,9 @@ export class RawSocket {
   /** Resolves on the next received chunk or close, or after `ms`. */
   private changeOrTimeout(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = setRealTimeout(resolve, ms);
       this.wake = () => {
-        clearTimeout(timer);
+        clearRealTimeout(timer);
         resolve();
       };
     });

@@ -5,7 +5,8 @@ import { freePorts } from './free-port.js';
 import { makeServerDir, removeServerDir } from './server-dir.js';
 import { quorumConfig, type QuorumMember } from './zk-config.js';
 import { requireZooKeeperInstall } from './zk-install.js';
-import { QUORUM_MAIN, ServerProcess, sleep, type ZkServer } from './zk-process.js';
+import { now, sleep } from './real-timers.js';
+import { QUORUM_MAIN, ServerProcess, type ZkServer } from './zk-process.js';
 import type { ZkServerOptions } from './zookeeper.js';
 
 /** A ZooKeeper ensemble on loopback: one QuorumPeerMain JVM per member, each with client/quorum/election ports. */
@@ -112,7 +113,7 @@ class Ensemble implements ZkEnsemble {
   }
 
   async leaderIndex(): Promise<number> {
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = now() + this.timeoutMs;
     let modes: (string | null)[] = [];
     for (;;) {
       const running = this.members.filter((m) => m.running);
@@ -121,7 +122,7 @@ class Ensemble implements ZkEnsemble {
       const serving = modes.filter((mode) => mode === 'leader' || mode === 'follower').length;
       const [leader] = leaders;
       if (leader !== undefined && leaders.length === 1 && serving === running.length) return leader;
-      if (Date.now() > deadline) break;
+      if (now() > deadline) break;
       await sleep(100);
     }
     const state = this.members.map((m, i) => `#${i} ${m.connectString}: ${m.running ? (modes[i] ?? 'not serving') : 'down'}`);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { trackChild } from './exit-cleanup.js';
 import { fourLetterWord, probeServerMode, type ServerMode } from './four-letter-client.js';
+import { clearRealTimeout, now, setRealTimeout, sleep } from './real-timers.js';
 import type { ZooKeeperInstall } from './zk-install.js';
 
 /** One ZooKeeper server the tests can talk to and break. */
@@ -96,12 +97,12 @@ export class ServerProcess implements ZkServer {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         if (this.child === child) this.child = null;
-        fs.appendFileSync(logFile, `--- process exited (code ${code}, signal ${signal})\n`);
+        appendLog(logFile, `--- process exited (code ${code}, signal ${signal})\n`);
         resolve();
       });
       child.once('error', (error) => {
         if (this.child === child) this.child = null;
-        fs.appendFileSync(logFile, `--- could not spawn ${install.java}: ${error.message}\n`);
+        appendLog(logFile, `--- could not spawn ${install.java}: ${error.message}\n`);
         resolve();
       });
     });
@@ -109,12 +110,12 @@ export class ServerProcess implements ZkServer {
 
   /** Polls `srvr` until the server reports a serving mode; fails fast with the log tail if the JVM dies. */
   async waitUntilServing(): Promise<ServerMode> {
-    const deadline = Date.now() + this.spec.startTimeoutMs;
+    const deadline = now() + this.spec.startTimeoutMs;
     for (;;) {
       if (this.child === null) throw new Error(this.describeFailure('exited before it started serving'));
       const mode = await probeServerMode(this.host, this.port, 1000);
       if (mode !== null && this.spec.servingModes.includes(mode)) return mode;
-      if (Date.now() > deadline) {
+      if (now() > deadline) {
         throw new Error(this.describeFailure(`did not serve within ${this.spec.startTimeoutMs} ms (mode: ${mode})`));
       }
       await sleep(50);
@@ -174,13 +175,18 @@ export class ServerProcess implements ZkServer {
     const child = this.child;
     if (child === null) return;
     child.ref(); // keep the event loop alive until the exit is observed
-    const escalate = signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const escalate = signal === 'SIGKILL' ? undefined : setRealTimeout(() => child.kill('SIGKILL'), 10_000);
     child.kill(signal);
     await this.exited;
-    if (escalate !== undefined) clearTimeout(escalate);
+    clearRealTimeout(escalate);
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Never throws: it runs in child-process event handlers, where the directory may already be gone. */
+function appendLog(file: string, text: string): void {
+  try {
+    fs.appendFileSync(file, text);
+  } catch {
+    // the log went with its directory
+  }
 }
