@@ -1,0 +1,65 @@
+/**
+ * Create modes: the user-facing names, the CreateRequest flags and the opcode each needs.
+ * Containers must go through opcode 19 and TTL modes through 21 (through opcode 1 a container silently
+ * becomes a persistent node and a TTL mode is refused), so the mode decides the opcode, not the caller.
+ */
+
+import { clientError } from '../errors.js';
+import { CreateFlags, OpCode } from '../protocol/opcodes.js';
+
+export type CreateMode =
+  | 'persistent'
+  | 'ephemeral'
+  | 'persistent-sequential'
+  | 'ephemeral-sequential'
+  | 'container'
+  | 'ttl'
+  | 'ttl-sequential';
+
+export interface CreateModeInfo {
+  readonly flags: number;
+  readonly sequential: boolean;
+  readonly ephemeral: boolean;
+  readonly ttl: boolean;
+}
+
+const MODES: Record<CreateMode, CreateModeInfo> = {
+  persistent: { flags: CreateFlags.persistent, sequential: false, ephemeral: false, ttl: false },
+  ephemeral: { flags: CreateFlags.ephemeral, sequential: false, ephemeral: true, ttl: false },
+  'persistent-sequential': { flags: CreateFlags.persistentSequential, sequential: true, ephemeral: false, ttl: false },
+  'ephemeral-sequential': { flags: CreateFlags.ephemeralSequential, sequential: true, ephemeral: true, ttl: false },
+  container: { flags: CreateFlags.container, sequential: false, ephemeral: false, ttl: false },
+  ttl: { flags: CreateFlags.persistentWithTTL, sequential: false, ephemeral: false, ttl: true },
+  'ttl-sequential': { flags: CreateFlags.persistentSequentialWithTTL, sequential: true, ephemeral: false, ttl: true },
+};
+
+/** The largest TTL the server accepts (it keeps the TTL in 40 bits of the ephemeral-owner field). */
+export const MAX_TTL_MS = 2 ** 40 - 1;
+
+export function createModeInfo(mode: CreateMode, op: string, path: string): CreateModeInfo {
+  const info = (MODES as Record<string, CreateModeInfo | undefined>)[mode];
+  if (info === undefined) throw clientError('BAD_ARGUMENT', `unknown create mode "${String(mode)}"`, { op, path });
+  return info;
+}
+
+/** Checks the ttl option against the mode; returns the ttl to send (undefined for non-TTL modes). */
+export function checkTtl(info: CreateModeInfo, ttl: number | undefined, op: string, path: string): bigint | undefined {
+  if (!info.ttl) {
+    if (ttl !== undefined) throw clientError('BAD_ARGUMENT', 'ttl is only valid with the ttl create modes', { op, path });
+    return undefined;
+  }
+  if (ttl === undefined || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_MS) {
+    throw clientError('BAD_ARGUMENT', `ttl must be an integer from 1 to ${MAX_TTL_MS} ms`, { op, path });
+  }
+  return BigInt(ttl);
+}
+
+/**
+ * The opcode for a create: 19 for containers, 21 for TTL modes, else 15 (create2, which also returns
+ * the Stat) when `withStat`, else 1.
+ */
+export function createOpcode(info: CreateModeInfo, withStat: boolean): number {
+  if (info.flags === CreateFlags.container) return OpCode.createContainer;
+  if (info.ttl) return OpCode.createTTL;
+  return withStat ? OpCode.create2 : OpCode.create;
+}

@@ -1,0 +1,92 @@
+/**
+ * multi/multiRead between the client's op descriptions and the wire records: validation, chroot, the
+ * opcode per create mode on the way out; typed per-op results with chroot stripped on the way back.
+ */
+
+import { clientError, errorFromServer } from '../errors.js';
+import { errorName, MULTI_END, multiOp, OpCode, type MultiOp, type MultiRequest, type MultiResponse, type Stat } from '../protocol/index.js';
+import type { ACL } from './acl.js';
+import type { Chroot } from './chroot.js';
+import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
+import type { OpResult, ReadOp, WriteOp } from './multi.js';
+import { validatePath } from './paths.js';
+import type { Data } from './types.js';
+
+export type { OpResult, ReadOp, WriteOp } from './multi.js';
+
+type DataCheck = (data: Data, op: string, path: string) => Uint8Array;
+
+function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataCheck, defaultAcl: readonly ACL[]): MultiOp {
+  const op = `multi[${i}].${o.kind}`;
+  switch (o.kind) {
+    case 'create': {
+      const mode = createModeInfo(o.mode ?? 'persistent', op, o.path);
+      validatePath(o.path, op, mode.sequential);
+      const ttl = checkTtl(mode, o.ttl, op, o.path);
+      const body = {
+        path: chroot.toServer(o.path),
+        data: o.data === undefined ? null : data(o.data, op, o.path),
+        acl: [...(o.acl ?? defaultAcl)],
+        flags: mode.flags,
+        ...(ttl === undefined ? {} : { ttl }),
+      };
+      return multiOp(createOpcode(mode, false), body);
+    }
+    case 'delete':
+      validatePath(o.path, op);
+      return multiOp(OpCode.delete, { path: chroot.toServer(o.path), version: o.version });
+    case 'setData':
+      validatePath(o.path, op);
+      return multiOp(OpCode.setData, { path: chroot.toServer(o.path), data: data(o.data, op, o.path), version: o.version });
+    case 'check':
+      validatePath(o.path, op);
+      return multiOp(OpCode.check, { path: chroot.toServer(o.path), version: o.version });
+    case 'getData':
+      validatePath(o.path, op);
+      return multiOp(OpCode.getData, { path: chroot.toServer(o.path), watch: false });
+    case 'getChildren':
+      validatePath(o.path, op);
+      return multiOp(OpCode.getChildren, { path: chroot.toServer(o.path), watch: false });
+    default:
+      throw clientError('BAD_ARGUMENT', `unknown multi op ${JSON.stringify((o as { kind?: unknown }).kind)}`, { op: 'multi' });
+  }
+}
+
+export function encodeMulti(
+  ops: readonly (WriteOp | ReadOp)[],
+  chroot: Chroot,
+  data: DataCheck,
+  defaultAcl: readonly ACL[],
+): MultiRequest {
+  if (!Array.isArray(ops)) throw clientError('BAD_ARGUMENT', 'ops must be an array', { op: 'multi' });
+  return { ops: ops.map((o, i) => encodeOp(o, i, chroot, data, defaultAcl)), end: { ...MULTI_END } };
+}
+
+export function multiResults(body: unknown, chroot: Chroot): OpResult[] {
+  const response = body as MultiResponse;
+  return response.results.map((r): OpResult => {
+    const b = r.body as Record<string, unknown> | null;
+    switch (r.header.type) {
+      case OpCode.create:
+      case OpCode.create2:
+      case OpCode.createContainer:
+      case OpCode.createTTL:
+        return { type: 'create', path: chroot.toClient((b?.['path'] as string | null) ?? ''), stat: b?.['stat'] as Stat | undefined };
+      case OpCode.delete:
+        return { type: 'delete' };
+      case OpCode.check:
+        return { type: 'check' };
+      case OpCode.setData:
+        return { type: 'setData', stat: b?.['stat'] as Stat };
+      case OpCode.getData:
+        return { type: 'getData', data: (b?.['data'] as Uint8Array | null) ?? new Uint8Array(0), stat: b?.['stat'] as Stat };
+      case OpCode.getChildren:
+        return { type: 'getChildren', children: (b?.['children'] as string[] | null) ?? [] };
+      default: {
+        const errno = (b?.['err'] as number | undefined) ?? r.header.err;
+        const code = errno === 0 ? 'OK' : (errorName(errno) ?? errorFromServer(errno).code);
+        return { type: 'error', code, errno };
+      }
+    }
+  });
+}

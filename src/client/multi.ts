@@ -1,0 +1,56 @@
+/**
+ * multi (atomic writes + version checks) and multiRead: op builders and result mapping.
+ *
+ * Builders only describe the op with client paths; the client validates them, applies the chroot and
+ * picks opcodes when the multi is sent. A failed multi comes back with err 0 in its header and every
+ * result an error (the failing op with its code, earlier ops 0, later ops RUNTIMEINCONSISTENCY); the
+ * client turns that into a ZooKeeperError carrying all per-op results.
+ */
+
+import type { Stat } from '../protocol/index.js';
+import type { ErrorCodeName } from '../errors.js';
+import type { ACL } from './acl.js';
+import type { CreateMode } from './create-mode.js';
+import type { Data } from './types.js';
+
+export type WriteOp =
+  | { readonly kind: 'create'; readonly path: string; readonly data?: Data | undefined; readonly mode?: CreateMode | undefined; readonly acl?: readonly ACL[] | undefined; readonly ttl?: number | undefined }
+  | { readonly kind: 'delete'; readonly path: string; readonly version: number }
+  | { readonly kind: 'setData'; readonly path: string; readonly data: Data; readonly version: number }
+  | { readonly kind: 'check'; readonly path: string; readonly version: number };
+
+export type ReadOp =
+  | { readonly kind: 'getData'; readonly path: string }
+  | { readonly kind: 'getChildren'; readonly path: string };
+
+/** Builders for multi() and multiRead() ops. */
+export const Op = {
+  create(path: string, data?: Data, options: { mode?: CreateMode; acl?: readonly ACL[]; ttl?: number } = {}): WriteOp {
+    return { kind: 'create', path, data, mode: options.mode, acl: options.acl, ttl: options.ttl };
+  },
+  delete(path: string, version = -1): WriteOp {
+    return { kind: 'delete', path, version };
+  },
+  setData(path: string, data: Data, version = -1): WriteOp {
+    return { kind: 'setData', path, data, version };
+  },
+  check(path: string, version: number): WriteOp {
+    return { kind: 'check', path, version };
+  },
+  getData(path: string): ReadOp {
+    return { kind: 'getData', path };
+  },
+  getChildren(path: string): ReadOp {
+    return { kind: 'getChildren', path };
+  },
+} as const;
+
+export type OpResult =
+  | { readonly type: 'create'; readonly path: string; readonly stat: Stat | undefined }
+  | { readonly type: 'delete' }
+  | { readonly type: 'setData'; readonly stat: Stat }
+  | { readonly type: 'check' }
+  | { readonly type: 'getData'; readonly data: Uint8Array; readonly stat: Stat }
+  | { readonly type: 'getChildren'; readonly children: string[] }
+  /** An op of a failed multi, or a failed multiRead op: `code` OK for ops before the failing one. */
+  | { readonly type: 'error'; readonly code: ErrorCodeName | 'OK'; readonly errno: number };

@@ -1,0 +1,113 @@
+/** The public types of the client API. */
+
+import type { Stat } from '../protocol/index.js';
+import type { Clock } from '../session/clock.js';
+import type { ReconnectDelay } from '../session/timing.js';
+import type { FrameListener } from '../session/trace.js';
+import type { WatchEvent } from '../session/watches.js';
+import type { Transport } from '../transport/types.js';
+import type { ACL } from './acl.js';
+import type { CreateMode } from './create-mode.js';
+
+export type { Stat } from '../protocol/index.js';
+export type { WatchEvent, WatchEventType, WatchKeeperState } from '../session/watches.js';
+
+/** Node data as given by callers: bytes, or a string sent as UTF-8. */
+export type Data = Uint8Array | string;
+
+export interface ClientOptions {
+  /** Requested session timeout, default 30 000 ms (the server clamps it to [2, 20] ticks). */
+  readonly sessionTimeoutMs?: number;
+  /** The byte-stream transport. The Node entry point supplies node:net by default. */
+  readonly transport?: Transport;
+  /** Accept read-only servers (state `connected-read-only`; writes then fail with NOTREADONLY). */
+  readonly canBeReadOnly?: boolean;
+  /** Largest frame accepted from a server, default DEFAULT_MAX_FRAME_SIZE. */
+  readonly maxFrameSize?: number;
+  /** Largest node data sent, default 1 MiB − 1 KiB (the server's jute.maxbuffer less room for the rest of the request). */
+  readonly maxDataSize?: number;
+  /** Reports every frame sent and received, decoded. */
+  readonly onFrame?: FrameListener;
+  /** Pause before each reconnect attempt (see timing.ts for the default). */
+  readonly reconnectDelay?: ReconnectDelay;
+  /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */
+  readonly authInfo?: readonly { readonly scheme: string; readonly auth: Data }[];
+  /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
+  readonly defaultAcl?: readonly ACL[];
+  /** How long close() waits for the server to confirm closeSession. */
+  readonly closeTimeoutMs?: number;
+  /** `connect()` gives up (TIMEOUT) when no session is established within this time; default the session timeout. */
+  readonly connectTimeoutMs?: number;
+  /** Cancels `connect()`. */
+  readonly signal?: AbortSignal;
+  /** Injected time source (tests). */
+  readonly clock?: Clock;
+  /** Host-shuffle randomness (tests). */
+  readonly random?: () => number;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface CreateOptions extends CallOptions {
+  /** Default `persistent`. */
+  readonly mode?: CreateMode;
+  readonly acl?: readonly ACL[];
+  /** Required for the ttl modes: ms of inactivity (no children, no change) after which the node goes. */
+  readonly ttl?: number;
+  /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
+  readonly stat?: boolean;
+}
+
+export interface Created {
+  /** The created path (with the sequence suffix for sequential modes). */
+  readonly path: string;
+  readonly stat: Stat;
+}
+
+export interface VersionOptions extends CallOptions {
+  /** Expected version; -1 (default) matches any. */
+  readonly version?: number;
+}
+
+export interface WatchOptions extends CallOptions {
+  /** Leave a one-shot watch: the result then carries `watch`, a promise of the first event. */
+  readonly watch?: boolean;
+}
+
+export interface Watched {
+  /**
+   * Resolves with the first event for the node (or a final `None` event with state Expired / Closed /
+   * AuthFailed when the session ends first). Never rejects.
+   */
+  readonly watch: Promise<WatchEvent>;
+}
+
+export interface NodeData {
+  /** The data (empty when the node's data is null). */
+  readonly data: Uint8Array;
+  readonly stat: Stat;
+}
+
+export interface ChildrenWithStat {
+  readonly children: string[];
+  readonly stat: Stat;
+}
+
+export type AddWatchMode = 'persistent' | 'persistent-recursive';
+
+export type RemoveWatchType = 'children' | 'data' | 'any';
+
+export interface ClientIdentity {
+  readonly scheme: string;
+  readonly user: string;
+}
+
+export interface MkdirpOptions extends CallOptions {
+  /** Create missing parents as containers (removed by the server once empty) instead of persistent nodes. */
+  readonly containers?: boolean;
+  readonly acl?: readonly ACL[];
+  /** Data for the last node (parents get none). */
+  readonly data?: Data;
+}

@@ -1,0 +1,89 @@
+/**
+ * Watch handles. A one-shot watch is a promise of its event; a persistent (or recursive) watch is an
+ * AsyncIterable of events that ends when it is disposed or the session ends, and `await using` removes it.
+ */
+
+import type { WatchEvent, Watcher } from '../session/watches.js';
+import type { AddWatchMode } from './types.js';
+
+/** A one-shot watcher and the promise it resolves (never rejects: session ends arrive as events). */
+export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: Watcher; promise: Promise<WatchEvent> } {
+  let resolve!: (event: WatchEvent) => void;
+  const promise = new Promise<WatchEvent>((r) => (resolve = r));
+  return { watcher: (event) => resolve(mapPath(event)), promise };
+}
+
+export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposable {
+  private readonly queue: WatchEvent[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+  private removal: Promise<void> | undefined;
+  /** The registry callback; the client registers it under the server path. */
+  readonly watcher: Watcher;
+
+  constructor(
+    /** The watched path (client view). */
+    readonly path: string,
+    readonly mode: AddWatchMode,
+    mapPath: (event: WatchEvent) => WatchEvent,
+    private readonly remove: () => Promise<void>,
+  ) {
+    this.watcher = (event) => {
+      if (this.ended) return;
+      this.queue.push(mapPath(event));
+      // A session-ending event is the last one.
+      if (event.type === 'None') this.ended = true;
+      this.wake?.();
+    };
+  }
+
+  /** True once disposed or once the session ended. */
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Events not yet consumed. */
+  get buffered(): number {
+    return this.queue.length;
+  }
+
+  /** Removes the watch (locally and, if nothing else watches the path, on the server) and ends iteration. */
+  close(): Promise<void> {
+    this.removal ??= (async () => {
+      const wasEnded = this.ended;
+      this.ended = true;
+      this.wake?.();
+      if (!wasEnded) await this.remove();
+    })();
+    return this.removal;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** The next event, or undefined once the watch is over and drained. */
+  async next(): Promise<WatchEvent | undefined> {
+    for (;;) {
+      const event = this.queue.shift();
+      if (event !== undefined) return event;
+      if (this.ended) return undefined;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+    return {
+      next: async (): Promise<IteratorResult<WatchEvent>> => {
+        const event = await this.next();
+        return event === undefined ? { value: undefined, done: true } : { value: event, done: false };
+      },
+      // Leaving a for-await loop (break, throw) removes the watch.
+      return: async (): Promise<IteratorResult<WatchEvent>> => {
+        await this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+}

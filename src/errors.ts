@@ -1,0 +1,114 @@
+/**
+ * The one public error class. Every failure zkwire reports is a ZooKeeperError whose `code` is a stable
+ * name: ZooKeeper's own (NONODE, BADVERSION, CONNECTIONLOSS, …) or a client code (CLOSED, ABORTED, …).
+ * Callers branch on `code`, never on messages; `errno` keeps the server's number (also for numbers this
+ * client does not know, which become UNKNOWN_ERROR instead of a crash).
+ */
+
+import type { OpResult } from './client/multi.js';
+import { ErrorCode, errorName, type ErrorCodeName } from './protocol/error-codes.js';
+
+export type { ErrorCodeName } from './protocol/error-codes.js';
+
+export interface ZooKeeperErrorOptions {
+  /** The server's numeric code, when the error came from a reply. */
+  readonly errno?: number;
+  /** The operation that failed, e.g. `getData`. */
+  readonly op?: string;
+  /** The path as the caller gave it (chroot not applied). */
+  readonly path?: string;
+  readonly cause?: unknown;
+  /** For a failed multi: every op's result, the failing one (and the ones after it) as errors. */
+  readonly results?: readonly OpResult[];
+}
+
+export class ZooKeeperError extends Error {
+  override readonly name = 'ZooKeeperError';
+  readonly code: ErrorCodeName;
+  readonly errno?: number;
+  readonly op?: string;
+  readonly path?: string;
+  readonly results?: readonly OpResult[];
+
+  constructor(code: ErrorCodeName, message: string, options: ZooKeeperErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options.errno !== undefined) this.errno = options.errno;
+    if (options.op !== undefined) this.op = options.op;
+    if (options.path !== undefined) this.path = options.path;
+    if (options.results !== undefined) this.results = options.results;
+  }
+}
+
+function describe(code: string, op: string | undefined, path: string | undefined, detail?: string): string {
+  const where = op === undefined ? '' : path === undefined ? ` (${op})` : ` (${op} ${path})`;
+  return detail === undefined ? `${code}${where}` : `${code}${where}: ${detail}`;
+}
+
+/** The error for a server reply's err number; numbers ZooKeeper does not define become UNKNOWN_ERROR. */
+export function errorFromServer(errno: number, op?: string, path?: string): ZooKeeperError {
+  const name = errorName(errno);
+  const options = { errno, ...(op === undefined ? {} : { op }), ...(path === undefined ? {} : { path }) };
+  if (name === undefined || name === 'OK') {
+    return new ZooKeeperError('UNKNOWN_ERROR', describe('UNKNOWN_ERROR', op, path, `server error number ${errno}`), options);
+  }
+  return new ZooKeeperError(name, describe(name, op, path), options);
+}
+
+/** A client-side error (or a server name raised by the client itself, like CONNECTIONLOSS). */
+export function clientError(
+  code: ErrorCodeName,
+  detail?: string,
+  context: { op?: string | undefined; path?: string | undefined; cause?: unknown } = {},
+): ZooKeeperError {
+  const errno = (ErrorCode as Record<string, number>)[code];
+  return new ZooKeeperError(code, describe(code, context.op, context.path, detail), {
+    ...(errno === undefined ? {} : { errno }),
+    ...(context.op === undefined ? {} : { op: context.op }),
+    ...(context.path === undefined ? {} : { path: context.path }),
+    ...(context.cause === undefined ? {} : { cause: context.cause }),
+  });
+}
+
+/** A copy of `err` naming the operation and path it failed for (session errors are shared between calls). */
+export function withContext(err: ZooKeeperError, op: string, path?: string): ZooKeeperError {
+  if (err.op === op && err.path === path) return err;
+  return new ZooKeeperError(err.code, describe(err.code, op, path, stripPrefix(err)), {
+    ...(err.errno === undefined ? {} : { errno: err.errno }),
+    op,
+    ...(path === undefined ? {} : { path }),
+    ...(err.cause === undefined ? {} : { cause: err.cause }),
+    ...(err.results === undefined ? {} : { results: err.results }),
+  });
+}
+
+function stripPrefix(err: ZooKeeperError): string | undefined {
+  const i = err.message.indexOf(': ');
+  return i < 0 ? undefined : err.message.slice(i + 2);
+}
+
+const RETRYABLE: ReadonlySet<ErrorCodeName> = new Set<ErrorCodeName>([
+  'CONNECTIONLOSS',
+  'OPERATIONTIMEOUT',
+  'THROTTLEDOP',
+  'SESSIONMOVED',
+  'REQUESTTIMEOUT',
+  'PROTOCOL_ERROR',
+  'FRAME_TOO_LARGE',
+]);
+
+/**
+ * True when the same call may succeed if simply tried again on this client: the connection broke or the
+ * server pushed back, but the session is intact. (A retried write may already have been applied.)
+ */
+export function isRetryable(err: unknown): boolean {
+  return err instanceof ZooKeeperError && RETRYABLE.has(err.code);
+}
+
+/** True when the session is gone for good: its ephemerals and watches are lost and the client must be replaced. */
+export function isSessionLost(err: unknown): boolean {
+  return (
+    err instanceof ZooKeeperError &&
+    (err.code === 'SESSIONEXPIRED' || err.code === 'AUTHFAILED' || err.code === 'CLOSED')
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Time as the session sees it. Every timer the session arms goes through a Clock, so heartbeats, read
+ * timeouts and client-side expiry can be driven by a fake clock in unit tests and counted by an
+ * instrumented one (no timer may outlive close()).
+ */
+
+export type TimerHandle = unknown;
+
+export interface Clock {
+  /** Milliseconds on a monotonic-enough scale; only differences are used. */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** The runtime's own timers. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+};
+
+/** One re-armable timer on a clock: `arm` replaces any earlier deadline. */
+export class Timer {
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly fire: () => void,
+  ) {}
+
+  get armed(): boolean {
+    return this.handle !== undefined;
+  }
+
+  arm(ms: number): void {
+    this.cancel();
+    this.handle = this.clock.setTimeout(() => {
+      this.handle = undefined;
+      this.fire();
+    }, Math.max(0, ms));
+  }
+
+  cancel(): void {
+    if (this.handle !== undefined) {
+      this.clock.clearTimeout(this.handle);
+      this.handle = undefined;
+    }
+  }
+}

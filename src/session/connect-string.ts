@@ -1,0 +1,98 @@
+/**
+ * The connect string: `host:port[,host:port...][/chroot]`.
+ *
+ * IPv6 literals are written in brackets (`[::1]:2181`); a bare IPv6 literal without a port is accepted
+ * too (`::1`), since it cannot be mistaken for host:port when it has more than one colon. The port
+ * defaults to 2181. The chroot is returned as written (validated by the client as a path); `/` means none.
+ */
+
+import { clientError } from '../errors.js';
+import type { Endpoint } from '../transport/types.js';
+
+export const DEFAULT_PORT = 2181;
+
+export interface ConnectString {
+  readonly hosts: readonly Endpoint[];
+  /** The chroot, without a trailing slash; undefined when there is none or it is `/`. */
+  readonly chroot: string | undefined;
+}
+
+function bad(detail: string): never {
+  throw clientError('BAD_ARGUMENT', detail, { op: 'connect' });
+}
+
+function parsePort(text: string, whole: string): number {
+  if (!/^\d{1,5}$/.test(text)) bad(`bad port in "${whole}"`);
+  const port = Number(text);
+  if (port < 1 || port > 65535) bad(`port out of range in "${whole}"`);
+  return port;
+}
+
+function parseHost(entry: string): Endpoint {
+  const text = entry.trim();
+  if (text === '') bad('empty host in connect string');
+  if (text.startsWith('[')) {
+    const close = text.indexOf(']');
+    if (close < 0) bad(`unclosed "[" in "${text}"`);
+    const host = text.slice(1, close);
+    const rest = text.slice(close + 1);
+    if (host === '') bad(`empty IPv6 literal in "${text}"`);
+    if (rest === '') return { host, port: DEFAULT_PORT };
+    if (!rest.startsWith(':')) bad(`unexpected "${rest}" after "]" in "${text}"`);
+    return { host, port: parsePort(rest.slice(1), text) };
+  }
+  const colons = text.split(':').length - 1;
+  if (colons === 0) return { host: text, port: DEFAULT_PORT };
+  if (colons > 1) return { host: text, port: DEFAULT_PORT }; // a bare IPv6 literal
+  const i = text.indexOf(':');
+  const host = text.slice(0, i);
+  if (host === '') bad(`empty host in "${text}"`);
+  return { host, port: parsePort(text.slice(i + 1), text) };
+}
+
+export function parseConnectString(input: string): ConnectString {
+  const text = input.trim();
+  // The chroot starts at the first '/', which cannot occur inside a host list.
+  const slash = text.indexOf('/');
+  const hostPart = slash < 0 ? text : text.slice(0, slash);
+  let chroot: string | undefined = slash < 0 ? undefined : text.slice(slash);
+  if (chroot !== undefined) {
+    if (chroot.length > 1 && chroot.endsWith('/')) bad(`chroot "${chroot}" must not end with "/"`);
+    if (chroot === '/') chroot = undefined;
+  }
+  const hosts = hostPart.split(',').map(parseHost);
+  if (hosts.length === 0) bad('no hosts in connect string');
+  return { hosts, chroot };
+}
+
+/** Fisher–Yates shuffle (a copy), so many clients with one connect string spread over the ensemble. */
+export function shuffled<T>(items: readonly T[], random: () => number = Math.random): T[] {
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const a = out[i] as T;
+    out[i] = out[j] as T;
+    out[j] = a;
+  }
+  return out;
+}
+
+/** Cycles through the (shuffled) hosts; `next` also says when a full pass has been completed. */
+export class HostRing {
+  private readonly hosts: readonly Endpoint[];
+  private index = -1;
+
+  constructor(hosts: readonly Endpoint[], random: () => number = Math.random) {
+    this.hosts = shuffled(hosts, random);
+  }
+
+  get size(): number {
+    return this.hosts.length;
+  }
+
+  /** The next host; `wrapped` is true when this starts another pass over the list. */
+  next(): { endpoint: Endpoint; wrapped: boolean } {
+    this.index = (this.index + 1) % this.hosts.length;
+    return { endpoint: this.hosts[this.index] as Endpoint, wrapped: this.index === 0 };
+  }
+}

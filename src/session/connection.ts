@@ -1,0 +1,62 @@
+/**
+ * The state of one TCP connection of a session: its byte stream, its frame decoder, the requests written
+ * on it and not yet answered, and the auth packets awaiting their out-of-band reply. A session has at
+ * most one live Connection; when it ends (for whatever reason, exactly once) everything still pending on
+ * it is handed back to the session to settle.
+ */
+
+import type { ZooKeeperError } from '../errors.js';
+import { FrameDecoder } from '../protocol/index.js';
+import type { ByteStream } from '../transport/types.js';
+import type { AuthRecord, Outgoing } from './outgoing.js';
+import { PendingQueue } from './pending.js';
+
+export class Connection {
+  stream: ByteStream | undefined;
+  readonly frames: FrameDecoder;
+  /** The ConnectResponse arrived and the session is (re)established on this connection. */
+  handshakeDone = false;
+  /** Auth packets and setWatches are written: ordinary requests may flow. */
+  ready = false;
+  readonly pending = new PendingQueue<Outgoing>();
+  readonly authInFlight: AuthRecord[] = [];
+  private endedWith: ZooKeeperError | undefined;
+  private isEnded = false;
+  private resolveEnded!: () => void;
+  /** Resolves once the connection is over. */
+  readonly ended: Promise<void>;
+
+  constructor(
+    readonly id: number,
+    readonly description: string,
+    maxFrameSize: number,
+  ) {
+    this.frames = new FrameDecoder({ maxFrameSize });
+    this.ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
+  }
+
+  get isOver(): boolean {
+    return this.isEnded;
+  }
+
+  get reason(): ZooKeeperError | undefined {
+    return this.endedWith;
+  }
+
+  /** Marks the connection over (once), closes the stream and returns what was still awaiting replies. */
+  end(reason: ZooKeeperError): Outgoing[] | undefined {
+    if (this.isEnded) return undefined;
+    this.isEnded = true;
+    this.endedWith = reason;
+    this.ready = false;
+    try {
+      this.stream?.close();
+    } catch {
+      // A transport that throws on close is already closed as far as we are concerned.
+    }
+    const left = this.pending.drain();
+    this.authInFlight.length = 0;
+    this.resolveEnded();
+    return left;
+  }
+}

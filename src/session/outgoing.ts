@@ -1,0 +1,53 @@
+/**
+ * What the session queues for sending: ordinary requests (answered in FIFO order) and auth packets
+ * (answered out of band with xid -4). A request is queued synchronously when the caller asks, so call
+ * order is wire order; it is encoded only when the coalesced write for that tick is built, which is what
+ * lets an abort before that moment take it back with nothing sent.
+ */
+
+import type { ZooKeeperError } from '../errors.js';
+
+export interface Reply {
+  readonly err: number;
+  readonly zxid: bigint;
+  /** The decoded response record (only when err is 0 and the op has one). */
+  readonly body: unknown;
+}
+
+export interface RequestSpec<T> {
+  readonly opcode: number;
+  /** The request record, encoded by the protocol's opcode table. */
+  readonly body?: unknown;
+  /** For errors: the operation name and the caller's path. */
+  readonly op: string;
+  readonly path?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Turns the reply into the call's result (or throws a ZooKeeperError). Runs synchronously when the reply
+   * is read, before any later frame is handled — the place to register a watch so that a notification
+   * right behind the reply finds it.
+   */
+  readonly onReply: (reply: Reply) => T;
+}
+
+export interface Outgoing {
+  readonly opcode: number;
+  readonly body: unknown;
+  /** Assigned when encoded. */
+  xid: number;
+  /** Written to the current connection (awaiting its reply). */
+  sent: boolean;
+  /** The caller's promise is settled (answered, failed or aborted); a late reply is read and dropped. */
+  settled: boolean;
+  /** Internal requests (setWatches, closeSession) ignore aborts and never count as the user's. */
+  complete(reply: Reply): void;
+  fail(err: ZooKeeperError): void;
+}
+
+/** An authentication the application added; re-sent on every new connection. */
+export interface AuthRecord {
+  readonly scheme: string;
+  readonly auth: Uint8Array;
+  /** Callers of addAuth still waiting for the server's first answer to this record. */
+  waiters: { resolve(): void; reject(err: ZooKeeperError): void }[];
+}

@@ -1,0 +1,143 @@
+/**
+ * Session states as one closed union with a single `change` entry point. The three terminal states
+ * (expired, auth-failed, closed) absorb every later change, so no code path can "revive" a dead session.
+ *
+ * Alongside the raw states, Curator-style connection events are derived for recipes: CONNECTED (first
+ * connection), SUSPENDED (link lost, session maybe alive), RECONNECTED, LOST (session gone), READ_ONLY.
+ */
+
+export type SessionState =
+  | 'connecting'
+  | 'connected'
+  | 'connected-read-only'
+  | 'disconnected'
+  | 'expired'
+  | 'auth-failed'
+  | 'closed';
+
+export type ConnectionEvent = 'CONNECTED' | 'SUSPENDED' | 'RECONNECTED' | 'LOST' | 'READ_ONLY';
+
+export interface StateChange {
+  readonly from: SessionState;
+  readonly to: SessionState;
+  /** The Curator-style event this change amounts to, if any. */
+  readonly event: ConnectionEvent | undefined;
+  /** Clock time of the change. */
+  readonly at: number;
+  /** Why, for losses: the error that dropped the link or ended the session. */
+  readonly reason: Error | undefined;
+}
+
+export function isTerminal(state: SessionState): boolean {
+  return state === 'expired' || state === 'auth-failed' || state === 'closed';
+}
+
+export function isConnectedState(state: SessionState): boolean {
+  return state === 'connected' || state === 'connected-read-only';
+}
+
+type Listener = (change: StateChange) => void;
+
+export class StateMachine {
+  private current: SessionState = 'connecting';
+  private everConnected = false;
+  private suspended = false;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly now: () => number) {}
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get terminal(): boolean {
+    return isTerminal(this.current);
+  }
+
+  /** Moves to `to`; returns false (and does nothing) when already there or already terminal. */
+  change(to: SessionState, reason?: Error): boolean {
+    const from = this.current;
+    if (from === to || isTerminal(from)) return false;
+    this.current = to;
+    const change: StateChange = { from, to, event: this.eventFor(to), at: this.now(), reason };
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's bug must not break the session's own bookkeeping.
+      }
+    }
+    return true;
+  }
+
+  private eventFor(to: SessionState): ConnectionEvent | undefined {
+    switch (to) {
+      case 'connected':
+      case 'connected-read-only': {
+        const event: ConnectionEvent =
+          to === 'connected-read-only' ? 'READ_ONLY' : this.everConnected ? 'RECONNECTED' : 'CONNECTED';
+        this.everConnected = true;
+        this.suspended = false;
+        return event;
+      }
+      case 'disconnected':
+      case 'connecting':
+        if (this.everConnected && !this.suspended) {
+          this.suspended = true;
+          return 'SUSPENDED';
+        }
+        return undefined;
+      case 'expired':
+      case 'auth-failed':
+      case 'closed':
+        return 'LOST';
+    }
+  }
+
+  /** Calls `listener` on every later change; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The changes from now on, as an async iterable. It ends after yielding a terminal change, or when
+   * the consumer stops (break/return).
+   */
+  changes(): AsyncIterable<StateChange> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        const queue: StateChange[] = [];
+        let wake: (() => void) | undefined;
+        let done = this.terminal;
+        const unsubscribe = this.subscribe((change) => {
+          queue.push(change);
+          if (isTerminal(change.to)) unsubscribe();
+          wake?.();
+        });
+        if (done) unsubscribe();
+        return {
+          next: async (): Promise<IteratorResult<StateChange>> => {
+            for (;;) {
+              const change = queue.shift();
+              if (change !== undefined) {
+                if (isTerminal(change.to)) done = true;
+                return { value: change, done: false };
+              }
+              if (done) return { value: undefined, done: true };
+              await new Promise<void>((resolve) => (wake = resolve));
+              wake = undefined;
+            }
+          },
+          return: async (): Promise<IteratorResult<StateChange>> => {
+            done = true;
+            queue.length = 0;
+            unsubscribe();
+            wake?.();
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+}
