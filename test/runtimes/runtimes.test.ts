@@ -1,0 +1,62 @@
+/**
+ * The cross-runtime smoke suite (smoke.ts) against a real ZooKeeper under Node, Deno and Bun, each loading
+ * the BUILT package (dist/) through package.json `exports` from a throwaway consumer project. One process
+ * per runtime and transport; each prints its results as JSON and must then exit by itself.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedServer } from '../harness/zookeeper.js';
+import { makeConsumerProject, type ConsumerProject } from './consumer-project.js';
+import { runScript, type Runtime } from './run-runtime.js';
+
+interface Variant {
+  readonly name: string;
+  readonly runtime: Runtime;
+  /** Runtime arguments before the entry script. */
+  readonly flags: readonly string[];
+  readonly transport: 'default' | 'node' | 'deno';
+}
+
+const DENO_FLAGS = ['run', '--allow-net', '--allow-read', '--allow-env'];
+
+const VARIANTS: readonly Variant[] = [
+  { name: 'node, default transport (node:net)', runtime: 'node', flags: [], transport: 'default' },
+  { name: 'deno, default transport', runtime: 'deno', flags: DENO_FLAGS, transport: 'default' },
+  { name: 'deno, node:net through Node compatibility', runtime: 'deno', flags: DENO_FLAGS, transport: 'node' },
+  { name: 'deno, Deno.connect transport', runtime: 'deno', flags: DENO_FLAGS, transport: 'deno' },
+  { name: 'bun, default transport (node:net)', runtime: 'bun', flags: [], transport: 'default' },
+];
+
+const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close'];
+
+let project: ConsumerProject;
+let connectString: string;
+
+beforeAll(async () => {
+  project = makeConsumerProject();
+  connectString = (await sharedServer()).connectString;
+});
+
+afterAll(() => project?.remove());
+
+describe('smoke suite on every runtime', () => {
+  for (const variant of VARIANTS) {
+    it(variant.name, async () => {
+      const run = await runScript(
+        variant.runtime,
+        [...variant.flags, project.entry, connectString, variant.transport],
+        // A run takes about a second; the margin is for a loaded machine, and stays under the test timeout
+        // so a process that hangs after printing is reported as such.
+        { cwd: project.dir, timeoutMs: 20_000 },
+      );
+      const { runtime, transport, results } = run.output as {
+        runtime: string;
+        transport: string;
+        results: Record<string, unknown>;
+      };
+      expect(runtime.startsWith(`${variant.runtime} `)).toBe(true);
+      expect(transport).toBe(variant.transport);
+      expect(results).toEqual(Object.fromEntries(EXPECTED_STEPS.map((step) => [step, true])));
+    });
+  }
+});
