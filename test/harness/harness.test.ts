@@ -56,6 +56,20 @@ describe('startZooKeeper options and stop', () => {
   });
 });
 
+describe('startZooKeeper failures', () => {
+  it('fails fast with the server log in the error, and leaves no directory behind', async () => {
+    const error: unknown = await startZooKeeper({ extraConfig: { tickTime: 'soon' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toMatch(/exited before it started serving/);
+    expect(message).toMatch(/--- last lines of .*server\.log ---/);
+    expect(message).toMatch(/NumberFormatException|soon/);
+    const dir = /last lines of (.*)\/server\.log/.exec(message)?.[1];
+    expect(dir).toBeDefined();
+    expect(fs.existsSync(dir ?? '')).toBe(false);
+  });
+});
+
 describe('sharedServer', () => {
   it('gives every caller in this process the same serving server', async () => {
     const [a, b] = await Promise.all([sharedServer(), sharedServer()]);
