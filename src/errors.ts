@@ -25,18 +25,20 @@ export interface ZooKeeperErrorOptions {
 export class ZooKeeperError extends Error {
   override readonly name = 'ZooKeeperError';
   readonly code: ErrorCodeName;
-  readonly errno?: number;
-  readonly op?: string;
-  readonly path?: string;
-  readonly results?: readonly OpResult[];
+  // `declare`: optional fields exist on the object only when set (no own properties holding undefined).
+  declare readonly errno?: number;
+  declare readonly op?: string;
+  declare readonly path?: string;
+  declare readonly results?: readonly OpResult[];
 
   constructor(code: ErrorCodeName, message: string, options: ZooKeeperErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    if (options.errno !== undefined) this.errno = options.errno;
-    if (options.op !== undefined) this.op = options.op;
-    if (options.path !== undefined) this.path = options.path;
-    if (options.results !== undefined) this.results = options.results;
+    const self = this as { -readonly [K in keyof ZooKeeperError]: ZooKeeperError[K] };
+    if (options.errno !== undefined) self.errno = options.errno;
+    if (options.op !== undefined) self.op = options.op;
+    if (options.path !== undefined) self.path = options.path;
+    if (options.results !== undefined) self.results = options.results;
   }
 }
 

@@ -25,7 +25,7 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
       const ttl = checkTtl(mode, o.ttl, op, o.path);
       const body = {
         path: chroot.toServer(o.path),
-        data: o.data === undefined ? null : data(o.data, op, o.path),
+        data: o.data === undefined || o.data === null ? null : data(o.data, op, o.path),
         acl: [...(o.acl ?? defaultAcl)],
         flags: mode.flags,
         ...(ttl === undefined ? {} : { ttl }),

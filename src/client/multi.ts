@@ -14,7 +14,7 @@ import type { CreateMode } from './create-mode.js';
 import type { Data } from './types.js';
 
 export type WriteOp =
-  | { readonly kind: 'create'; readonly path: string; readonly data?: Data | undefined; readonly mode?: CreateMode | undefined; readonly acl?: readonly ACL[] | undefined; readonly ttl?: number | undefined }
+  | { readonly kind: 'create'; readonly path: string; readonly data?: Data | null | undefined; readonly mode?: CreateMode | undefined; readonly acl?: readonly ACL[] | undefined; readonly ttl?: number | undefined }
   | { readonly kind: 'delete'; readonly path: string; readonly version: number }
   | { readonly kind: 'setData'; readonly path: string; readonly data: Data; readonly version: number }
   | { readonly kind: 'check'; readonly path: string; readonly version: number };
@@ -25,7 +25,7 @@ export type ReadOp =
 
 /** Builders for multi() and multiRead() ops. */
 export const Op = {
-  create(path: string, data?: Data, options: { mode?: CreateMode; acl?: readonly ACL[]; ttl?: number } = {}): WriteOp {
+  create(path: string, data?: Data | null, options: { mode?: CreateMode; acl?: readonly ACL[]; ttl?: number } = {}): WriteOp {
     return { kind: 'create', path, data, mode: options.mode, acl: options.acl, ttl: options.ttl };
   },
   delete(path: string, version = -1): WriteOp {
