@@ -18,8 +18,8 @@ export interface ConsumerProject {
   remove(): void;
 }
 
-/** The files of test/runtimes that make up the portable smoke run, copied in as JavaScript. */
-const SMOKE_FILES = ['smoke.ts', 'smoke-entry.ts'];
+/** The files of the smoke run, copied in as JavaScript at the same relative paths so their imports hold. */
+const SMOKE_FILES = ['test/runtimes/smoke.ts', 'test/runtimes/smoke-entry.ts', 'test/transport/node-stream-socket.ts'];
 
 export function makeConsumerProject(): ConsumerProject {
   assertBuilt();
@@ -31,20 +31,22 @@ export function makeConsumerProject(): ConsumerProject {
   fs.mkdirSync(path.join(dir, 'node_modules'));
   fs.symlinkSync(REPO_ROOT, path.join(dir, 'node_modules', 'zkwire'), 'dir');
   for (const file of SMOKE_FILES) {
-    const source = fs.readFileSync(path.join(REPO_ROOT, 'test', 'runtimes', file), 'utf8');
+    const source = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
-      fileName: file,
+      fileName: path.basename(file),
       compilerOptions: {
         target: ts.ScriptTarget.ES2022,
         module: ts.ModuleKind.ESNext,
         verbatimModuleSyntax: true,
       },
     });
-    fs.writeFileSync(path.join(dir, file.replace(/\.ts$/, '.js')), outputText);
+    const target = path.join(dir, file.replace(/\.ts$/, '.js'));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, outputText);
   }
   return {
     dir,
-    entry: 'smoke-entry.js',
+    entry: 'test/runtimes/smoke-entry.js',
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -14,7 +14,7 @@ interface Variant {
   readonly runtime: Runtime;
   /** Runtime arguments before the entry script. */
   readonly flags: readonly string[];
-  readonly transport: 'default' | 'node' | 'deno';
+  readonly transport: 'default' | 'node' | 'deno' | 'web';
 }
 
 const DENO_FLAGS = ['run', '--allow-net', '--allow-read', '--allow-env'];
@@ -24,7 +24,9 @@ const VARIANTS: readonly Variant[] = [
   { name: 'deno, default transport', runtime: 'deno', flags: DENO_FLAGS, transport: 'default' },
   { name: 'deno, node:net through Node compatibility', runtime: 'deno', flags: DENO_FLAGS, transport: 'node' },
   { name: 'deno, Deno.connect transport', runtime: 'deno', flags: DENO_FLAGS, transport: 'deno' },
+  { name: 'node, web-stream transport over Duplex.toWeb', runtime: 'node', flags: [], transport: 'web' },
   { name: 'bun, default transport (node:net)', runtime: 'bun', flags: [], transport: 'default' },
+  { name: 'bun, web-stream transport over Duplex.toWeb', runtime: 'bun', flags: [], transport: 'web' },
 ];
 
 const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close'];

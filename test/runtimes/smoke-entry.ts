@@ -1,7 +1,8 @@
 /**
  * Entry for one smoke run, under whichever runtime executes it (transpiled into a consumer project by
  * consumer-project.ts). Usage: `<runtime> smoke-entry.js <connectString> <transport>`, where transport is
- * `default` (what the package root gives this runtime), `node` (node:net from `zkwire/node`) or `deno` (Deno.connect).
+ * `default` (what the package root gives this runtime), `node` (node:net from `zkwire/node`), `deno`
+ * (Deno.connect) or `web` (the web-stream adapter over node:net sockets converted with Duplex.toWeb).
  * Prints one JSON line {runtime, transport, results}, then lets the process end on its own: a timer or
  * socket left behind by close() keeps it alive, and runtimes.test.ts reports that as a failure.
  */
@@ -44,6 +45,11 @@ async function transportOption(): Promise<{ transport?: ReturnType<Root['denoTra
       return { transport: ((await import(NODE_ENTRY)) as NodeEntry).nodeTransport() };
     case 'deno':
       return { transport: zk.denoTransport() };
+    case 'web': {
+      // The edge-runtime adapter, fed node:net sockets turned into web streams: the whole client over it.
+      const { nodeStreamSocket } = await import('../transport/node-stream-socket.js');
+      return { transport: zk.webSocketTransport((address) => nodeStreamSocket(address)) };
+    }
     default:
       throw new Error(`unknown transport ${transportName}`);
   }
