@@ -1,0 +1,157 @@
+/**
+ * The LockPort over the public ZooKeeperClient API. Only public methods are used (create, getChildren,
+ * getData, exists, delete, setData, multi, mkdirp, removeWatches, state and its changes), so the recipes work
+ * with any client object, in any runtime.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { ZooKeeperError } from '../../errors.js';
+import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
+
+/** One write of a guarded multi, as the client's multi() takes it. */
+export type WriteOp = Parameters<ZooKeeperClient['multi']>[0][number];
+/** One result of the client's multi(). */
+export type OpResult = Awaited<ReturnType<ZooKeeperClient['multi']>>[number];
+
+type State = ZooKeeperClient['state'];
+
+const TERMINAL: ReadonlySet<State> = new Set<State>(['expired', 'auth-failed', 'closed']);
+const CONNECTED: ReadonlySet<State> = new Set<State>(['connected', 'connected-read-only']);
+
+function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number }): NodeStamp {
+  return { czxid: stat.czxid, ephemeralOwner: stat.ephemeralOwner, version: stat.version };
+}
+
+function sessionEndError(state: State): ZooKeeperError {
+  const code = state === 'closed' ? 'CLOSED' : state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
+  return new ZooKeeperError(code, `${code}: the session has ended`);
+}
+
+export function clientPort(client: ZooKeeperClient, clock: RecipeClock = systemRecipeClock): LockPort {
+  const watchOf = (path: string, fired: Promise<{ type: string; state: string }>, type: 'data' | 'children'): PortWatch => {
+    let settled = false;
+    void fired.then(() => {
+      settled = true;
+    });
+    return {
+      fired,
+      async remove() {
+        if (settled || !CONNECTED.has(client.state)) return;
+        try {
+          await client.removeWatches(path, type);
+        } catch {
+          // NOWATCHER: it fired meanwhile; anything else: the link is going and the watch with it
+        }
+      },
+    };
+  };
+
+  return {
+    clock,
+    sessionId: () => client.sessionId,
+    isConnected: () => CONNECTED.has(client.state),
+    isSessionLost: () => TERMINAL.has(client.state),
+
+    waitConnected(signal) {
+      return new Promise<void>((resolve, reject) => {
+        const check = (): boolean => {
+          if (CONNECTED.has(client.state)) resolve();
+          else if (TERMINAL.has(client.state)) reject(sessionEndError(client.state));
+          else if (signal?.aborted) reject(new ZooKeeperError('ABORTED', 'ABORTED (waiting for a connection)'));
+          else return false;
+          return true;
+        };
+        if (check()) return;
+        const onAbort = (): void => {
+          if (check()) cleanup();
+        };
+        const unsubscribe = client.onStateChange(() => {
+          if (check()) cleanup();
+        });
+        const cleanup = (): void => {
+          unsubscribe();
+          signal?.removeEventListener('abort', onAbort);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+
+    onConnectionEvent(listener) {
+      return client.onStateChange((change) => {
+        const event = change.event;
+        if (event === 'SUSPENDED' || event === 'RECONNECTED' || event === 'LOST') listener(event as PortConnectionEvent);
+      });
+    },
+
+    createSequentialAndList(path, parent, data) {
+      // Both calls queue synchronously, so they leave in the same write and are answered in this order.
+      const created = client.create(path, data, { mode: 'ephemeral-sequential', stat: true });
+      const children = client.getChildren(parent);
+      return {
+        created: created.then((c) => ({ path: c.path, stamp: stampOf(c.stat) })),
+        children,
+      };
+    },
+
+    async createSequential(path, data) {
+      const c = await client.create(path, data, { mode: 'ephemeral-sequential', stat: true });
+      return { path: c.path, stamp: stampOf(c.stat) };
+    },
+
+    async ensureContainers(path) {
+      // mkdirp makes the last node persistent; the lock directory itself must be a container too (as Curator's
+      // creatingParentContainersIfNeeded makes it), so the server removes it once the lock is idle. Both calls
+      // queue at once and travel together.
+      const slash = path.lastIndexOf('/');
+      const parent = slash <= 0 ? undefined : path.slice(0, slash);
+      const parents = parent === undefined ? Promise.resolve() : client.mkdirp(parent, { containers: true });
+      const self = client.create(path, null, { mode: 'container' }).then(
+        () => undefined,
+        (err: unknown) => {
+          if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
+          throw err;
+        },
+      );
+      const [first, second] = await Promise.allSettled([parents, self]);
+      if (first.status === 'rejected') throw first.reason;
+      if (second.status === 'rejected') throw second.reason;
+    },
+
+    getChildren(path) {
+      return client.getChildren(path);
+    },
+
+    async getChildrenWatch(path) {
+      const { children, watch } = await client.getChildren(path, { watch: true });
+      return { children, watch: watchOf(path, watch, 'children') };
+    },
+
+    async getDataWatch(path) {
+      const { data, stat, watch } = await client.getData(path, { watch: true });
+      return { data, stamp: stampOf(stat), watch: watchOf(path, watch, 'data') };
+    },
+
+    async stamp(path) {
+      const stat = await client.exists(path);
+      return stat === null ? undefined : stampOf(stat);
+    },
+
+    delete(path) {
+      return client.delete(path);
+    },
+
+    async setData(path, data) {
+      await client.setData(path, data);
+    },
+
+    checkOp(path): PortWriteOp {
+      const op: WriteOp = { kind: 'check', path, version: -1 };
+      return op;
+    },
+
+    multi(ops) {
+      return client.multi(ops as WriteOp[]);
+    },
+  };
+}

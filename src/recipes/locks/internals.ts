@@ -1,0 +1,194 @@
+/**
+ * The attempt loop every lock shares (Curator's LockInternals): create our ephemeral sequential node, list the
+ * lock directory, ask the predicate, and either hold or watch the one node we queue behind, until we hold, time
+ * out, are aborted, or fail. Locks differ only in the name they create and the predicate they pass in.
+ *
+ * Where we go beyond Curator:
+ *  - the create and the first listing are sent back to back, so an uncontended acquire is one round trip;
+ *  - the caller's AbortSignal cancels a wait at once, and every exit path (timeout, abort, error) deletes our
+ *    node and takes back the watch it left, so a given-up attempt leaves nothing on the server;
+ *  - releases are guaranteed deletes (node-ops.ts), and the caller hears back only once the node is gone.
+ */
+
+import { ZooKeeperError } from '../../errors.js';
+import { abortError, sleep, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { joinPath, newProtectedId, nodeName } from './naming.js';
+import { isCode, NodeOps } from './node-ops.js';
+import type { LockPort } from './port.js';
+import { sortLockChildren, type PredicateResult } from './predicate.js';
+
+/** How a lock names its nodes and orders its directory. */
+export interface LockDriver {
+  /** The name after the protection prefix: `lock-`, `__READ__`, `__WRIT__`. */
+  readonly lockName: string;
+  /** Names stripped to find each child's sequence when sorting (see predicate.ts). */
+  readonly sortNames: readonly string[];
+}
+
+/** Decides for one attempt; may consult the caller's other holds (a reader's own write lock). */
+export type Decide = (sortedChildren: readonly string[], ourName: string) => PredicateResult;
+
+export interface AttemptOptions {
+  /** Clock time after which to give up (undefined: wait for ever). */
+  readonly deadline?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly data?: Uint8Array | undefined;
+  readonly decide: Decide;
+}
+
+/** The node an attempt holds. */
+export interface HeldNode {
+  readonly path: string;
+  readonly name: string;
+  readonly fencingToken: bigint;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Thrown inside an attempt when our own node has vanished; the attempt then starts over under the retry policy. */
+class OurNodeGone extends Error {}
+
+export class LockInternals {
+  readonly ops: NodeOps;
+
+  constructor(
+    private readonly port: LockPort,
+    /** The lock directory. */
+    readonly basePath: string,
+    private readonly driver: LockDriver,
+    private readonly retry: RetryPolicy,
+  ) {
+    this.ops = new NodeOps(port, retry);
+  }
+
+  /** Holds the lock and returns our node, or returns undefined once the deadline passes. */
+  async attempt(opts: AttemptOptions): Promise<HeldNode | undefined> {
+    const clock = this.port.clock;
+    const started = clock.now();
+    for (let retryCount = 0; ; retryCount++) {
+      if (opts.signal?.aborted) throw abortError(opts.signal, 'acquire');
+      try {
+        return await this.attemptOnce(opts);
+      } catch (err) {
+        if (!(err instanceof OurNodeGone)) throw err;
+        // Our node went away under us: the session that owned it ended, or someone deleted it. Curator retries
+        // the whole attempt under its retry policy; so do we.
+        const delay = this.retry.nextDelay(retryCount, clock.now() - started);
+        if (delay === undefined) {
+          throw new ZooKeeperError('NONODE', `NONODE (acquire ${this.basePath}): our lock node vanished while waiting`, {
+            op: 'acquire',
+            path: this.basePath,
+          });
+        }
+        await sleep(delay, clock, opts.signal);
+      }
+    }
+  }
+
+  private async attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
+    const first = await this.ops.createProtected(
+      this.basePath,
+      this.driver.lockName,
+      newProtectedId(),
+      opts.data ?? EMPTY,
+      true,
+      opts.signal,
+    );
+    const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stamp.czxid };
+    let held = false;
+    try {
+      held = await this.waitUntilHeld(node, first.children, opts);
+      return held ? node : undefined;
+    } finally {
+      // Every way out that does not hold the lock gives our place back: timeout, abort, error.
+      if (!held) await this.ops.deleteOnExit(node.path);
+    }
+  }
+
+  /** The loop: list, decide, watch the one node ahead, wait. True once held, false on timeout. */
+  private async waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
+    const clock = this.port.clock;
+    let children = firstChildren;
+    for (;;) {
+      if (opts.signal?.aborted) throw abortError(opts.signal, 'acquire');
+      children ??= await this.listOrGone(opts.signal);
+      const verdict = opts.decide(sortLockChildren(children, this.driver.sortNames), node.name);
+      children = undefined;
+      if (verdict.acquired) return true;
+      if ('missing' in verdict) throw new OurNodeGone();
+      if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
+      const ahead = joinPath(this.basePath, verdict.watchPath);
+      let watched: Awaited<ReturnType<LockPort['getDataWatch']>>;
+      try {
+        // getData, not exists: on a node already gone it leaves no watch behind.
+        watched = await this.ops.retrying(() => this.port.getDataWatch(ahead), opts.signal);
+      } catch (err) {
+        if (isCode(err, 'NONODE')) continue; // it went between our listing and now: look again
+        throw err;
+      }
+      const outcome = await waitForEvent(watched.watch.fired, clock, opts.deadline, opts.signal);
+      if (outcome === 'fired') continue;
+      // Leaving without the event: take the watch back so none is left on the server.
+      await watched.watch.remove();
+      if (outcome === 'timeout') return false;
+      throw abortError(opts.signal as AbortSignal, 'acquire');
+    }
+  }
+
+  private async listOrGone(signal: AbortSignal | undefined): Promise<string[]> {
+    try {
+      return await this.ops.retrying(() => this.port.getChildren(this.basePath), signal);
+    } catch (err) {
+      // the directory itself is gone, so our node is too
+      if (isCode(err, 'NONODE')) throw new OurNodeGone();
+      throw err;
+    }
+  }
+
+  /** Deletes a held node (release), retrying through reconnects; see NodeOps.guaranteedDelete. */
+  guaranteedDelete(path: string): Promise<void> {
+    return this.ops.guaranteedDelete(path);
+  }
+
+  /** The lock's participants, full paths in lock order (empty when the directory does not exist). */
+  async participantNodes(filter?: (name: string) => boolean): Promise<string[]> {
+    let children: string[];
+    try {
+      children = await this.port.getChildren(this.basePath);
+    } catch (err) {
+      if (isCode(err, 'NONODE')) return [];
+      throw err;
+    }
+    return sortLockChildren(children, this.driver.sortNames)
+      .filter((name) => filter === undefined || filter(name))
+      .map((name) => joinPath(this.basePath, name));
+  }
+}
+
+/** Waits for a promise to settle, the deadline to pass, or the signal to abort, whichever is first. */
+export function waitForEvent(
+  fired: Promise<unknown>,
+  clock: RecipeClock,
+  deadline: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<'fired' | 'timeout' | 'aborted'> {
+  if (signal?.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    let timer: unknown;
+    let settled = false;
+    const finish = (outcome: 'fired' | 'timeout' | 'aborted'): void => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish('aborted');
+    if (deadline !== undefined) timer = clock.setTimeout(() => finish('timeout'), Math.max(0, deadline - clock.now()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void fired.then(
+      () => finish('fired'),
+      () => finish('fired'),
+    );
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The lock-lost signal every lease carries. A holder cannot know it still holds a ZooKeeper lock while it cannot
+ * reach ZooKeeper: its session may already have expired on the server and someone else may hold the lock. So
+ * the signal aborts when holding can no longer be trusted:
+ *
+ *  - policy `suspended` (the default, Curator's "standard" policy): as soon as the connection is lost, even if
+ *    the session later turns out to have survived. Safe: nobody else can hold the lock before this fires.
+ *  - policy `lost` (Curator's "session" policy): only when the session has ended. Fewer false alarms, but for up
+ *    to a session timeout the holder may run on while another client already holds the lock.
+ *  - either way, when our lock node is deleted under us (an operator, a revoke gone wrong), if we are watching it.
+ *
+ * The abort reason is a ZooKeeperError: CONNECTIONLOSS for a suspension, SESSIONEXPIRED (or CLOSED) for the end
+ * of the session, NONODE for a deleted node.
+ */
+
+import { ZooKeeperError } from '../../errors.js';
+import type { LockPort } from './port.js';
+
+export type LockLostPolicy = 'suspended' | 'lost';
+
+export class LockLostSignal {
+  private readonly controller = new AbortController();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    port: LockPort,
+    private readonly policy: LockLostPolicy,
+    private readonly node: string,
+  ) {
+    this.unsubscribe = port.onConnectionEvent((event) => {
+      if (event === 'LOST') this.lose('SESSIONEXPIRED', 'the ZooKeeper session ended');
+      else if (event === 'SUSPENDED' && this.policy === 'suspended') {
+        this.lose('CONNECTIONLOSS', 'the connection to ZooKeeper was lost (suspended); another client may hold the lock');
+      }
+    });
+    if (port.isSessionLost()) this.lose('SESSIONEXPIRED', 'the ZooKeeper session ended');
+    else if (!port.isConnected() && policy === 'suspended') {
+      this.lose('CONNECTIONLOSS', 'not connected to ZooKeeper when the lock was taken');
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Aborts the signal (once) and stops listening. */
+  lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED', why: string): void {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(
+      new ZooKeeperError(code, `${code} (lock ${this.node}): lock lost: ${why}`, { op: 'lock', path: this.node }),
+    );
+    this.unsubscribe();
+  }
+
+  /** Stops listening without aborting (the lease was released). */
+  dispose(): void {
+    this.unsubscribe();
+  }
+}

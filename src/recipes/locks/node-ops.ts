@@ -1,0 +1,190 @@
+/**
+ * The node operations every recipe needs to be safe on a flaky link, shared by the lock loop (internals.ts) and
+ * the semaphore's own loop (semaphore-v2.ts):
+ *
+ *  - a protected create: an ephemeral sequential node under `_c_<uuid>-`, creating the directory as containers
+ *    when missing. A create whose reply was lost may or may not have happened, so before creating again we list
+ *    the directory for our uuid: we never leave a second node behind (an orphan that would block the lock for
+ *    the rest of our session). If the caller gives up meanwhile, the search and delete go on in the background.
+ *  - idempotent reads retried across broken connections while the session lives;
+ *  - guaranteed deletes: retried after every reconnect until the node is gone or the session has ended (which
+ *    removes an ephemeral node too).
+ */
+
+import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
+import { abortError, sleep, type RetryPolicy } from '../retry.js';
+import { findProtectedChild, joinPath, protectedPath } from './naming.js';
+import type { LockPort, NodeStamp } from './port.js';
+
+/** Containers removed under us this many times in a row means something else is wrong. */
+const MAX_DIRECTORY_CREATES = 5;
+
+export function isCode(err: unknown, code: string): boolean {
+  return err instanceof ZooKeeperError && err.code === code;
+}
+
+export interface CreatedNode {
+  readonly path: string;
+  readonly stamp: NodeStamp;
+  /** The directory's children as listed right behind the create (when asked for and available). */
+  readonly children: string[] | undefined;
+}
+
+export class NodeOps {
+  constructor(
+    readonly port: LockPort,
+    private readonly retry: RetryPolicy,
+  ) {}
+
+  /**
+   * Creates `<dir>/_c_<protectedId>-<name><seq>`. With `list`, a getChildren of `dir` goes out in the same write
+   * (one round trip for both). The create itself is never abandoned half way: `signal` is honoured between
+   * steps, so a node that was made is always known, and deleted by whoever gives up.
+   */
+  async createProtected(
+    dir: string,
+    name: string,
+    protectedId: string,
+    data: Uint8Array,
+    list: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<CreatedNode> {
+    const target = protectedPath(dir, protectedId, name);
+    const clock = this.port.clock;
+    const started = clock.now();
+    let lostReplies = 0;
+    for (let missingDirectory = 0; ; ) {
+      let created: Promise<{ path: string; stamp: NodeStamp }>;
+      let listing: Promise<string[]> | undefined;
+      if (list) {
+        const both = this.port.createSequentialAndList(target, dir, data);
+        created = both.created;
+        listing = both.children;
+        listing.catch(() => undefined);
+      } else {
+        created = this.port.createSequential(target, data);
+      }
+      try {
+        const node = await created;
+        const children = listing === undefined ? undefined : await listing.catch(() => undefined);
+        return { ...node, children };
+      } catch (err) {
+        if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
+          // The directory is missing (first use, or the server just removed the empty container): make it.
+          await this.retrying(() => this.port.ensureContainers(dir), signal);
+        } else if (isRetryable(err)) {
+          const found = await this.findOurNode(dir, protectedId, signal);
+          if (found !== undefined) return { ...found, children: undefined };
+          const delay = this.retry.nextDelay(lostReplies++, clock.now() - started);
+          if (delay === undefined) throw err;
+          await sleep(delay, clock, signal);
+        } else {
+          throw err;
+        }
+        if (signal?.aborted) throw abortError(signal, 'acquire');
+      }
+    }
+  }
+
+  /**
+   * After a create with an unknown outcome: our node if the server made it for this session. A node of ours left
+   * by an earlier session is not ours to use (it goes when that session's expiry is processed); we delete it.
+   */
+  private async findOurNode(
+    dir: string,
+    protectedId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ path: string; stamp: NodeStamp } | undefined> {
+    let children: string[];
+    try {
+      children = await this.retrying(() => this.port.getChildren(dir), signal);
+    } catch (err) {
+      if (isCode(err, 'NONODE')) return undefined;
+      // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
+      if (!isSessionLost(err)) this.findAndDeleteInBackground(dir, protectedId);
+      throw err;
+    }
+    const name = findProtectedChild(children, protectedId);
+    if (name === undefined) return undefined;
+    const path = joinPath(dir, name);
+    const stamp = await this.retrying(() => this.port.stamp(path), undefined);
+    if (stamp === undefined) return undefined;
+    if (stamp.ephemeralOwner !== this.port.sessionId()) {
+      void this.guaranteedDelete(path).catch(() => undefined);
+      return undefined;
+    }
+    return { path, stamp };
+  }
+
+  /** The unknown-outcome create of an abandoned attempt: find it once connected and delete it. */
+  private findAndDeleteInBackground(dir: string, protectedId: string): void {
+    const run = async (): Promise<void> => {
+      for (;;) {
+        try {
+          await this.port.waitConnected();
+          const name = findProtectedChild(await this.port.getChildren(dir), protectedId);
+          if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
+          return;
+        } catch (err) {
+          if (!isRetryable(err)) return;
+        }
+      }
+    };
+    void run().catch(() => undefined);
+  }
+
+  /** Runs an idempotent call, retrying it across broken connections while the session lives. */
+  async retrying<T>(run: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const clock = this.port.clock;
+    const started = clock.now();
+    for (let failures = 0; ; failures++) {
+      try {
+        return await run();
+      } catch (err) {
+        if (!isRetryable(err)) throw err;
+        const delay = this.retry.nextDelay(failures, clock.now() - started);
+        if (delay === undefined) throw err;
+        await sleep(delay, clock, signal);
+        await this.port.waitConnected(signal);
+      }
+    }
+  }
+
+  /**
+   * Deletes a node we are giving up while acquiring. The first try is awaited, so a timed-out or aborted acquire
+   * normally returns with its node already gone; if that try hits a broken connection the delete carries on in
+   * the background until it succeeds or the session ends.
+   */
+  async deleteOnExit(path: string): Promise<void> {
+    try {
+      await this.port.delete(path);
+    } catch (err) {
+      if (isCode(err, 'NONODE') || isSessionLost(err)) return;
+      void this.guaranteedDelete(path).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Deletes our node, retrying after every reconnect until it is gone. Resolves once the node is deleted, was
+   * already gone, or our session has ended. Rejects only for errors no retry can fix (NOAUTH, for example).
+   */
+  async guaranteedDelete(path: string): Promise<void> {
+    const clock = this.port.clock;
+    for (let failures = 0; ; failures++) {
+      try {
+        await this.port.delete(path);
+        return;
+      } catch (err) {
+        if (isCode(err, 'NONODE') || isSessionLost(err)) return;
+        if (!isRetryable(err)) throw err;
+      }
+      try {
+        await this.port.waitConnected();
+      } catch {
+        return; // the session ended, and our ephemeral node with it
+      }
+      // Connected yet refused again (throttled, or the link broke at once): back off, at most a second.
+      if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), clock);
+    }
+  }
+}

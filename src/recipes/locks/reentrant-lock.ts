@@ -1,0 +1,183 @@
+/**
+ * A re-entrant lock keyed by owner: the shared body of InterProcessMutex and both halves of the read/write lock.
+ *
+ * Ownership in JavaScript. Curator keys re-entrancy by thread; we have no threads, and many async flows share
+ * one lock object. So ownership is explicit: every acquire is for an *owner*, an object the caller names.
+ *  - `acquire()` with no owner acquires for a fresh owner: two independent flows calling it on the same object
+ *    queue on ZooKeeper like two processes would, and exclude each other.
+ *  - `acquire({ owner })` with an owner that already holds the lock re-enters at once (a hold count, one node).
+ *    A Lease works as an owner (`acquire({ owner: lease })`), so nested code given the lease can re-enter, and
+ *    any object may serve (a request context, say) when a flow wants several locks under one identity.
+ *  - concurrent acquires for one owner while it does not hold yet share one attempt (no second node queueing
+ *    behind the first, which would deadlock), then each gets its own lease.
+ * Each lease is released once; the node is deleted when the owner's last lease is released.
+ */
+
+import { ZooKeeperError } from '../../errors.js';
+import { abortError, type RecipeClock } from '../retry.js';
+import type { Decide, HeldNode, LockInternals } from './internals.js';
+import { waitForEvent } from './internals.js';
+import { Lease, NOT_ACQUIRED, type LeaseBackend, type NotAcquired } from './lease.js';
+import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
+import type { LockPort } from './port.js';
+import { watchRevocation, type RevocationListener } from './revocation.js';
+
+export interface AcquireOptions {
+  /** Give up after this many milliseconds, resolving to `{acquired: false}`. Default: wait for ever. */
+  readonly timeoutMs?: number;
+  /** Cancels the attempt: the acquire rejects with ABORTED (or the signal's ZooKeeperError reason). */
+  readonly signal?: AbortSignal;
+  /** Acquire on behalf of this owner; an owner that holds the lock re-enters. A Lease stands for its owner. */
+  readonly owner?: object;
+}
+
+/** What every lock object offers (mutex, semaphore mutex, read lock, write lock, multi-lock). */
+export interface InterProcessLock {
+  acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
+  acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
+  /** True while any owner in this process holds the lock (or its node is still being deleted). */
+  isAcquiredInThisProcess(): boolean;
+}
+
+/** One owner's hold: its node and how many of its leases are open. */
+interface Hold {
+  readonly node: HeldNode;
+  count: number;
+  readonly lost: LockLostSignal;
+  readonly stopRevocation: () => void;
+  /** Set while the node is being deleted; the hold stays until it is gone. */
+  releasing: Promise<void> | undefined;
+}
+
+/** Validates acquire options; returns the deadline on `clock`. */
+export function deadlineOf(options: AcquireOptions, clock: RecipeClock, op: string): number | undefined {
+  const { timeoutMs } = options;
+  if (timeoutMs === undefined) return undefined;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) {
+    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): timeoutMs must be a non-negative number`, { op });
+  }
+  return clock.now() + timeoutMs;
+}
+
+export function ownerOf(options: AcquireOptions, op: string): object {
+  const { owner } = options;
+  if (owner === undefined) return {};
+  if (owner instanceof Lease) return owner.owner;
+  if (owner === null || (typeof owner !== 'object' && typeof owner !== 'function')) {
+    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): owner must be an object or a Lease`, { op });
+  }
+  return owner;
+}
+
+export class ReentrantLock {
+  private readonly holds = new Map<object, Hold>();
+  /** Owners with an attempt in flight. */
+  private readonly entering = new Map<object, Promise<unknown>>();
+  private revocationListener: RevocationListener | undefined;
+
+  constructor(
+    private readonly port: LockPort,
+    readonly internals: LockInternals,
+    /** The predicate for an attempt by this owner (the read lock lets its owner's write lock through). */
+    private readonly decideFor: (owner: object) => Decide,
+    private readonly lockLost: LockLostPolicy,
+    private readonly data: Uint8Array | undefined,
+  ) {}
+
+  /** Asks the holder's listener to release when someone writes the revoke message into its node. */
+  makeRevocable(listener: RevocationListener): void {
+    this.revocationListener = listener;
+  }
+
+  /** The node `owner` holds, if it holds the lock. */
+  heldNodeOf(owner: object): HeldNode | undefined {
+    const hold = this.holds.get(owner);
+    return hold !== undefined && hold.releasing === undefined ? hold.node : undefined;
+  }
+
+  isAcquiredInThisProcess(): boolean {
+    return this.holds.size > 0;
+  }
+
+  /** True while `owner` (or the owner of a Lease) holds the lock. */
+  isHeldBy(owner: object): boolean {
+    return this.heldNodeOf(owner instanceof Lease ? owner.owner : owner) !== undefined;
+  }
+
+  async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
+    const clock = this.port.clock;
+    const deadline = deadlineOf(options, clock, 'acquire');
+    const owner = ownerOf(options, 'acquire');
+    const { signal } = options;
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal, 'acquire');
+      const hold = this.holds.get(owner);
+      if (hold !== undefined && hold.releasing === undefined) {
+        hold.count++;
+        return this.leaseFor(hold, owner);
+      }
+      // Wait for this owner's attempt in flight, or for its old node to be deleted, then look again.
+      const busy = hold?.releasing ?? this.entering.get(owner);
+      if (busy === undefined) break;
+      const outcome = await waitForEvent(
+        busy.catch(() => undefined),
+        clock,
+        deadline,
+        signal,
+      );
+      if (outcome === 'timeout') return NOT_ACQUIRED;
+      if (outcome === 'aborted') throw abortError(signal as AbortSignal, 'acquire');
+    }
+    const attempt = this.internals.attempt({ deadline, signal, data: this.data, decide: this.decideFor(owner) });
+    this.entering.set(owner, attempt);
+    let node: HeldNode | undefined;
+    try {
+      node = await attempt;
+    } finally {
+      this.entering.delete(owner);
+    }
+    if (node === undefined) return NOT_ACQUIRED;
+    const hold = this.startHold(node);
+    this.holds.set(owner, hold);
+    return this.leaseFor(hold, owner);
+  }
+
+  private startHold(node: HeldNode): Hold {
+    const lost = new LockLostSignal(this.port, this.lockLost, node.path);
+    const listener = this.revocationListener;
+    const stopRevocation =
+      listener === undefined ? () => undefined : watchRevocation(this.port, node.path, listener, lost);
+    return { node, count: 1, lost, stopRevocation, releasing: undefined };
+  }
+
+  private leaseFor(hold: Hold, owner: object): Lease {
+    const backend: LeaseBackend = {
+      port: this.port,
+      node: hold.node.path,
+      fencingToken: hold.node.fencingToken,
+      signal: hold.lost.signal,
+      releaseOne: () => this.releaseOne(owner, hold),
+    };
+    return new Lease(backend, owner);
+  }
+
+  private async releaseOne(owner: object, hold: Hold): Promise<void> {
+    hold.count--;
+    if (hold.count > 0) return;
+    hold.stopRevocation();
+    hold.lost.dispose();
+    // The hold stays in the table until the node is gone (a release that drops local state first is how a
+    // process ends up waiting behind its own orphan), then goes whatever the outcome.
+    hold.releasing = this.internals.guaranteedDelete(hold.node.path);
+    try {
+      await hold.releasing;
+    } finally {
+      if (this.holds.get(owner) === hold) this.holds.delete(owner);
+    }
+  }
+
+  /** Full paths of every node in this lock's directory that `filter` accepts, in lock order. */
+  participantNodes(filter?: (name: string) => boolean): Promise<string[]> {
+    return this.internals.participantNodes(filter);
+  }
+}

@@ -1,0 +1,75 @@
+/** Shared bits of the recipe tests: connected clients on the shared server, unique lock paths, small waits. */
+
+import { randomUUID } from 'node:crypto';
+import { ZooKeeperClient } from '../../src/node.js';
+import { ZooKeeperError } from '../../src/errors.js';
+import { sharedServer } from '../harness/zookeeper.js';
+
+export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+export function lockPath(what = 'lock'): string {
+  return `/t-${randomUUID()}/${what}`;
+}
+
+/** A client on `connectString` (default: the shared server); callers close it (`await using`). */
+export async function connectClient(
+  connectString?: string,
+  options: ConstructorParameters<typeof ZooKeeperClient>[1] = {},
+): Promise<ZooKeeperClient> {
+  const target = connectString ?? (await sharedServer()).connectString;
+  return ZooKeeperClient.connect(target, { sessionTimeoutMs: 10_000, ...options });
+}
+
+/** Several clients, each with its own session. */
+export async function connectClients(n: number, connectString?: string): Promise<ZooKeeperClient[]> {
+  return Promise.all(Array.from({ length: n }, () => connectClient(connectString)));
+}
+
+export async function closeAll(clients: readonly ZooKeeperClient[]): Promise<void> {
+  await Promise.all(clients.map((c) => c.close()));
+}
+
+/** The children of a path, [] when it does not exist. */
+export async function childrenOf(client: ZooKeeperClient, path: string): Promise<string[]> {
+  try {
+    return await client.getChildren(path);
+  } catch (err) {
+    if (err instanceof ZooKeeperError && err.code === 'NONODE') return [];
+    throw err;
+  }
+}
+
+/** The code of the error a promise rejects with ('resolved' if it does not). */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    return e instanceof ZooKeeperError ? e.code : `not a ZooKeeperError: ${String(e)}`;
+  }
+}
+
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns true (or fails the test after `timeoutMs`). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+/**
+ * True when the promise is still pending after the event loop has had a chance to run for `ms` (used only to
+ * assert that a waiter has NOT acquired yet; never to measure speed).
+ */
+export async function stillPending(p: Promise<unknown>, ms = 200): Promise<boolean> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await delay(ms);
+  return !done;
+}
