@@ -55,6 +55,16 @@ const REPLACEMENT = 0xfffd;
 
 /** Decodes bytes[start, end). Malformed input yields U+FFFD per maximal subpart, never throws. */
 export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  // Nearly every ZooKeeper string (paths, child names, schemes) is ASCII: check that first and build the
+  // string from the byte codes directly, in slices small enough for the argument-count limit.
+  let ascii = true;
+  for (let i = start; i < end; i++) {
+    if (bytes[i]! >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return asciiDecode(bytes, start, end);
   let out = '';
   let units: number[] = [];
   let i = start;
@@ -109,6 +119,17 @@ export function utf8Decode(bytes: Uint8Array, start = 0, end = bytes.length): st
     }
   }
   return out + String.fromCharCode(...units);
+}
+
+const SLICE = 4096;
+
+function asciiDecode(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= SLICE) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  let out = '';
+  for (let i = start; i < end; i += SLICE) {
+    out += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + SLICE)) as unknown as number[]);
+  }
+  return out;
 }
 
 /** True when bytes[start, end) is well-formed UTF-8 (used to decide whether a buffer can be shown as text). */
