@@ -1,0 +1,16 @@
+/**
+ * The lock recipes, Apache Curator's five locks on the public client API. Re-exported by the package entry.
+ */
+
+export { InterProcessMutex } from './locks/mutex.js';
+export { InterProcessSemaphoreMutex } from './locks/semaphore-mutex.js';
+export { InterProcessReadWriteLock, ReadWriteHalf } from './locks/read-write-lock.js';
+export { InterProcessMultiLock, MultiLease } from './locks/multi-lock.js';
+export { InterProcessSemaphoreV2, type SemaphoreAcquireOptions } from './locks/semaphore-v2.js';
+export { Lease, NOT_ACQUIRED, type NotAcquired } from './locks/lease.js';
+export type { AcquireOptions, InterProcessLock } from './locks/reentrant-lock.js';
+export type { LockOptions } from './locks/options.js';
+export type { LockLostPolicy } from './locks/lock-lost.js';
+export { attemptRevoke, type RevocationListener } from './locks/revocation.js';
+export { exponentialBackoff, noRetry, type ExponentialBackoffOptions, type RecipeClock, type RetryPolicy } from './retry.js';
+export { LOCK_NAME, READ_LOCK_NAME, WRITE_LOCK_NAME, LEASE_NAME, REVOKE_MESSAGE } from './locks/naming.js';

@@ -1,0 +1,122 @@
+/**
+ * InterProcessMultiLock: several locks taken as one, in the order given, all or nothing. If one cannot be taken
+ * (timeout, abort, error), those already taken are released in reverse order before the acquire returns. Release
+ * goes in reverse order too and tries every lock, reporting all failures (an AggregateError of them when more
+ * than one fails). To avoid deadlock between multi-locks, give every one the same locks in the same order.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { ZooKeeperError } from '../../errors.js';
+import { abortError } from '../retry.js';
+import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
+import { InterProcessMutex } from './mutex.js';
+import type { LockOptions } from './options.js';
+import { deadlineOf, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
+import { systemRecipeClock, type RecipeClock } from '../retry.js';
+
+/** The leases of one multi-lock acquisition, released together (in reverse). */
+export class MultiLease implements AsyncDisposable {
+  readonly acquired = true as const;
+  private releasing: Promise<void> | undefined;
+
+  constructor(
+    /** One lease per lock, in acquisition order. */
+    readonly leases: readonly Lease[],
+    readonly owner: object,
+  ) {}
+
+  /** Aborts when any of the locks may be lost. */
+  get signal(): AbortSignal {
+    return AbortSignal.any(this.leases.map((l) => l.signal));
+  }
+
+  get released(): boolean {
+    return this.releasing !== undefined;
+  }
+
+  release(): Promise<void> {
+    this.releasing ??= releaseInReverse(this.leases);
+    return this.releasing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}
+
+async function releaseInReverse(leases: readonly Lease[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const lease of [...leases].reverse()) {
+    try {
+      await lease.release();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `${failures.length} locks failed to release`);
+}
+
+export class InterProcessMultiLock {
+  private readonly locks: readonly InterProcessLock[];
+  private readonly clock: RecipeClock;
+
+  /** From lock objects of any kind, or from paths (each an InterProcessMutex on `client`). */
+  constructor(locks: readonly InterProcessLock[], options?: { clock?: RecipeClock });
+  constructor(client: ZooKeeperClient, paths: readonly string[], options?: LockOptions);
+  constructor(
+    first: readonly InterProcessLock[] | ZooKeeperClient,
+    second?: readonly string[] | { clock?: RecipeClock },
+    third?: LockOptions,
+  ) {
+    if (Array.isArray(first)) {
+      this.locks = [...(first as readonly InterProcessLock[])];
+      this.clock = (second as { clock?: RecipeClock } | undefined)?.clock ?? systemRecipeClock;
+    } else {
+      const paths = second as readonly string[] | undefined;
+      if (!Array.isArray(paths)) {
+        throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessMultiLock): paths must be an array', { op: 'InterProcessMultiLock' });
+      }
+      this.locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
+      this.clock = third?.clock ?? systemRecipeClock;
+    }
+  }
+
+  /**
+   * Takes every lock in order for one owner (re-entrant locks re-enter for it). Resolves to a MultiLease, or
+   * (only with `timeoutMs`, a budget for the whole set) to `{acquired: false}` with nothing held.
+   */
+  acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<MultiLease>;
+  acquire(options: AcquireOptions): Promise<MultiLease | NotAcquired>;
+  async acquire(options: AcquireOptions = {}): Promise<MultiLease | NotAcquired> {
+    const deadline = deadlineOf(options, this.clock, 'acquire');
+    const owner = ownerOf(options, 'acquire');
+    const taken: Lease[] = [];
+    try {
+      for (const lock of this.locks) {
+        if (options.signal?.aborted) throw abortError(options.signal, 'acquire');
+        const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.clock.now());
+        const result = await lock.acquire({
+          owner,
+          ...(remaining === undefined ? {} : { timeoutMs: remaining }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+        if (!result.acquired) {
+          await releaseInReverse(taken).catch(() => undefined);
+          return NOT_ACQUIRED;
+        }
+        taken.push(result);
+      }
+    } catch (err) {
+      // the acquire's own error is the one to report; release failures here would only hide it
+      await releaseInReverse(taken).catch(() => undefined);
+      throw err;
+    }
+    return new MultiLease(taken, owner);
+  }
+
+  /** True only when every lock is held in this process. */
+  isAcquiredInThisProcess(): boolean {
+    return this.locks.every((lock) => lock.isAcquiredInThisProcess());
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * InterProcessReadWriteLock: readers share, a writer excludes everyone; fair in request order. Nodes are
+ * `<path>/_c_<uuid>-__READ__<seq>` and `<path>/_c_<uuid>-__WRIT__<seq>` in one directory, so Curator clients on
+ * the same path take part in the same queue.
+ *
+ * Both halves are re-entrant by owner, like the mutex. An owner holding the write lock may also take the read
+ * lock (that is how to downgrade: take read, release write). The reverse, taking the write lock while holding
+ * only the read lock, can never succeed (our own reader would block us for ever), so it is refused at once with
+ * BAD_ARGUMENT instead of hanging as it does in Curator.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { ZooKeeperError } from '../../errors.js';
+import { LockInternals } from './internals.js';
+import type { Lease, NotAcquired } from './lease.js';
+import { READ_LOCK_NAME, WRITE_LOCK_NAME } from './naming.js';
+import { resolveLockOptions, type LockOptions } from './options.js';
+import { getsTheLock, readerGetsTheLock } from './predicate.js';
+import { ReentrantLock, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
+import type { RevocationListener } from './revocation.js';
+
+const SORT_NAMES = [READ_LOCK_NAME, WRITE_LOCK_NAME] as const;
+
+/** One half of a read/write lock. */
+export class ReadWriteHalf implements InterProcessLock {
+  constructor(
+    private readonly lock: ReentrantLock,
+    private readonly lockName: string,
+    private readonly refuse: (owner: object) => string | undefined,
+  ) {}
+
+  acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
+  acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
+  async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
+    const owner = ownerOf(options, 'acquire');
+    const refusal = this.refuse(owner);
+    if (refusal !== undefined) {
+      throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (acquire): ${refusal}`, { op: 'acquire' });
+    }
+    return this.lock.acquire({ ...options, owner });
+  }
+
+  release(lease: Lease): Promise<void> {
+    return lease.release();
+  }
+
+  isAcquiredInThisProcess(): boolean {
+    return this.lock.isAcquiredInThisProcess();
+  }
+
+  isHeldBy(owner: object): boolean {
+    return this.lock.isHeldBy(owner);
+  }
+
+  /** This half's nodes (readers or writers), full paths in lock order. */
+  getParticipantNodes(): Promise<string[]> {
+    return this.lock.participantNodes((name) => name.includes(this.lockName));
+  }
+
+  makeRevocable(listener: RevocationListener): void {
+    this.lock.makeRevocable(listener);
+  }
+}
+
+export class InterProcessReadWriteLock {
+  readonly readLock: ReadWriteHalf;
+  readonly writeLock: ReadWriteHalf;
+
+  constructor(
+    client: ZooKeeperClient,
+    readonly path: string,
+    options: LockOptions = {},
+  ) {
+    const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessReadWriteLock');
+    const writeInternals = new LockInternals(port, path, { lockName: WRITE_LOCK_NAME, sortNames: SORT_NAMES }, retry);
+    const readInternals = new LockInternals(port, path, { lockName: READ_LOCK_NAME, sortNames: SORT_NAMES }, retry);
+    const writer = new ReentrantLock(port, writeInternals, () => (sorted, ours) => getsTheLock(sorted, ours, 1), lockLost, data);
+    const reader = new ReentrantLock(
+      port,
+      readInternals,
+      // Asked afresh on every look: the owner's write lock counts only while it is held.
+      (owner) => (sorted, ours) => readerGetsTheLock(sorted, ours, WRITE_LOCK_NAME, writer.heldNodeOf(owner)?.name),
+      lockLost,
+      data,
+    );
+    this.writeLock = new ReadWriteHalf(writer, WRITE_LOCK_NAME, (owner) =>
+      reader.isHeldBy(owner) && !writer.isHeldBy(owner)
+        ? 'this owner holds the read lock; a read lock cannot be upgraded to the write lock'
+        : undefined,
+    );
+    this.readLock = new ReadWriteHalf(reader, READ_LOCK_NAME, () => undefined);
+  }
+}
