@@ -73,3 +73,22 @@ export async function stillPending(p: Promise<unknown>, ms = 200): Promise<boole
   await delay(ms);
   return !done;
 }
+
+/**
+ * The paths the server holds watches on for one session (4lw `wchc`), so tests can prove nothing is left
+ * behind. `connectString` is a single host:port.
+ */
+export async function serverWatchesOf(connectString: string, sessionIdHex: string): Promise<string[]> {
+  const { fourLetterWord } = await import('../harness/four-letter-client.js');
+  const [host, port] = connectString.split(',')[0]?.split(':') ?? [];
+  const text = await fourLetterWord(host ?? '127.0.0.1', Number(port), 'wchc');
+  const paths: string[] = [];
+  let current: string | undefined;
+  for (const line of text.split('\n')) {
+    if (/^0x[0-9a-f]+$/i.test(line.trim())) current = line.trim().toLowerCase();
+    else if (line.startsWith('\t') || line.startsWith(' ')) {
+      if (current === sessionIdHex.toLowerCase()) paths.push(line.trim());
+    }
+  }
+  return paths;
+}

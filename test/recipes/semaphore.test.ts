@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ZooKeeperClient } from '../../src/node.js';
+import { InterProcessSemaphoreMutex } from '../../src/recipes/locks/semaphore-mutex.js';
+import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
+import { childrenOf, closeAll, codeOf, connectClients, delay, lockPath, stillPending, UUID } from './helpers.js';
+
+describe('InterProcessSemaphoreV2', () => {
+  let clients: ZooKeeperClient[];
+
+  beforeAll(async () => {
+    clients = await connectClients(5);
+  });
+  afterAll(async () => {
+    await closeAll(clients);
+  });
+  const client = (i: number): ZooKeeperClient => clients[i] as ZooKeeperClient;
+
+  it('lays out locks/ and leases/ like Curator, with a fencing token per lease', async () => {
+    const path = lockPath('sem');
+    const sem = new InterProcessSemaphoreV2(client(0), path, 2);
+    const lease = await sem.acquireOne();
+    expect(lease.node).toMatch(new RegExp(`^${path}/leases/_c_${UUID}-lease-\\d{10}$`));
+    expect((await client(0).exists(lease.node))?.czxid).toBe(lease.fencingToken);
+    expect(await childrenOf(client(0), `${path}/locks`)).toEqual([]); // the gate is released once the lease is ours
+    expect(sem.leasesHeldInThisProcess).toBe(1);
+    await lease.release();
+    expect(sem.leasesHeldInThisProcess).toBe(0);
+    expect(await childrenOf(client(0), `${path}/leases`)).toEqual([]);
+  });
+
+  it('never has more than maxLeases holders across sessions', async () => {
+    const path = lockPath('sem');
+    let holding = 0;
+    let most = 0;
+    await Promise.all(
+      clients.map(async (c) => {
+        const sem = new InterProcessSemaphoreV2(c, path, 2);
+        for (let i = 0; i < 4; i++) {
+          const lease = await sem.acquireOne();
+          holding++;
+          most = Math.max(most, holding);
+          await delay(5);
+          holding--;
+          await lease.release();
+        }
+      }),
+    );
+    expect(most).toBeLessThanOrEqual(2);
+    expect(most).toBe(2);
+  });
+
+  it('a waiter gets a lease when one is returned; a timeout leaves no lease node', async () => {
+    const path = lockPath('sem');
+    const taken = await new InterProcessSemaphoreV2(client(0), path, 2).acquire(2);
+    expect(taken).toHaveLength(2);
+    const missed = await new InterProcessSemaphoreV2(client(1), path, 2).acquireOne({ timeoutMs: 200 });
+    expect(missed.acquired).toBe(false);
+    expect((await childrenOf(client(0), `${path}/leases`)).length).toBe(2);
+    const waiting = new InterProcessSemaphoreV2(client(1), path, 2).acquireOne();
+    expect(await stillPending(waiting)).toBe(true);
+    await (taken[0] as { release(): Promise<void> }).release();
+    const got = await waiting;
+    await got.release();
+    await (taken[1] as { release(): Promise<void> }).release();
+  });
+
+  it('acquire(qty) is all or nothing: on timeout it returns what it took', async () => {
+    const path = lockPath('sem');
+    const one = await new InterProcessSemaphoreV2(client(0), path, 3).acquireOne();
+    const sem = new InterProcessSemaphoreV2(client(1), path, 3);
+    const result = await sem.acquire(3, { timeoutMs: 300 });
+    expect(result).toMatchObject({ acquired: false });
+    expect(sem.leasesHeldInThisProcess).toBe(0);
+    expect((await childrenOf(client(0), `${path}/leases`)).length).toBe(1);
+    await one.release();
+  });
+
+  it('an abort rejects with ABORTED and leaves only the holders', async () => {
+    const path = lockPath('sem');
+    const one = await new InterProcessSemaphoreV2(client(0), path, 1).acquireOne();
+    const ac = new AbortController();
+    const waiting = new InterProcessSemaphoreV2(client(1), path, 1).acquireOne({ signal: ac.signal });
+    expect(await stillPending(waiting)).toBe(true);
+    ac.abort();
+    expect(await codeOf(waiting)).toBe('ABORTED');
+    expect(await childrenOf(client(0), `${path}/leases`)).toEqual([one.node.slice(`${path}/leases/`.length)]);
+    expect(await childrenOf(client(0), `${path}/locks`)).toEqual([]);
+    await one.release();
+  });
+
+  it('refuses a bad maxLeases or qty', async () => {
+    expect(() => new InterProcessSemaphoreV2(client(0), lockPath(), 0)).toThrowError(expect.objectContaining({ code: 'BAD_ARGUMENT' }) as Error);
+    expect(await codeOf(new InterProcessSemaphoreV2(client(0), lockPath(), 1).acquire(0))).toBe('BAD_ARGUMENT');
+  });
+});
+
+describe('InterProcessSemaphoreMutex', () => {
+  let a: ZooKeeperClient;
+  beforeAll(async () => {
+    [a] = (await connectClients(1)) as [ZooKeeperClient];
+  });
+  afterAll(async () => {
+    await a.close();
+  });
+
+  it('is not re-entrant: a second acquire waits even for the same owner', async () => {
+    const path = lockPath();
+    const mutex = new InterProcessSemaphoreMutex(a, path);
+    const first = await mutex.acquire();
+    expect(mutex.isAcquiredInThisProcess()).toBe(true);
+    const second = await mutex.acquire({ owner: first, timeoutMs: 200 });
+    expect(second.acquired).toBe(false);
+    await first.release();
+    expect(mutex.isAcquiredInThisProcess()).toBe(false);
+    const third = await mutex.acquire({ timeoutMs: 2000 });
+    expect(third.acquired).toBe(true);
+    if (third.acquired) await third.release();
+  });
+});
