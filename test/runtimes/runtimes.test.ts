@@ -58,7 +58,10 @@ describe('smoke suite on every runtime', () => {
       };
       expect(runtime.startsWith(`${variant.runtime} `)).toBe(true);
       expect(transport).toBe(variant.transport);
-      expect(results).toEqual(Object.fromEntries(EXPECTED_STEPS.map((step) => [step, true])));
+      // Failures first, as [step, what went wrong] pairs, so a red run says why without digging.
+      const failed = Object.entries(results).filter(([, outcome]) => outcome !== true);
+      expect(failed, `${runtime}: ${JSON.stringify(failed)}`).toEqual([]);
+      expect(Object.keys(results)).toEqual(EXPECTED_STEPS);
     });
   }
 });
