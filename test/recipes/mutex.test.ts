@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
-import { childrenOf, closeAll, codeOf, connectClients, lockPath, stillPending, UUID } from './helpers.js';
+import { attemptRevoke } from '../../src/recipes/locks/revocation.js';
+import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, stillPending, UUID } from './helpers.js';
 
 describe('InterProcessMutex', () => {
   let a: ZooKeeperClient;
@@ -109,5 +110,50 @@ describe('InterProcessMutex', () => {
     }
     expect(mutex.isAcquiredInThisProcess()).toBe(false);
     expect(await childrenOf(a, path)).toEqual([]);
+  });
+});
+
+describe('InterProcessMutex revocation and lost nodes', () => {
+  let a: ZooKeeperClient;
+  let b: ZooKeeperClient;
+
+  beforeAll(async () => {
+    [a, b] = (await connectClients(2)) as [ZooKeeperClient, ZooKeeperClient];
+  });
+  afterAll(async () => {
+    await closeAll([a, b]);
+  });
+
+  it('attemptRevoke asks a revocable holder to release; a non-revocable holder is not asked', async () => {
+    const path = lockPath();
+    const mutex = new InterProcessMutex(a, path);
+    const asked: string[] = [];
+    mutex.makeRevocable((node) => asked.push(node));
+    const lease = await mutex.acquire();
+    await attemptRevoke(b, lease.node);
+    await eventually(() => asked.length === 1, 10_000, 'revocation request');
+    expect(asked).toEqual([lease.node]);
+    await lease.release();
+    await attemptRevoke(b, lease.node); // a node already gone is not an error
+  });
+
+  it('a revocable holder whose node is deleted under it gets its lock-lost signal (NONODE)', async () => {
+    const path = lockPath();
+    const mutex = new InterProcessMutex(a, path);
+    mutex.makeRevocable(() => undefined);
+    const lease = await mutex.acquire();
+    await b.delete(lease.node);
+    await eventually(() => lease.signal.aborted, 10_000, 'lock-lost signal');
+    expect(lease.signal.reason).toMatchObject({ code: 'NONODE' });
+    await lease.release();
+  });
+
+  it('closing the client aborts held leases with CLOSED', async () => {
+    const [c] = await connectClients(1);
+    const lease = await new InterProcessMutex(c as ZooKeeperClient, lockPath()).acquire();
+    await (c as ZooKeeperClient).close();
+    expect(lease.signal.aborted).toBe(true);
+    expect(lease.signal.reason).toMatchObject({ code: 'CLOSED' });
+    await lease.release();
   });
 });

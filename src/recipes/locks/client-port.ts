@@ -23,8 +23,12 @@ function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number 
   return { czxid: stat.czxid, ephemeralOwner: stat.ephemeralOwner, version: stat.version };
 }
 
+function endCode(state: State): 'SESSIONEXPIRED' | 'CLOSED' | 'AUTHFAILED' {
+  return state === 'closed' ? 'CLOSED' : state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
+}
+
 function sessionEndError(state: State): ZooKeeperError {
-  const code = state === 'closed' ? 'CLOSED' : state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
+  const code = endCode(state);
   return new ZooKeeperError(code, `${code}: the session has ended`);
 }
 
@@ -52,6 +56,7 @@ export function clientPort(client: ZooKeeperClient, clock: RecipeClock = systemR
     sessionId: () => client.sessionId,
     isConnected: () => CONNECTED.has(client.state),
     isSessionLost: () => TERMINAL.has(client.state),
+    sessionEndCode: () => endCode(client.state),
 
     waitConnected(signal) {
       return new Promise<void>((resolve, reject) => {

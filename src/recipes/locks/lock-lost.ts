@@ -9,8 +9,8 @@
  *    to a session timeout the holder may run on while another client already holds the lock.
  *  - either way, when our lock node is deleted under us (an operator, a revoke gone wrong), if we are watching it.
  *
- * The abort reason is a ZooKeeperError: CONNECTIONLOSS for a suspension, SESSIONEXPIRED (or CLOSED) for the end
- * of the session, NONODE for a deleted node.
+ * The abort reason is a ZooKeeperError: CONNECTIONLOSS for a suspension; SESSIONEXPIRED, CLOSED (the client was
+ * closed) or AUTHFAILED for the end of the session; NONODE for a deleted node.
  */
 
 import { ZooKeeperError } from '../../errors.js';
@@ -28,12 +28,12 @@ export class LockLostSignal {
     private readonly node: string,
   ) {
     this.unsubscribe = port.onConnectionEvent((event) => {
-      if (event === 'LOST') this.lose('SESSIONEXPIRED', 'the ZooKeeper session ended');
+      if (event === 'LOST') this.lose(port.sessionEndCode(), 'the ZooKeeper session ended');
       else if (event === 'SUSPENDED' && this.policy === 'suspended') {
         this.lose('CONNECTIONLOSS', 'the connection to ZooKeeper was lost (suspended); another client may hold the lock');
       }
     });
-    if (port.isSessionLost()) this.lose('SESSIONEXPIRED', 'the ZooKeeper session ended');
+    if (port.isSessionLost()) this.lose(port.sessionEndCode(), 'the ZooKeeper session ended');
     else if (!port.isConnected() && policy === 'suspended') {
       this.lose('CONNECTIONLOSS', 'not connected to ZooKeeper when the lock was taken');
     }
@@ -44,7 +44,7 @@ export class LockLostSignal {
   }
 
   /** Aborts the signal (once) and stops listening. */
-  lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED', why: string): void {
+  lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED' | 'AUTHFAILED', why: string): void {
     if (this.controller.signal.aborted) return;
     this.controller.abort(
       new ZooKeeperError(code, `${code} (lock ${this.node}): lock lost: ${why}`, { op: 'lock', path: this.node }),

@@ -37,6 +37,8 @@ export interface LockPort {
   isConnected(): boolean;
   /** True once the session has ended for good (expired, closed, auth failed). */
   isSessionLost(): boolean;
+  /** Why the session ended, as an error code (meaningful once isSessionLost()). */
+  sessionEndCode(): 'SESSIONEXPIRED' | 'CLOSED' | 'AUTHFAILED';
   /** Resolves when connected; rejects once the session is lost or `signal` fires. */
   waitConnected(signal?: AbortSignal): Promise<void>;
   /** Calls `listener` on every later connection event; returns the unsubscribe function. */
