@@ -1,0 +1,54 @@
+/**
+ * bench/raw: the client's sequential latency and pipelined throughput next to the floor (a bare socket with
+ * pre-built frames), plus 1,000 idle sessions' memory. Without --server it starts a throwaway local ZooKeeper
+ * through the test harness (maxClientCnxns=0, as the idle-session part needs).
+ *
+ *   npm run bench:raw -- [--server HOST:PORT] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N] [--window N]
+ *                        [--sessions N] [--json FILE]
+ */
+
+import { writeFileSync } from 'node:fs';
+import { runRawBench } from '../src/tools/bench/raw-bench.js';
+import { renderRawReport } from '../src/tools/bench/raw-render.js';
+import { startZooKeeper, type ZkServer } from '../test/harness/zookeeper.js';
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const opt = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const num = (name: string): number | undefined => (opt(name) === undefined ? undefined : Number(opt(name)));
+  let server: ZkServer | undefined;
+  let connectString = opt('--server');
+  if (connectString === undefined) {
+    process.stderr.write('no --server: starting a throwaway local ZooKeeper (stopped at the end)\n');
+    server = await startZooKeeper();
+    connectString = server.connectString;
+  }
+  try {
+    const report = await runRawBench({
+      connectString,
+      ...(num('--samples') === undefined ? {} : { samples: num('--samples')! }),
+      ...(num('--rounds') === undefined ? {} : { rounds: num('--rounds')! }),
+      ...(num('--pipeline') === undefined ? {} : { pipelineTotal: num('--pipeline')! }),
+      ...(num('--pipeline-rounds') === undefined ? {} : { pipelineRounds: num('--pipeline-rounds')! }),
+      ...(num('--window') === undefined ? {} : { window: num('--window')! }),
+      ...(num('--sessions') === undefined ? {} : { idleSessions: num('--sessions')! }),
+      onProgress: (line) => process.stderr.write(`  … ${line}\n`),
+    });
+    process.stdout.write(renderRawReport(report));
+    const json = opt('--json');
+    if (json !== undefined) {
+      writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+      process.stdout.write(`figures written to ${json}\n`);
+    }
+  } finally {
+    await server?.stop();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench raw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,77 @@
+/**
+ * Floor measurements over a RawConnection: the same operations the client benchmarks run, with nothing of the
+ * client in the way. Each function appends to the recorders it is given so callers can interleave floor and
+ * client rounds (interleaving keeps a drifting machine — JIT, GC, the server's own warm-up — from favouring
+ * whichever side ran second).
+ */
+
+import { CreateFlags } from '../../protocol/index.js';
+import { RawConnection } from './raw-client.js';
+import type { LatencyRecorder } from './recorder.js';
+
+/** Runs `op` n times one after another, timing each call from just before it to its settled result. */
+export async function timedLoop(n: number, rec: LatencyRecorder | undefined, op: (i: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await op(i);
+    rec?.since(t);
+  }
+}
+
+/** One error code check: the floor must measure successful round trips, not fast refusals. */
+function ok(err: number, what: string): void {
+  if (err !== 0) throw new Error(`floor ${what} failed with server error ${err}`);
+}
+
+export async function floorPing(conn: RawConnection, n: number, rec: LatencyRecorder | undefined): Promise<void> {
+  const ping = RawConnection.pingTemplate();
+  await timedLoop(n, rec, async () => ok(await conn.roundTrip(ping), 'ping'));
+}
+
+export async function floorGetData(conn: RawConnection, path: string, n: number, rec: LatencyRecorder | undefined): Promise<void> {
+  const frame = RawConnection.getDataTemplate(path);
+  await timedLoop(n, rec, async () => ok(await conn.roundTrip(frame), 'getData'));
+}
+
+export interface CreateDeleteRecorders {
+  create?: LatencyRecorder | undefined;
+  delete?: LatencyRecorder | undefined;
+  /** Create then delete, one sample per pair. */
+  pair?: LatencyRecorder | undefined;
+}
+
+/** Creates and deletes `${dir}/f-<i>` n times (persistent nodes, so the delete is a real write). */
+export async function floorCreateDelete(conn: RawConnection, dir: string, n: number, recs: CreateDeleteRecorders, tag = 'f'): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const path = `${dir}/${tag}-${i}`;
+    const t0 = performance.now();
+    ok(await conn.create(path), 'create');
+    const t1 = performance.now();
+    ok(await conn.delete(path), 'delete');
+    const t2 = performance.now();
+    recs.create?.record((t1 - t0) * 1000);
+    recs.delete?.record((t2 - t1) * 1000);
+    recs.pair?.record((t2 - t0) * 1000);
+  }
+}
+
+/**
+ * Ephemeral-sequential creates under `dir`: the node a lock acquire makes. They vanish when the raw session
+ * closes, so nothing needs deleting.
+ */
+export async function floorCreateEphemeralSequential(conn: RawConnection, dir: string, n: number, rec: LatencyRecorder | undefined): Promise<void> {
+  await timedLoop(n, rec, async () => ok(await conn.create(`${dir}/floor-`, CreateFlags.ephemeralSequential), 'create'));
+}
+
+/** Pipelined getData: `total` requests with up to `window` in flight; returns requests per second. */
+export async function floorPipelinedGetData(conn: RawConnection, path: string, total: number, window: number): Promise<number> {
+  const { elapsedMs, errors } = await conn.pipeline(RawConnection.getDataTemplate(path), total, window);
+  if (errors > 0) throw new Error(`floor pipelined getData: ${errors} error replies`);
+  return total / (elapsedMs / 1000);
+}
+
+/** Pipelined pings: the server's cheapest request, so the most round trips this link and server can turn. */
+export async function floorPipelinedPing(conn: RawConnection, total: number, window: number): Promise<number> {
+  const { elapsedMs } = await conn.pipeline(RawConnection.pingTemplate(), total, window);
+  return total / (elapsedMs / 1000);
+}

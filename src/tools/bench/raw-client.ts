@@ -1,0 +1,231 @@
+/**
+ * The floor: the least a ZooKeeper round trip can cost from this process. A bare node:net socket, frames built
+ * once with the codec's encoders and only their xid patched per request, replies matched by counting (the
+ * server answers one connection in order) and read no further than the reply header. No session state, no
+ * watches, no timers, no abort handling: everything the real client does on top of this is what the ratio
+ * against the floor measures.
+ */
+
+import * as net from 'node:net';
+import {
+  encodeConnectRequestFrame,
+  encodeRequestFrame,
+  JuteWriter,
+  OpCode,
+  Perms,
+  type RequestHeader,
+} from '../../protocol/index.js';
+
+const OPEN_ACL = [{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }];
+const EMPTY = new Uint8Array(0);
+const PING_XID = -2;
+
+/** Called once per reply frame, in wire order, with its xid and error code. */
+type ReplyHandler = (xid: number, err: number) => void;
+
+export class RawConnection {
+  private leftover: Buffer | undefined;
+  private connected: ((frame: Buffer) => void) | undefined;
+  private readonly waiting: ReplyHandler[] = [];
+  private waitHead = 0;
+  /** Set while a pipelined run owns the replies. */
+  private pipelineHandler: ReplyHandler | undefined;
+  private xid = 0;
+  private failure: Error | undefined;
+  private readonly writer = new JuteWriter(256);
+
+  private constructor(private readonly socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (e) => {
+      this.failure ??= e;
+    });
+    socket.on('close', () => {
+      this.failure ??= new Error('connection closed');
+      const waiting = this.waiting.splice(0);
+      for (let i = this.waitHead; i < waiting.length; i++) waiting[i]!(0, -4 /* CONNECTIONLOSS */);
+      this.waitHead = 0;
+      this.afterChunk?.();
+    });
+  }
+
+  /** Opens a TCP connection and performs the session handshake. */
+  static async open(host: string, port: number, sessionTimeoutMs = 30_000): Promise<RawConnection> {
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect({ host, port, noDelay: true });
+      s.once('error', reject);
+      s.once('connect', () => {
+        s.off('error', reject);
+        resolve(s);
+      });
+    });
+    const conn = new RawConnection(socket);
+    const w = new JuteWriter(64);
+    encodeConnectRequestFrame(w, {
+      protocolVersion: 0,
+      lastZxidSeen: 0n,
+      timeOut: sessionTimeoutMs,
+      sessionId: 0n,
+      passwd: new Uint8Array(16),
+      readOnly: false,
+    });
+    const answered = new Promise<Buffer>((resolve) => {
+      conn.connected = resolve;
+    });
+    socket.write(w.toBytes());
+    const response = await Promise.race([
+      answered,
+      new Promise<never>((_, reject) => socket.once('close', () => reject(conn.failure ?? new Error('closed during handshake')))),
+    ]);
+    // ConnectResponse: protocolVersion, timeOut, sessionId, passwd. A zero session id means refused.
+    if (response.length < 16 || response.readBigInt64BE(8) === 0n) {
+      socket.destroy();
+      throw new Error('the server refused the session');
+    }
+    return conn;
+  }
+
+  /** A request frame for `opcode` and `body`, encoded once; send it with `roundTrip` (which sets the xid). */
+  static template(opcode: number, body?: unknown, xid = 0): Buffer {
+    const w = new JuteWriter(256);
+    encodeRequestFrame(w, { xid, type: opcode }, body);
+    return Buffer.from(w.toBytes());
+  }
+
+  static getDataTemplate(path: string): Buffer {
+    return RawConnection.template(OpCode.getData, { path, watch: false });
+  }
+
+  static pingTemplate(): Buffer {
+    return RawConnection.template(OpCode.ping, undefined, PING_XID);
+  }
+
+  /** Sends one frame (its xid patched unless it is a ping) and resolves with the reply's error code. */
+  roundTrip(frame: Buffer): Promise<number> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (frame.readInt32BE(4) !== PING_XID) frame.writeInt32BE(this.nextXid(), 4);
+    return new Promise<number>((resolve) => {
+      this.waiting.push((_xid, err) => resolve(err));
+      this.socket.write(frame);
+    });
+  }
+
+  /** Encodes and sends one request (for requests whose body changes every time, like create). */
+  request(opcode: number, body: unknown): Promise<number> {
+    const header: RequestHeader = { xid: this.nextXid(), type: opcode };
+    this.writer.reset();
+    encodeRequestFrame(this.writer, header, body);
+    // A copy: node:net may still hold the bytes after write() returns, and the writer is reused.
+    return this.roundTrip(Buffer.from(this.writer.toBytes()));
+  }
+
+  create(path: string, flags = 0): Promise<number> {
+    return this.request(OpCode.create, { path, data: EMPTY, acl: OPEN_ACL, flags });
+  }
+
+  delete(path: string): Promise<number> {
+    return this.request(OpCode.delete, { path, version: -1 });
+  }
+
+  /**
+   * Sends `total` copies of `template` keeping up to `window` unanswered; each batch of replies that arrives
+   * together is refilled with one write. Resolves with the elapsed milliseconds and the non-zero error count.
+   */
+  pipeline(template: Buffer, total: number, window: number): Promise<{ elapsedMs: number; errors: number }> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const len = template.length;
+    let sent = 0;
+    let answered = 0;
+    let errors = 0;
+    const send = (n: number): void => {
+      const out = Buffer.allocUnsafe(n * len);
+      for (let i = 0; i < n; i++) {
+        template.copy(out, i * len);
+        out.writeInt32BE(this.nextXid(), i * len + 4);
+      }
+      sent += n;
+      this.socket.write(out);
+    };
+    return new Promise((resolve, reject) => {
+      const start = performance.now();
+      let owed = 0;
+      this.pipelineHandler = (_xid, err) => {
+        answered++;
+        if (err !== 0) errors++;
+        owed++;
+      };
+      this.afterChunk = () => {
+        if (this.failure !== undefined) {
+          this.pipelineHandler = undefined;
+          this.afterChunk = undefined;
+          reject(this.failure);
+          return;
+        }
+        if (answered >= total) {
+          this.pipelineHandler = undefined;
+          this.afterChunk = undefined;
+          resolve({ elapsedMs: performance.now() - start, errors });
+          return;
+        }
+        const refill = Math.min(owed, total - sent);
+        owed = 0;
+        if (refill > 0) send(refill);
+      };
+      send(Math.min(window, total));
+    });
+  }
+
+  /** Sends closeSession, waits for its answer (bounded), then closes the socket. */
+  async close(): Promise<void> {
+    if (this.failure === undefined) {
+      const closing = this.roundTrip(RawConnection.template(OpCode.closeSession));
+      await Promise.race([closing, new Promise((r) => setTimeout(r, 2000).unref())]);
+    }
+    this.socket.destroy();
+  }
+
+  private afterChunk: (() => void) | undefined;
+
+  private nextXid(): number {
+    this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
+    return this.xid;
+  }
+
+  private onData(chunk: Buffer): void {
+    let buf = chunk;
+    if (this.leftover !== undefined) {
+      buf = Buffer.concat([this.leftover, chunk]);
+      this.leftover = undefined;
+    }
+    let off = 0;
+    while (buf.length - off >= 4) {
+      const len = buf.readInt32BE(off);
+      if (buf.length - off - 4 < len) break;
+      const start = off + 4;
+      off = start + len;
+      if (this.connected !== undefined) {
+        const done = this.connected;
+        this.connected = undefined;
+        done(buf.subarray(start, off));
+        continue;
+      }
+      // ReplyHeader: xid int, zxid long, err int.
+      const xid = buf.readInt32BE(start);
+      const err = buf.readInt32BE(start + 12);
+      if (xid === -1) continue; // a watch notification: none are set here, but never count one as a reply
+      if (this.pipelineHandler !== undefined) {
+        this.pipelineHandler(xid, err);
+        continue;
+      }
+      const handler = this.waiting[this.waitHead];
+      if (handler === undefined) continue;
+      this.waiting[this.waitHead++] = undefined as unknown as ReplyHandler;
+      if (this.waitHead === this.waiting.length) {
+        this.waiting.length = 0;
+        this.waitHead = 0;
+      }
+      handler(xid, err);
+    }
+    if (off < buf.length) this.leftover = Buffer.from(buf.subarray(off));
+    this.afterChunk?.();
+  }
+}
