@@ -1,62 +1,7 @@
-/**
- * zoo.cfg contents for throwaway test servers.
- *
- * The base matches the golden captures (shared/zk-golden/README.md): every 4lw enabled, TTL nodes enabled, no admin
- * HTTP server, tickTime 2000 (so session timeouts clamp to 4000..40000 ms). Two additions make tests cheaper without
- * changing anything a client can see on the wire: no connection limit per IP (many test clients share 127.0.0.1), and
- * no fsync per transaction (durability across an OS crash is irrelevant for a temp dir; a SIGKILLed JVM still leaves
- * its writes in the page cache, so kill/restart keeps the data).
- */
-export interface ZkConfigOptions {
-  tickTime?: number;
-  /** Extra or overriding zoo.cfg keys, e.g. { minSessionTimeout: '1000' }. */
-  extraConfig?: Record<string, string>;
-}
-
-export interface QuorumMember {
-  id: number;
-  quorumPort: number;
-  electionPort: number;
-}
-
-export function standaloneConfig(opts: ZkConfigOptions, dataDir: string, clientPort: number): string {
-  return render({ ...baseEntries(opts, dataDir, clientPort), ...opts.extraConfig });
-}
-
-export function quorumConfig(
-  opts: ZkConfigOptions,
-  dataDir: string,
-  clientPort: number,
-  members: readonly QuorumMember[],
-): string {
-  const entries: Record<string, string> = {
-    ...baseEntries(opts, dataDir, clientPort),
-    // In ticks: how long followers may take to connect and sync to a new leader, and may lag behind it.
-    initLimit: '10',
-    syncLimit: '5',
-  };
-  for (const m of members) entries[`server.${m.id}`] = `127.0.0.1:${m.quorumPort}:${m.electionPort}`;
-  return render({ ...entries, ...opts.extraConfig });
-}
-
-function baseEntries(opts: ZkConfigOptions, dataDir: string, clientPort: number): Record<string, string> {
-  return {
-    tickTime: String(opts.tickTime ?? 2000),
-    dataDir,
-    clientPort: String(clientPort),
-    clientPortAddress: '127.0.0.1',
-    '4lw.commands.whitelist': '*',
-    extendedTypesEnabled: 'true',
-    maxClientCnxns: '0',
-    'admin.enableServer': 'false',
-    forceSync: 'no',
-  };
-}
-
-function render(entries: Record<string, string>): string {
-  return (
-    Object.entries(entries)
-      .map(([key, value]) => `${key}=${value}`)
-      .join('\n') + '\n'
-  );
-}
+/** zoo.cfg for test servers: the same configuration the CLI's throwaway servers use (src/tools/local-server/config.ts). */
+export {
+  quorumConfig,
+  standaloneConfig,
+  type QuorumMember,
+  type ZkConfigOptions,
+} from '../../src/tools/local-server/config.js';

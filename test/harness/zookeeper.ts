@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { freePort } from './free-port.js';
-import { makeServerDir, removeServerDir } from './server-dir.js';
-import { standaloneConfig, type ZkConfigOptions } from './zk-config.js';
-import { requireZooKeeperInstall } from './zk-install.js';
-import { ServerProcess, STANDALONE_MAIN, type ZkServer } from './zk-process.js';
+import { startLocalServer } from '../../src/tools/local-server/standalone.js';
+import type { ZkConfigOptions } from './zk-config.js';
+import type { ZkServer } from './zk-process.js';
 
 /**
  * Real ZooKeeper servers for tests: throwaway standalone servers, ensembles (zk-ensemble.ts) and the one shared
  * server ordinary integration tests use. Every server gets a free loopback port and its own directory under
- * os.tmpdir(), and is killed when the test process ends even if a test forgets to stop it.
+ * os.tmpdir(), and is killed when the test process ends even if a test forgets to stop it. Standalone servers come
+ * from the same launcher the CLI uses when no --server is given (src/tools/local-server).
  */
 export type { ZkServer } from './zk-process.js';
 export { startEnsemble, type ZkEnsemble } from './zk-ensemble.js';
@@ -19,38 +16,8 @@ export interface ZkServerOptions extends ZkConfigOptions {
   startTimeoutMs?: number;
 }
 
-/** A JVM can lose the race for a probed free port to another process; a few fresh ports fix that. */
-const PORT_ATTEMPTS = 3;
-
-export async function startZooKeeper(opts: ZkServerOptions = {}): Promise<ZkServer> {
-  const install = requireZooKeeperInstall();
-  for (let attempt = 1; ; attempt++) {
-    const root = makeServerDir('standalone');
-    const dataDir = path.join(root, 'data');
-    const configFile = path.join(root, 'zoo.cfg');
-    const port = await freePort();
-    fs.mkdirSync(dataDir);
-    fs.writeFileSync(configFile, standaloneConfig(opts, dataDir, port));
-    const server = new ServerProcess({
-      install,
-      mainClass: STANDALONE_MAIN,
-      configFile,
-      logFile: path.join(root, 'server.log'),
-      host: '127.0.0.1',
-      port,
-      servingModes: ['standalone'],
-      startTimeoutMs: opts.startTimeoutMs ?? 30_000,
-      afterStop: () => removeServerDir(root),
-    });
-    try {
-      await server.start();
-      return server;
-    } catch (error) {
-      const retry = attempt < PORT_ATTEMPTS && server.failedToBind();
-      await server.stop();
-      if (!retry) throw error;
-    }
-  }
+export function startZooKeeper(opts: ZkServerOptions = {}): Promise<ZkServer> {
+  return startLocalServer({ ...opts, purpose: 'tests' });
 }
 
 /**

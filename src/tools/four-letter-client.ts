@@ -1,0 +1,76 @@
+/**
+ * Four-letter words over a plain socket (zk-protocol.md §18): send the four ASCII bytes, then read text until the
+ * server closes the connection — that close is the only end-of-answer marker the protocol has. Used by `zkwire 4lw`,
+ * by the local-server launcher's readiness probe (`srvr`), and through it by the test harness.
+ */
+
+import net from 'node:net';
+import { clearRealTimeout, setRealTimeout } from './local-server/real-timers.js';
+
+export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
+
+/** Sends `command` (exactly four lowercase letters) to host:port and resolves with the whole answer text. */
+export function fourLetterWord(
+  host: string,
+  port: number,
+  command: string,
+  timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS,
+): Promise<string> {
+  if (!/^[a-z]{4}$/.test(command)) return Promise.reject(new Error(`not a four-letter word: ${JSON.stringify(command)}`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect({ host, port });
+    let failure: Error | undefined;
+    // One deadline for the whole exchange: a server that accepts but never answers (or never closes) must not hang us.
+    const timer = setRealTimeout(() => {
+      failure = new Error(`${command} to ${host}:${port}: no complete answer within ${timeoutMs} ms`);
+      socket.destroy();
+    }, timeoutMs);
+    // end() half-closes after the command: the server answers, then closes its side.
+    socket.on('connect', () => socket.end(command));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error) => {
+      failure ??= error;
+    });
+    socket.on('close', () => {
+      clearRealTimeout(timer);
+      if (failure !== undefined) reject(failure);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+}
+
+export type ServerMode = 'standalone' | 'leader' | 'follower' | 'observer' | 'read-only';
+
+/**
+ * The `Mode:` line of a `srvr`/`stat` answer, or null while the server is not serving (it then answers "This
+ * ZooKeeper instance is not currently serving requests"). `ruok` is no readiness check: it says imok as soon as the
+ * socket listens, before the database is loaded or a quorum exists.
+ */
+export function parseServerMode(srvr: string): ServerMode | null {
+  const mode = /^Mode: ([\w-]+)/m.exec(srvr)?.[1];
+  switch (mode) {
+    case 'standalone':
+    case 'leader':
+    case 'follower':
+    case 'observer':
+    case 'read-only':
+      return mode;
+    default:
+      return null;
+  }
+}
+
+/** The mode of the server at host:port, or null when it does not answer or does not serve yet. */
+export async function probeServerMode(host: string, port: number, timeoutMs = 2000): Promise<ServerMode | null> {
+  try {
+    return parseServerMode(await fourLetterWord(host, port, 'srvr', timeoutMs));
+  } catch {
+    return null;
+  }
+}
+
+/** "3.8.0" from srvr's "Zookeeper version: 3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on ..." line. */
+export function parseServerVersion(srvr: string): string | undefined {
+  return /^Zookeeper version: ([^-,\s]+)/m.exec(srvr)?.[1];
+}

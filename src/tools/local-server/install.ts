@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Finding a local ZooKeeper server to launch: a Java binary plus the server's class path.
+ *
+ * Order: ZOOKEEPER_HOME (an unpacked Apache release: lib/*.jar), then Debian's packages (/usr/share/java). Debian's
+ * zookeeper.jar carries a manifest Class-Path naming every dependency it needs, so the jar alone is a complete class
+ * path; slf4j-simple is added so the server's log goes to stderr, which we capture into a file for error messages.
+ */
+export interface ZooKeeperInstall {
+  java: string;
+  classpath: string;
+  /** Where the jars came from, for messages. */
+  source: string;
+}
+
+export const DEBIAN_ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
+const DEBIAN_SLF4J_SIMPLE_JAR = '/usr/share/java/slf4j-simple.jar';
+
+export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooKeeperInstall | null {
+  const java = findJava(env);
+  if (java === null) return null;
+  const fromHome = env['ZOOKEEPER_HOME'] ? zooKeeperHomeClasspath(env['ZOOKEEPER_HOME']) : null;
+  if (fromHome !== null) return { java, classpath: fromHome, source: `ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}` };
+  if (isFile(DEBIAN_ZOOKEEPER_JAR)) {
+    const jars = [DEBIAN_ZOOKEEPER_JAR];
+    if (isFile(DEBIAN_SLF4J_SIMPLE_JAR)) jars.push(DEBIAN_SLF4J_SIMPLE_JAR);
+    return { java, classpath: jars.join(path.delimiter), source: '/usr/share/java (Debian packages)' };
+  }
+  return null;
+}
+
+/** Like findZooKeeperInstall, but throws the how-to-install message when nothing is there. */
+export function requireZooKeeperInstall(
+  env: NodeJS.ProcessEnv = process.env,
+  purpose: InstallPurpose = 'tests',
+): ZooKeeperInstall {
+  const install = findZooKeeperInstall(env);
+  if (install === null) throw new Error(missingInstallMessage(env, purpose));
+  return install;
+}
+
+/** Who is asking: the test suite and the CLI need different first lines and different fixes. */
+export type InstallPurpose = 'tests' | 'cli';
+
+export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purpose: InstallPurpose = 'tests'): string {
+  const found = [
+    `java: ${findJava(env) ?? 'not found (JAVA_HOME, PATH, /usr/bin/java)'}`,
+    `ZooKeeper jars: ${env['ZOOKEEPER_HOME'] ? `none usable under ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}, ` : ''}` +
+      `${isFile(DEBIAN_ZOOKEEPER_JAR) ? DEBIAN_ZOOKEEPER_JAR : `no ${DEBIAN_ZOOKEEPER_JAR}`}`,
+  ];
+  const docker = fs.existsSync('/var/run/docker.sock')
+    ? `\n  (A Docker socket exists, but zkwire does not start ZooKeeper in containers.)`
+    : '';
+  const apt = '  sudo apt-get install --no-install-recommends libzookeeper-java libcurator-recipes-java default-jre-headless';
+  const home = '  export ZOOKEEPER_HOME=/path/to/apache-zookeeper-3.8.x-bin   # plus Java on PATH or JAVA_HOME';
+  const [intro, fixes] =
+    purpose === 'cli'
+      ? [
+          'No --server given, and no local ZooKeeper install was found to start a throwaway server.',
+          ['  --server host:port                    # use a running server', apt, home],
+        ]
+      : [
+          'zkwire tests need a real ZooKeeper server, and none was found.',
+          [
+            '  sudo bash scripts/setup.sh            # Debian/Ubuntu: installs Java 17, ZooKeeper 3.8 and Curator',
+            apt,
+            home,
+            '  export ZK_CONNECT=host:port           # use a running server (tests that start their own still need a local install)',
+          ],
+        ];
+  return [intro, `  ${found.join('\n  ')}`, 'Fix it with one of:', ...fixes].join('\n') + docker;
+}
+
+export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
+  const candidates: string[] = [];
+  if (env['JAVA_HOME']) candidates.push(path.join(env['JAVA_HOME'], 'bin', 'java'));
+  for (const dir of (env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, 'java'));
+  candidates.push('/usr/bin/java');
+  return candidates.find(isExecutable) ?? null;
+}
+
+function zooKeeperHomeClasspath(home: string): string | null {
+  const jars = [home, path.join(home, 'lib')].flatMap((dir) => listJars(dir));
+  if (!jars.some((jar) => /zookeeper-\d[^/]*\.jar$|zookeeper\.jar$/.test(jar))) return null;
+  // conf/ holds the release's logback.xml / log4j.properties; without it the server logs at DEBUG.
+  const conf = path.join(home, 'conf');
+  return [...(isDirectory(conf) ? [conf] : []), ...jars].join(path.delimiter);
+}
+
+function listJars(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.jar'))
+      .sort()
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
