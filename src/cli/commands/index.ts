@@ -2,5 +2,8 @@
 
 import type { Command } from '../types.js';
 import { decodeCommand } from './decode.js';
+import { fourLetterCommand } from './fourlw.js';
+import { srvrCommand } from './srvr.js';
+import { traceCommand } from './trace.js';
 
-export const commands: readonly Command[] = [decodeCommand];
+export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand];

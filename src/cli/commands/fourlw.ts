@@ -1,0 +1,97 @@
+/** `zkwire 4lw <cmd>`: ZooKeeper's four-letter admin words, as text or (--json) as data where they are tabular. */
+
+import { FOUR_LETTER_WORDS, isFourLetterWord } from '../../protocol/index.js';
+import { parseConnectString } from '../../session/connect-string.js';
+import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four-letter-client.js';
+import { fourLetterJson, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
+import { withServer } from '../../tools/local-server/with-server.js';
+import type { CliIo, Command } from '../types.js';
+
+const usage = `Usage: zkwire 4lw <command> [--server HOSTS] [--timeout MS] [--json]
+
+Sends a four-letter word to every host of --server (in order) and prints the answer. With no --server, a
+throwaway local ZooKeeper is started for the command and stopped afterwards.
+
+Commands: ${FOUR_LETTER_WORDS.join(', ')}
+The server must allow them (4lw.commands.whitelist; ZooKeeper 3.5+ allows only srvr by default).
+
+Options:
+  --json         one JSON line per host: {"server", "command", "answer"}; the answer is structured for
+                 ${TABULAR_FOUR_LETTER_WORDS.join(', ')} and {"text"} for the others
+  --timeout MS   give up on a host after MS milliseconds (default ${DEFAULT_FOUR_LETTER_TIMEOUT_MS})
+  --help         this text
+
+Exit status: 0 if every host answered, 1 otherwise, 2 on usage errors.
+`;
+
+/** Shared by `4lw` and its `srvr` shorthand. */
+export async function runFourLetter(command: string, timeoutMs: number, io: CliIo): Promise<number> {
+  let failed = 0;
+  const ask = async (connectString: string): Promise<void> => {
+    const hosts = parseConnectString(connectString).hosts;
+    for (const { host, port } of hosts) {
+      const server = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      let text: string;
+      try {
+        text = await fourLetterWord(host, port, command, timeoutMs);
+      } catch (e) {
+        failed++;
+        const message = e instanceof Error ? e.message : String(e);
+        if (io.globals.json) io.out(`${JSON.stringify({ server, command, error: message })}\n`);
+        else io.err(`zkwire 4lw: ${server}: ${message}\n`);
+        continue;
+      }
+      if (io.globals.json) io.out(`${JSON.stringify({ server, command, answer: fourLetterJson(command, text) })}\n`);
+      else {
+        if (hosts.length > 1) io.out(`== ${server} ==\n`);
+        io.out(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      }
+    }
+  };
+  try {
+    await withServer(io.globals, io, (s) => ask(s.connectString));
+  } catch (e) {
+    io.err(`zkwire 4lw: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+/** Parses --timeout; returns the ms or an error message. */
+export function parseTimeout(args: string[]): { timeoutMs: number; rest: string[] } | string {
+  let timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS;
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--timeout' || a.startsWith('--timeout=')) {
+      const value = a === '--timeout' ? args[++i] : a.slice('--timeout='.length);
+      const n = Number(value);
+      if (value === undefined || !Number.isInteger(n) || n <= 0) return `--timeout needs a positive integer (ms), got ${value ?? 'nothing'}`;
+      timeoutMs = n;
+    } else rest.push(a);
+  }
+  return { timeoutMs, rest };
+}
+
+export const fourLetterCommand: Command = {
+  name: '4lw',
+  summary: 'send a four-letter word (ruok, srvr, stat, mntr, cons, wchs, conf, envi, ...) to each server',
+  usage,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseTimeout(args);
+    if (typeof parsed === 'string') {
+      io.err(`zkwire 4lw: ${parsed}\n\n${usage}`);
+      return 2;
+    }
+    const [command, ...extra] = parsed.rest;
+    if (command === undefined || extra.length > 0) {
+      io.err(`zkwire 4lw: ${command === undefined ? 'give one command' : `unexpected ${extra.join(' ')}`}\n\n${usage}`);
+      return 2;
+    }
+    if (!isFourLetterWord(command)) {
+      io.err(`zkwire 4lw: unknown four-letter word ${JSON.stringify(command)}; one of ${FOUR_LETTER_WORDS.join(', ')}\n`);
+      return 2;
+    }
+    return runFourLetter(command, parsed.timeoutMs, io);
+  },
+};

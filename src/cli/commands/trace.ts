@@ -1,0 +1,162 @@
+/** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until Ctrl-C or SIGTERM. */
+
+import fs from 'node:fs';
+import { parseConnectString } from '../../session/connect-string.js';
+import { withServer } from '../../tools/local-server/with-server.js';
+import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
+import {
+  CaptureFormatter,
+  formatRecordJson,
+  formatRecordText,
+  formatSummaryText,
+  startTraceProxy,
+  type HostPort,
+  type TraceRecord,
+} from '../../tools/trace/index.js';
+import type { CliIo, Command } from '../types.js';
+
+const usage = `Usage: zkwire trace [--listen HOST:PORT] [--upstream HOST:PORT] [--out FILE.jsonl] [--json]
+
+A transparent TCP proxy for ZooKeeper traffic. Point any client (Java, Curator, kazoo, zkCli, zkwire) at the
+--listen address; every byte is forwarded to --upstream unchanged and at once, and both directions are decoded
+on the side: one line per frame with time, connection number, session id, direction, xid, op, path, result
+and, for replies, the latency since the request. Notifications (EVENT), pings (PING), four-letter words (4LW)
+and frames that cannot be decoded (UNDECODABLE, still forwarded) are marked. Ctrl-C or SIGTERM stops it and
+prints a summary: requests, replies and errors per op, latency p50/p99/max per op.
+
+Options:
+  --listen HOST:PORT     where clients connect (default 127.0.0.1:2182; port 0 picks a free one)
+  --upstream HOST:PORT   the ZooKeeper server (default: the first host of --server; with neither, a throwaway
+                         local ZooKeeper is started for the session and stopped afterwards)
+  --out FILE.jsonl       also write every frame's raw bytes as JSON lines {seq, t, ts, conn, dir, len, hex},
+                         the \`zkwire decode\` input format: \`zkwire decode --pretty FILE.jsonl\` replays it
+  --json                 one JSON object per line (frames with their decoded records, opens, closes, summary)
+  --help                 this text
+`;
+
+interface TraceArgs {
+  listen: HostPort;
+  upstream: HostPort | undefined;
+  out: string | undefined;
+}
+
+function parseTraceArgs(args: readonly string[]): TraceArgs | string {
+  let listen: HostPort = { host: '127.0.0.1', port: 2182 };
+  let upstream: HostPort | undefined;
+  let out: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (name !== '--listen' && name !== '--upstream' && name !== '--out') return `unknown option ${a}`;
+    const value = eq > 0 && name !== a ? a.slice(eq + 1) : args[++i];
+    if (value === undefined) return `${name} needs a value`;
+    if (name === '--out') out = value;
+    else {
+      const parsed = parseHostPort(value, { allowPortZero: name === '--listen' });
+      if (typeof parsed === 'string') return `${name}: ${parsed}`;
+      if (name === '--listen') listen = parsed;
+      else upstream = parsed;
+    }
+  }
+  return { listen, upstream, out };
+}
+
+/** Resolves on the first SIGINT or SIGTERM; our handlers replace the default "die at once" for the session. */
+function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => {};
+  const done = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    done,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+async function openOut(file: string): Promise<fs.WriteStream> {
+  const stream = fs.createWriteStream(file);
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  return stream;
+}
+
+async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promise<number> {
+  let out: fs.WriteStream | undefined;
+  if (opts.out !== undefined) {
+    try {
+      out = await openOut(opts.out);
+    } catch (e) {
+      io.err(`zkwire trace: cannot write ${opts.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+  }
+  const capture = new CaptureFormatter();
+  const onRecord = (rec: TraceRecord): void => {
+    io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
+    const line = out === undefined ? undefined : capture.line(rec);
+    if (line !== undefined) out!.write(`${line}\n`);
+  };
+  const signals = untilSignal();
+  try {
+    let proxy;
+    try {
+      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, onRecord });
+    } catch (e) {
+      io.err(`zkwire trace: cannot listen on ${formatHostPort(opts.listen)}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+    io.err(
+      `zkwire trace: listening on ${formatHostPort(proxy)}, forwarding to ${formatHostPort(opts.upstream)}` +
+        `${opts.out === undefined ? '' : `, capturing to ${opts.out}`}; Ctrl-C prints the summary\n`,
+    );
+    await signals.done;
+    const summary = await proxy.stop();
+    io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary })}\n` : `\n${formatSummaryText(summary)}\n`);
+    return 0;
+  } finally {
+    signals.dispose();
+    if (out !== undefined) await new Promise<void>((resolve) => out!.end(() => resolve()));
+  }
+}
+
+export const traceCommand: Command = {
+  name: 'trace',
+  summary: 'decoding proxy: forward a client to a server and print every frame, with a summary on Ctrl-C',
+  usage,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseTraceArgs(args);
+    if (typeof parsed === 'string') {
+      io.err(`zkwire trace: ${parsed}\n\n${usage}`);
+      return 2;
+    }
+    if (parsed.upstream !== undefined) return trace({ ...parsed, upstream: parsed.upstream }, io);
+    if (io.globals.server !== undefined) {
+      let first;
+      try {
+        first = parseConnectString(io.globals.server).hosts[0];
+      } catch (e) {
+        io.err(`zkwire trace: --server: ${e instanceof Error ? e.message : String(e)}\n`);
+        return 2;
+      }
+      if (first === undefined) return 2;
+      return trace({ ...parsed, upstream: first }, io);
+    }
+    try {
+      return await withServer(io.globals, io, (server) => {
+        const host = server.local!;
+        return trace({ ...parsed, upstream: { host: host.host, port: host.port } }, io);
+      });
+    } catch (e) {
+      io.err(`zkwire trace: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+  },
+};

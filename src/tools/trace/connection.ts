@@ -1,0 +1,190 @@
+/**
+ * The decoding side of one proxied connection. The proxy forwards every chunk first and then hands the same chunk
+ * here; nothing in this file can hold back, alter or drop a forwarded byte. It frames each direction, runs the shared
+ * ConversationDecoder over the frames, tracks the session id and request timestamps for latencies, and turns a
+ * four-letter-word connection into raw text records.
+ */
+
+import { ConversationDecoder, detectFourLetterWord, type ConnectResponse, type Direction } from '../../protocol/index.js';
+import { FrameCutter } from './frame-cutter.js';
+import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
+
+export interface TraceClock {
+  /** Wall clock, ms since the epoch (for display and the capture). */
+  wall(): number;
+  /** Monotonic ms (for latencies). */
+  mono(): number;
+}
+
+export interface TracedConnectionHooks {
+  clock: TraceClock;
+  /** Hands out the proxy-wide sequence number of the next frame or raw record. */
+  nextSeq(): number;
+  emit(record: FrameRecord | RawRecord | CloseRecord): void;
+}
+
+type Mode = 'start' | 'zk' | '4lw';
+
+/** The connect handshake has no xid; its latency is kept under this key. */
+const CONNECT_KEY = 'connect';
+
+export class TracedConnection {
+  private mode: Mode = 'start';
+  private readonly conv = new ConversationDecoder();
+  private readonly cutters: Record<Direction, FrameCutter>;
+  private readonly broken: Record<Direction, boolean> = { c2s: false, s2c: false };
+  private readonly bytes = { c2s: 0, s2c: 0 };
+  /** c2s bytes before we know whether this is a ZooKeeper session or a four-letter word. */
+  private startBytes: Uint8Array[] = [];
+  /** Four-letter-word text not yet reported, per direction (reported when the connection closes). */
+  private readonly text: Record<Direction, Uint8Array[]> = { c2s: [], s2c: [] };
+  /** Request times by xid; a FIFO per xid because pings (-2) may overlap. */
+  private readonly sent = new Map<number | string, number[]>();
+  private sessionId: bigint | undefined;
+  private closed = false;
+
+  constructor(
+    readonly conn: number,
+    private readonly hooks: TracedConnectionHooks,
+    maxFrameSize: number,
+  ) {
+    this.cutters = { c2s: new FrameCutter(maxFrameSize), s2c: new FrameCutter(maxFrameSize) };
+  }
+
+  /** Observes a chunk that was just forwarded. */
+  observe(dir: Direction, chunk: Uint8Array): void {
+    if (this.closed) return;
+    this.bytes[dir] += chunk.length;
+    if (this.mode === 'start' && dir === 'c2s') {
+      this.startBytes.push(chunk);
+      const held = concat(this.startBytes);
+      if (held.length < 4) {
+        this.startBytes = [held];
+        return;
+      }
+      this.startBytes = [];
+      this.mode = detectFourLetterWord(held) !== undefined ? '4lw' : 'zk';
+      if (this.mode === '4lw') this.emitFrame('c2s', held, null);
+      else this.feed('c2s', held);
+      return;
+    }
+    if (this.mode === '4lw') this.text[dir].push(chunk);
+    else this.feed(dir, chunk);
+  }
+
+  /** Flushes what is still held and reports the close. Idempotent. */
+  close(by: CloseRecord['by'], error: string | undefined): void {
+    if (this.closed) return;
+    if (this.mode === 'start' && this.startBytes.length > 0) {
+      // Fewer than four bytes ever came: report them as the incomplete frame they are.
+      this.mode = 'zk';
+      this.feed('c2s', concat(this.startBytes));
+    }
+    for (const dir of ['c2s', 's2c'] as const) {
+      if (this.mode === '4lw') {
+        const text = concat(this.text[dir]);
+        if (text.length > 0) this.emitFrame(dir, text, null);
+      } else if (this.cutters[dir].buffered > 0) {
+        const held = this.cutters[dir].takeAll();
+        const error = this.broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
+        this.emitRaw(dir, held, this.broken[dir] ? 'unframed' : 'incomplete-frame', error);
+      }
+    }
+    this.closed = true;
+    this.hooks.emit({
+      type: 'close',
+      conn: this.conn,
+      time: this.hooks.clock.wall(),
+      by,
+      error,
+      sessionId: this.sessionId,
+      bytes: { ...this.bytes },
+    });
+  }
+
+  private feed(dir: Direction, chunk: Uint8Array): void {
+    if (this.broken[dir]) {
+      this.emitRaw(dir, chunk, 'unframed', undefined);
+      return;
+    }
+    const cutter = this.cutters[dir];
+    cutter.push(chunk);
+    for (;;) {
+      const r = cutter.next();
+      if (r.kind === 'need-more') return;
+      if (r.kind === 'broken') {
+        this.broken[dir] = true;
+        this.emitRaw(dir, r.bytes, 'unframed', `${r.error}; the rest of this direction is passed through undecoded`);
+        return;
+      }
+      this.emitFrame(dir, r.bytes, r.len);
+    }
+  }
+
+  private emitFrame(dir: Direction, bytes: Uint8Array, len: number | null): void {
+    const mono = this.hooks.clock.mono();
+    const frame = this.conv.decode(dir, bytes);
+    let latencyMs: number | undefined;
+    if (frame.error === undefined) {
+      if (frame.kind === 'connect-request') this.remember(CONNECT_KEY, mono);
+      else if (frame.kind === 'connect-response') {
+        latencyMs = this.since(CONNECT_KEY, mono);
+        this.sessionId = (frame.decoded as ConnectResponse).sessionId;
+      } else if (frame.kind === 'request' && frame.xid !== undefined) this.remember(frame.xid, mono);
+      else if (frame.kind === 'reply' && frame.xid !== undefined) latencyMs = this.since(frame.xid, mono);
+    } else if (frame.kind === 'request' && frame.xid !== undefined) {
+      // Its body could not be decoded, but the reply will still carry its xid.
+      this.remember(frame.xid, mono);
+    }
+    this.hooks.emit({
+      type: 'frame',
+      seq: this.hooks.nextSeq(),
+      conn: this.conn,
+      time: this.hooks.clock.wall(),
+      dir,
+      bytes,
+      len,
+      frame,
+      sessionId: this.sessionId,
+      latencyMs,
+    });
+  }
+
+  private emitRaw(dir: Direction, bytes: Uint8Array, kind: RawRecord['kind'], error: string | undefined): void {
+    this.hooks.emit({
+      type: 'raw',
+      seq: this.hooks.nextSeq(),
+      conn: this.conn,
+      time: this.hooks.clock.wall(),
+      dir,
+      bytes,
+      kind,
+      error,
+      sessionId: this.sessionId,
+    });
+  }
+
+  private remember(key: number | string, mono: number): void {
+    const times = this.sent.get(key);
+    if (times === undefined) this.sent.set(key, [mono]);
+    else times.push(mono);
+  }
+
+  private since(key: number | string, mono: number): number | undefined {
+    const times = this.sent.get(key);
+    const start = times?.shift();
+    if (times !== undefined && times.length === 0) this.sent.delete(key);
+    return start === undefined ? undefined : mono - start;
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

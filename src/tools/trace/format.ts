@@ -1,0 +1,175 @@
+/**
+ * How `zkwire trace` prints records: one readable line each (time, connection, session, direction, xid, op, path,
+ * result, latency, then the describer's details), or one JSON object each with --json.
+ */
+
+import {
+  errName,
+  hexEncode,
+  hexId,
+  summarizeRequestBody,
+  summarizeResponseBody,
+  toJsonValue,
+  type DecodedReply,
+  type DecodedRequest,
+  type DescribedFrame,
+  type JsonValue,
+} from '../../protocol/index.js';
+import type { FrameRecord, RawRecord, TraceRecord } from './records.js';
+import type { TraceSummary } from './stats.js';
+
+/** Local wall-clock time with milliseconds, as people read it next to their own logs. */
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+function session(id: bigint | undefined): string {
+  return id === undefined ? '-' : hexId(id);
+}
+
+function latency(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 10 ? `${ms.toFixed(2)}ms` : `${ms.toFixed(1)}ms`;
+}
+
+const HEX_PREVIEW = 24;
+
+function preview(bytes: Uint8Array): string {
+  const n = Math.min(bytes.length, HEX_PREVIEW);
+  return `${hexEncode(bytes, 0, n)}${bytes.length > n ? '…' : ''}`;
+}
+
+/** The describer's details without what the columns already show. */
+function details(f: DescribedFrame): string {
+  const body = (f.decoded as DecodedRequest | DecodedReply | undefined)?.body;
+  if (f.kind === 'request') {
+    const s = summarizeRequestBody(f.op ?? '', body);
+    return f.path !== undefined && s.startsWith(f.path) ? s.slice(f.path.length).trim() : s;
+  }
+  if (f.kind === 'reply') {
+    const s = summarizeResponseBody(body);
+    return [s, f.zxid === undefined ? '' : `zxid=${hexId(f.zxid)}`].filter((x) => x !== '').join(' ');
+  }
+  return '';
+}
+
+function frameText(rec: FrameRecord): string {
+  const f = rec.frame;
+  const arrow = rec.dir === 'c2s' ? 'c2s →' : 's2c ←';
+  const head = `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} ${arrow}`;
+  if (f.error !== undefined) {
+    const at = f.xid === undefined ? '' : `xid=${f.xid} ${f.op ?? ''} `;
+    return `${head} UNDECODABLE ${at}${f.error} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
+  }
+  const cols: string[] = [];
+  switch (f.kind) {
+    case 'connect-request':
+    case 'connect-response':
+      // The describer's summary starts with "connect"/"connected" (or says the session was rejected): keep its words.
+      cols.push(f.kind === 'connect-request' ? 'CONNECT' : 'CONNECTED', f.summary.replace(/^connect(ed)? /, ''), latency(rec.latencyMs));
+      break;
+    case '4lw-command':
+    case '4lw-response':
+      cols.push('4LW', f.summary.replace(/^4lw /, ''));
+      break;
+    case 'notification':
+      cols.push('EVENT', f.summary, f.zxid === undefined ? '' : `zxid=${hexId(f.zxid)}`);
+      break;
+    case 'request':
+    case 'reply': {
+      const ping = f.op === 'ping';
+      cols.push(`xid=${f.xid ?? '?'}`.padEnd(9), ping ? 'PING' : (f.op ?? '?'));
+      if (f.path !== undefined) cols.push(f.path);
+      if (f.kind === 'reply') cols.push(errName(f.err ?? 0), latency(rec.latencyMs));
+      if (!ping) cols.push(details(f));
+      break;
+    }
+  }
+  return `${head} ${cols.filter((c) => c !== '').join(' ')}`;
+}
+
+function rawText(rec: RawRecord): string {
+  const arrow = rec.dir === 'c2s' ? 'c2s →' : 's2c ←';
+  const what = rec.kind === 'incomplete-frame' ? 'INCOMPLETE' : 'UNFRAMED';
+  const why = rec.error === undefined ? '' : ` ${rec.error}`;
+  return `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} ${arrow} ${what}${why} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
+}
+
+export function formatRecordText(rec: TraceRecord): string {
+  switch (rec.type) {
+    case 'frame':
+      return frameText(rec);
+    case 'raw':
+      return rawText(rec);
+    case 'open':
+      return `${clockTime(rec.time)} #${rec.conn} open ${rec.client} → ${rec.upstream}`;
+    case 'close':
+      return (
+        `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} closed by ${rec.by}` +
+        `${rec.error === undefined ? '' : ` (${rec.error})`}; c2s ${rec.bytes.c2s} B, s2c ${rec.bytes.s2c} B`
+      );
+  }
+}
+
+export function formatRecordJson(rec: TraceRecord): { [key: string]: JsonValue } {
+  const base: { [key: string]: JsonValue } = { event: rec.type, time: new Date(rec.time).toISOString(), conn: rec.conn };
+  switch (rec.type) {
+    case 'open':
+      return { ...base, client: rec.client, upstream: rec.upstream };
+    case 'close': {
+      const out = { ...base, session: sessionJson(rec.sessionId), by: rec.by, bytes: { ...rec.bytes } };
+      return rec.error === undefined ? out : { ...out, error: rec.error };
+    }
+    case 'raw': {
+      const out = { ...base, seq: rec.seq, session: sessionJson(rec.sessionId), dir: rec.dir, kind: rec.kind, len: rec.bytes.length, hex: hexEncode(rec.bytes) };
+      return rec.error === undefined ? out : { ...out, error: rec.error };
+    }
+    case 'frame':
+      break;
+  }
+  const f = rec.frame;
+  const out: { [key: string]: JsonValue } = { ...base, seq: rec.seq, session: sessionJson(rec.sessionId), dir: rec.dir, kind: f.kind };
+  if (f.xid !== undefined) out['xid'] = f.xid;
+  if (f.op !== undefined) out['op'] = f.op;
+  if (f.opcode !== undefined) out['opcode'] = f.opcode;
+  if (f.path !== undefined) out['path'] = f.path;
+  if (f.err !== undefined) out['result'] = errName(f.err);
+  if (f.zxid !== undefined) out['zxid'] = hexId(f.zxid);
+  if (rec.latencyMs !== undefined) out['latencyMs'] = Math.round(rec.latencyMs * 1000) / 1000;
+  out['summary'] = f.summary;
+  if (f.error !== undefined) {
+    out['error'] = f.error;
+    out['hex'] = hexEncode(rec.bytes);
+  } else out['decoded'] = toJsonValue(f.decoded);
+  return out;
+}
+
+function sessionJson(id: bigint | undefined): JsonValue {
+  return id === undefined ? null : hexId(id);
+}
+
+/** The Ctrl-C summary as a table. */
+export function formatSummaryText(s: TraceSummary): string {
+  const rows: string[][] = [['op', 'requests', 'replies', 'errors', 'p50 ms', 'p99 ms', 'max ms']];
+  for (const [op, o] of Object.entries(s.ops)) {
+    const errors = Object.values(o.errors).reduce((a, b) => a + b, 0);
+    const l = o.latencyMs;
+    rows.push([op, String(o.requests), String(o.replies), String(errors), fmt(l?.p50), fmt(l?.p99), fmt(l?.max)]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const table = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd());
+  const errors = Object.entries(s.errors);
+  return [
+    `trace summary: ${s.connections} connection(s), ${s.frames.c2s} frame(s) c2s / ${s.frames.s2c} s2c, ` +
+      `${s.bytes.c2s} B c2s / ${s.bytes.s2c} B s2c, ${s.notifications} notification(s), ${s.undecodable} undecodable`,
+    ...(rows.length > 1 ? table : ['(no requests)']),
+    `errors: ${errors.length === 0 ? 'none' : errors.map(([name, n]) => `${name} ${n}`).join(', ')}`,
+  ].join('\n');
+}
+
+function fmt(ms: number | undefined): string {
+  if (ms === undefined) return '-';
+  return ms < 10 ? ms.toFixed(3) : ms.toFixed(1);
+}

@@ -1,0 +1,216 @@
+/**
+ * The tracing proxy: a transparent TCP forwarder that any ZooKeeper client can be pointed at, decoding both
+ * directions of every connection on a side copy.
+ *
+ * Forwarding comes first and is unconditional: each chunk is written to the other socket the moment it arrives, before
+ * it is looked at, and decoding works on the same (unmodified) chunk afterwards. The only thing that ever slows a
+ * direction down is TCP backpressure from the receiving peer, exactly as a direct connection would. Resets are passed
+ * on as resets and half-closes as half-closes, so a client sees the server's behaviour, not the proxy's.
+ */
+
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { TracedConnection, type TraceClock } from './connection.js';
+import type { CloseRecord, TraceRecord } from './records.js';
+import { TraceStats, type TraceSummary } from './stats.js';
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface TraceProxyOptions {
+  /** Where to listen; port 0 picks a free port (see TraceProxy.port). */
+  listen: HostPort;
+  /** The ZooKeeper server to forward to. */
+  upstream: HostPort;
+  /** Every record, in the order things happened (synchronously, from socket events). */
+  onRecord?: (record: TraceRecord) => void;
+  /**
+   * Largest frame the tracer will buffer to decode (default 64 MiB, far above ZooKeeper's 1 MiB default so a server
+   * with a raised jute.maxbuffer still decodes). A larger length prefix is reported and the rest of that direction
+   * passes through undecoded.
+   */
+  maxFrameSize?: number;
+  clock?: TraceClock;
+}
+
+export interface TraceProxy {
+  readonly host: string;
+  readonly port: number;
+  /** Open client connections. */
+  connections(): number;
+  /** The totals so far. */
+  summary(): TraceSummary;
+  /** Stops listening, cuts every connection (reporting each close), and returns the final totals. Idempotent. */
+  stop(): Promise<TraceSummary>;
+}
+
+export const DEFAULT_TRACE_MAX_FRAME_SIZE = 64 * 1024 * 1024;
+
+const systemClock: TraceClock = { wall: () => Date.now(), mono: () => performance.now() };
+
+export async function startTraceProxy(opts: TraceProxyOptions): Promise<TraceProxy> {
+  const proxy = new Proxy(opts);
+  await proxy.listen();
+  return proxy;
+}
+
+interface Link {
+  client: net.Socket;
+  upstream: net.Socket;
+  traced: TracedConnection;
+  done: Promise<void>;
+}
+
+class Proxy implements TraceProxy {
+  private readonly server: net.Server;
+  private readonly stats = new TraceStats();
+  private readonly links = new Set<Link>();
+  private readonly clock: TraceClock;
+  private readonly maxFrameSize: number;
+  private nextConn = 0;
+  private seq = 0;
+  private address: HostPort | undefined;
+  private stopping: Promise<TraceSummary> | undefined;
+
+  constructor(private readonly opts: TraceProxyOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.maxFrameSize = opts.maxFrameSize ?? DEFAULT_TRACE_MAX_FRAME_SIZE;
+    // allowHalfOpen: a four-letter-word client half-closes after its command and still reads the answer.
+    this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
+  }
+
+  get host(): string {
+    return this.bound().host;
+  }
+
+  get port(): number {
+    return this.bound().port;
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen({ host: this.opts.listen.host, port: this.opts.listen.port }, () => {
+        this.server.off('error', reject);
+        const a = this.server.address();
+        if (a === null || typeof a === 'string') reject(new Error('trace proxy: listening socket has no TCP address'));
+        else {
+          this.address = { host: a.address, port: a.port };
+          resolve();
+        }
+      });
+    });
+  }
+
+  connections(): number {
+    return this.links.size;
+  }
+
+  summary(): TraceSummary {
+    return this.stats.summary();
+  }
+
+  stop(): Promise<TraceSummary> {
+    this.stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      const links = [...this.links];
+      for (const link of links) {
+        link.traced.close('proxy', undefined);
+        link.client.destroy();
+        link.upstream.destroy();
+      }
+      await Promise.all([closed, ...links.map((l) => l.done)]);
+      return this.stats.summary();
+    })();
+    return this.stopping;
+  }
+
+  private bound(): HostPort {
+    if (this.address === undefined) throw new Error('trace proxy is not listening');
+    return this.address;
+  }
+
+  private emit(record: TraceRecord): void {
+    this.stats.add(record);
+    this.opts.onRecord?.(record);
+  }
+
+  private accept(client: net.Socket): void {
+    if (this.stopping !== undefined) {
+      client.destroy();
+      return;
+    }
+    const conn = ++this.nextConn;
+    const { upstream: to } = this.opts;
+    const upstream = net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true });
+    client.setNoDelay(true);
+    const traced = new TracedConnection(
+      conn,
+      { clock: this.clock, nextSeq: () => this.seq++, emit: (r) => this.emit(r) },
+      this.maxFrameSize,
+    );
+    this.emit({
+      type: 'open',
+      conn,
+      time: this.clock.wall(),
+      client: `${client.remoteAddress ?? '?'}:${client.remotePort ?? '?'}`,
+      upstream: `${to.host}:${to.port}`,
+    });
+
+    let firstEnd: CloseRecord['by'] | undefined;
+    let error: string | undefined;
+    const ended = (by: CloseRecord['by']): void => {
+      firstEnd ??= by;
+    };
+    const gone = (s: net.Socket): Promise<void> => new Promise((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+    const done = Promise.all([gone(client), gone(upstream)]).then(() => {
+      this.links.delete(link);
+      traced.close(firstEnd ?? 'proxy', error);
+    });
+    const link: Link = { client, upstream, traced, done };
+    this.links.add(link);
+
+    forward(client, upstream, (chunk) => traced.observe('c2s', chunk));
+    forward(upstream, client, (chunk) => traced.observe('s2c', chunk));
+    client.on('end', () => ended('client'));
+    upstream.on('end', () => ended('server'));
+    client.on('error', (e: NodeJS.ErrnoException) => {
+      ended('client');
+      error ??= `client: ${e.code ?? e.message}`;
+      resetOrDestroy(upstream);
+    });
+    upstream.on('error', (e: NodeJS.ErrnoException) => {
+      ended('server');
+      error ??= `server: ${e.code ?? e.message}`;
+      resetOrDestroy(client);
+    });
+  }
+}
+
+/**
+ * Pipes `from` into `to` by hand (not stream.pipe) so each chunk is observed right after it is written, and so a
+ * FIN is passed on as a FIN (end) while the other direction keeps flowing.
+ */
+function forward(from: net.Socket, to: net.Socket, observe: (chunk: Buffer) => void): void {
+  from.on('data', (chunk: Buffer) => {
+    if (!to.destroyed && !to.write(chunk)) from.pause();
+    observe(chunk);
+  });
+  to.on('drain', () => from.resume());
+  from.on('end', () => {
+    if (!to.destroyed) to.end();
+  });
+  // A socket that closes without an error and without its peer having ended (e.g. destroy()) ends the other side too.
+  from.on('close', (hadError) => {
+    if (!hadError && !to.destroyed && to.writable) to.end();
+  });
+}
+
+/** Passes a connection reset on as a reset (RST), so the other peer sees what really happened. */
+function resetOrDestroy(s: net.Socket): void {
+  if (s.destroyed) return;
+  if (s.connecting || typeof s.resetAndDestroy !== 'function') s.destroy();
+  else s.resetAndDestroy();
+}
