@@ -1,9 +1,11 @@
 /** The command registry: add a command by adding its module to this list. */
 
 import type { Command } from '../types.js';
+import { benchCommand } from './bench.js';
 import { decodeCommand } from './decode.js';
+import { demoCommand } from './demo.js';
 import { fourLetterCommand } from './fourlw.js';
 import { srvrCommand } from './srvr.js';
 import { traceCommand } from './trace.js';
 
-export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand];
+export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand];

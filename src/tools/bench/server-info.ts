@@ -4,8 +4,8 @@
  * the report then says "unknown".
  */
 
-import * as net from 'node:net';
 import { parseSrvr } from '../../protocol/index.js';
+import { fourLetterWord } from '../four-letter-client.js';
 
 export interface ServerInfo {
   connectString: string;
@@ -13,25 +13,6 @@ export interface ServerInfo {
   mode: string;
   /** `conf` as key → value (tickTime, maxClientCnxns, session timeout bounds, …); empty if refused. */
   settings: Record<string, string>;
-}
-
-/** Sends a four-letter word and returns the whole answer (the server closes the connection after it). */
-export function fourLetter(host: string, port: number, word: string, timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect({ host, port });
-    const timer = setTimeout(() => socket.destroy(new Error(`no answer to ${word} within ${timeoutMs} ms`)), timeoutMs);
-    socket.once('connect', () => socket.end(word));
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-  });
 }
 
 /** The first host:port of a connect string (chroot and other hosts ignored). */
@@ -53,7 +34,7 @@ export function parseConf(text: string): Record<string, string> {
 
 export async function serverInfo(connectString: string): Promise<ServerInfo> {
   const { host, port } = firstEndpoint(connectString);
-  const ask = (word: string): Promise<string> => fourLetter(host, port, word).catch(() => '');
+  const ask = (word: string): Promise<string> => fourLetterWord(host, port, word).catch(() => '');
   const [srvr, conf] = await Promise.all([ask('srvr'), ask('conf')]);
   const stats = parseSrvr(srvr);
   const settings = parseConf(conf);

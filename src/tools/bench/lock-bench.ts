@@ -1,0 +1,236 @@
+/**
+ * bench lock: K sessions (K separate ZooKeeper sessions in this process) contend on one lock path, each looping
+ * acquire → hold → release until the duration is over or the iterations are used up. K=1 measures the
+ * uncontended path. The floor (ping, one create round trip, delete + getChildren) is measured on a bare socket
+ * in the same run, half before and half after the contention, so drift shows up in both.
+ *
+ * What is timed, per acquisition:
+ *   acquire  — acquire() called → resolved (for K>1 this includes waiting for the lock)
+ *   release  — release() called → resolved (the lock node deleted)
+ *   cycle    — acquire + release (the hold excluded)
+ *   handoff  — a holder calls release() → the acquire of a session that was already waiting resolves
+ */
+
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { ZooKeeperClient } from '../../node.js';
+import { makeContender, type LockKind } from './contenders.js';
+import { ExclusionChecker } from './exclusion.js';
+import { floorCreateEphemeralSequential, floorPing } from './floor.js';
+import { logHistogram, type Bin } from './histogram.js';
+import { RawConnection } from './raw-client.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
+import { binTimeline, type Timeline } from './timeline.js';
+import { OpCode } from '../../protocol/index.js';
+
+export interface LockBenchOptions {
+  connectString: string;
+  kind?: LockKind;
+  /** Sessions contending. Default 4. */
+  clients?: number;
+  /** Run this long (seconds) … Default 10 when iterations is not given. */
+  durationS?: number;
+  /** … or until this many acquisitions in total (across all sessions). */
+  iterations?: number;
+  /** Time each holder keeps the lock, ms. Default 0. */
+  holdMs?: number;
+  /** Semaphore leases. Default 2. */
+  leases?: number;
+  /** Floor samples of each kind (half before, half after). Default 1000. */
+  floorSamples?: number;
+  /** The lock path; default a fresh one under /zkwire-bench. */
+  path?: string;
+  /** Called about four times a second while contending. */
+  onProgress?: (p: LockProgress) => void;
+}
+
+export interface LockProgress {
+  elapsedMs: number;
+  acquisitions: number;
+  perSec: number;
+  overlaps: number;
+  phase: 'floor' | 'connecting' | 'contending' | 'done';
+}
+
+export interface LockReport {
+  benchmark: 'lock';
+  server: ServerInfo;
+  environment: { node: string; cpu: string; cpus: number; platform: string };
+  settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; floorSamples: number; path: string };
+  elapsedMs: number;
+  acquisitions: number;
+  throughputPerSec: number;
+  overlaps: number;
+  fencingViolations: number;
+  perClient: number[];
+  acquire: LatencySummary;
+  release: LatencySummary;
+  cycle: LatencySummary;
+  handoff: LatencySummary;
+  floor: { ping: LatencySummary; create: LatencySummary; deleteGetChildren: LatencySummary };
+  /** p50 ratios: acquire and cycle to one create; hand-off to delete + getChildren (0 when not measured). */
+  ratios: { acquireToCreate: number; cycleToCreate: number; handoffToDeleteGetChildren: number };
+  timeline: Timeline;
+  histogram: { acquire: Bin[]; handoff: Bin[] };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Floor: ping, ephemeral-sequential create (what an acquire writes), delete + getChildren (a hand-off's trips). */
+async function measureFloor(
+  conn: RawConnection,
+  dir: string,
+  n: number,
+  recs: { ping: LatencyRecorder; create: LatencyRecorder; deleteGetChildren: LatencyRecorder },
+): Promise<void> {
+  await floorPing(conn, n, recs.ping);
+  await floorCreateEphemeralSequential(conn, dir, n, recs.create);
+  const children = RawConnection.template(OpCode.getChildren, { path: dir, watch: false });
+  for (let i = 0; i < n; i++) {
+    const path = `${dir}/dg-${randomUUID()}`;
+    await conn.create(path, 1 /* ephemeral */);
+    const t = performance.now();
+    await conn.delete(path);
+    await conn.roundTrip(children);
+    recs.deleteGetChildren.since(t);
+  }
+}
+
+export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> {
+  const kind = opts.kind ?? 'mutex';
+  const k = Math.max(1, opts.clients ?? 4);
+  const holdMs = opts.holdMs ?? 0;
+  const leases = opts.leases ?? 2;
+  const iterations = opts.iterations;
+  const durationS = iterations === undefined ? (opts.durationS ?? 10) : undefined;
+  const floorSamples = opts.floorSamples ?? 1000;
+  const run = randomUUID();
+  const path = opts.path ?? `/zkwire-bench/lock-${run}`;
+  const floorDir = `/zkwire-bench/floor-${run}`;
+  const progress = opts.onProgress ?? (() => {});
+
+  const server = await serverInfo(opts.connectString);
+  const { host, port } = firstEndpoint(opts.connectString);
+  const floor = { ping: new LatencyRecorder(), create: new LatencyRecorder(), deleteGetChildren: new LatencyRecorder() };
+  const acquire = new LatencyRecorder();
+  const release = new LatencyRecorder();
+  const cycle = new LatencyRecorder();
+  const handoff = new LatencyRecorder();
+  const checker = new ExclusionChecker(kind === 'semaphore' ? leases : 1);
+  const acquiredAt: number[] = [];
+  const perClient = new Array<number>(k).fill(0);
+  let lastRelease: { at: number; client: number } | undefined;
+  let acquisitions = 0;
+  let tickets = 0;
+
+  progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
+  const admin = await ZooKeeperClient.connect(opts.connectString);
+  const clients: ZooKeeperClient[] = [];
+  let raw: RawConnection | undefined;
+  let start = 0;
+  let elapsedMs = 0;
+  try {
+    await admin.mkdirp(floorDir, { containers: true });
+    raw = await RawConnection.open(host, port);
+    progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
+    // Warm both sides (JIT, server caches) before anything is recorded.
+    await floorPing(raw, 200, undefined);
+    const half = Math.max(1, Math.floor(floorSamples / 2));
+    await measureFloor(raw, floorDir, half, floor);
+
+    progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
+    const opened = await Promise.all(Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString)));
+    clients.push(...opened);
+    const contenders = clients.map((c, i) => makeContender(kind, c, path, i, leases));
+    // One untimed cycle per session: creates the lock's parents and warms each session's code paths.
+    for (const c of contenders) await (await c.acquire()).release();
+
+    start = performance.now();
+    const end = durationS === undefined ? Infinity : start + durationS * 1000;
+    const claim = (): boolean => (iterations === undefined ? performance.now() < end : tickets++ < iterations);
+    const ticker = setInterval(() => {
+      const ms = performance.now() - start;
+      progress({ elapsedMs: ms, acquisitions, perSec: ms > 0 ? (acquisitions * 1000) / ms : 0, overlaps: checker.overlaps, phase: 'contending' });
+    }, 250);
+    try {
+      await Promise.all(
+        contenders.map(async (c, i) => {
+          while (claim()) {
+            const t0 = performance.now();
+            const lease = await c.acquire();
+            const t1 = performance.now();
+            checker.enter(c.role, c.role === 'exclusive' ? lease.fencingToken : undefined);
+            acquisitions++;
+            perClient[i]!++;
+            acquiredAt.push(t1 - start);
+            acquire.record((t1 - t0) * 1000);
+            if (lastRelease !== undefined && lastRelease.client !== i && t0 < lastRelease.at) {
+              handoff.record((t1 - lastRelease.at) * 1000);
+              lastRelease = undefined;
+            }
+            if (holdMs > 0) await sleep(holdMs);
+            checker.exit(c.role);
+            const t2 = performance.now();
+            lastRelease = { at: t2, client: i };
+            await lease.release();
+            const t3 = performance.now();
+            release.record((t3 - t2) * 1000);
+            cycle.record((t1 - t0 + (t3 - t2)) * 1000);
+          }
+        }),
+      );
+    } finally {
+      clearInterval(ticker);
+      elapsedMs = performance.now() - start;
+    }
+    progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
+    await measureFloor(raw, floorDir, half, floor);
+  } finally {
+    await raw?.close().catch(() => {});
+    await Promise.allSettled(clients.map((c) => c.close()));
+    await admin.deleteRecursive(path).catch(() => {});
+    await admin.deleteRecursive(floorDir).catch(() => {});
+    await admin.close();
+  }
+  progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'done' });
+
+  const s = {
+    acquire: roundedSummary(acquire),
+    release: roundedSummary(release),
+    cycle: roundedSummary(cycle),
+    handoff: roundedSummary(handoff),
+  };
+  const f = { ping: roundedSummary(floor.ping), create: roundedSummary(floor.create), deleteGetChildren: roundedSummary(floor.deleteGetChildren) };
+  const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
+  return {
+    benchmark: 'lock',
+    server,
+    environment: { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length, platform: `${process.platform}-${process.arch}` },
+    settings: {
+      kind,
+      clients: k,
+      holdMs,
+      leases: kind === 'semaphore' ? leases : null,
+      durationS: durationS ?? null,
+      iterations: iterations ?? null,
+      floorSamples: f.ping.count,
+      path,
+    },
+    elapsedMs: Math.round(elapsedMs),
+    acquisitions,
+    throughputPerSec: Math.round((acquisitions * 1000 * 10) / Math.max(1, elapsedMs)) / 10,
+    overlaps: checker.overlaps,
+    fencingViolations: checker.fencingViolations,
+    perClient,
+    ...s,
+    floor: f,
+    ratios: {
+      acquireToCreate: ratio(s.acquire.p50, f.create.p50),
+      cycleToCreate: ratio(s.cycle.p50, f.create.p50),
+      handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
+    },
+    timeline: binTimeline(acquiredAt, elapsedMs),
+    histogram: { acquire: logHistogram(acquire.values(), 24), handoff: logHistogram(handoff.values(), 24) },
+  };
+}

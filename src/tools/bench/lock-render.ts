@@ -1,0 +1,57 @@
+/** The terminal report of bench lock: throughput, latency table with the floor and ratios, exclusion, histogram. */
+
+import { renderHistogram } from './histogram.js';
+import type { LockReport } from './lock-bench.js';
+import type { LatencySummary } from './recorder.js';
+import { fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
+
+function row(name: string, s: LatencySummary, base: LatencySummary | undefined, baseName: string): string[] {
+  if (s.count === 0) return [name, '0', '–', '–', '–', '–', '–', ''];
+  return [
+    name,
+    String(s.count),
+    fmtUs(s.p50),
+    fmtUs(s.p90),
+    fmtUs(s.p99),
+    fmtUs(s.p999),
+    fmtUs(s.max),
+    base === undefined ? '' : `${fmtRatio(s.p50, base.p50)} ${baseName}`,
+  ];
+}
+
+export function renderLockReport(r: LockReport): string {
+  const st = r.settings;
+  const what = st.kind === 'semaphore' ? `semaphore (${st.leases} leases)` : st.kind === 'read-write' ? 'read-write lock (even sessions write, odd read)' : 'mutex';
+  const run = st.iterations !== null ? `${st.iterations} acquisitions` : `${st.durationS} s`;
+  let out = `zkwire bench lock — ${what}, ${st.clients} session${st.clients === 1 ? '' : 's'}, hold ${st.holdMs} ms, ${run}\n`;
+  out += `server: ZooKeeper ${r.server.version} (${r.server.mode}) at ${r.server.connectString}; node ${r.environment.node}, ${r.environment.cpu} ×${r.environment.cpus}\n\n`;
+  out += `acquisitions: ${r.acquisitions} in ${(r.elapsedMs / 1000).toFixed(2)} s = ${fmtRate(r.throughputPerSec)}  (per session: ${r.perClient.join(' / ')})\n`;
+  out += `mutual exclusion: ${r.overlaps} overlap${r.overlaps === 1 ? '' : 's'}${r.overlaps === 0 ? ' (ok)' : ' — VIOLATED'}`;
+  out += `; fencing tokens: ${r.fencingViolations === 0 ? 'strictly increasing (ok)' : `${r.fencingViolations} out of order — VIOLATED`}\n\n`;
+  out += renderTable(
+    ['latency', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'p50 vs floor'],
+    [
+      row('acquire', r.acquire, r.floor.create, 'create'),
+      row('release', r.release, r.floor.create, 'create'),
+      row('cycle (acquire+release)', r.cycle, r.floor.create, 'create'),
+      row('hand-off', r.handoff, r.floor.deleteGetChildren, 'del+getChildren'),
+      row('floor: ping', r.floor.ping, undefined, ''),
+      row('floor: create', r.floor.create, undefined, ''),
+      row('floor: delete+getChildren', r.floor.deleteGetChildren, undefined, ''),
+    ],
+  );
+  out += `\nacquire latency distribution (log scale)\n`;
+  out += renderHistogram(r.histogram.acquire.length > 12 ? merge(r.histogram.acquire, 12) : r.histogram.acquire, 36, fmtUs);
+  return out;
+}
+
+/** Merges adjacent bins pairwise-or-more down to about `target` bins for the terminal. */
+function merge(bins: LockReport['histogram']['acquire'], target: number): LockReport['histogram']['acquire'] {
+  const step = Math.ceil(bins.length / target);
+  const out: LockReport['histogram']['acquire'] = [];
+  for (let i = 0; i < bins.length; i += step) {
+    const group = bins.slice(i, i + step);
+    out.push({ lo: group[0]!.lo, hi: group[group.length - 1]!.hi, count: group.reduce((s, b) => s + b.count, 0) });
+  }
+  return out;
+}
