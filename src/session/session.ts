@@ -63,6 +63,7 @@ type QueueItem = Outgoing | { readonly auth: AuthRecord };
 
 const PING_FRAME = new Uint8Array([0, 0, 0, 8, 0xff, 0xff, 0xff, 0xfe, 0, 0, 0, OpCode.ping]);
 const ZERO_PASSWORD = new Uint8Array(16);
+const MIN_PAUSE_AFTER_PASS_MS = 10;
 
 export class Session {
   readonly watches = new WatchRegistry();
@@ -343,7 +344,10 @@ export class Session {
     let first = true;
     while (!this.machine.terminal && !this.closing) {
       if (!first) {
-        await this.sleep(this.reconnectDelay(attempt, Math.floor(attempt / this.hosts.size)));
+        const passes = Math.floor(attempt / this.hosts.size);
+        const delay = this.reconnectDelay(attempt, passes);
+        // Never spin: after a fruitless pass over every host, wait at least a little whatever the policy says.
+        await this.sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
         if (this.machine.terminal || this.closing) break;
       }
       first = false;

@@ -1,0 +1,208 @@
+/**
+ * State-machine behaviour with a fake clock and an in-memory transport: timeouts, host rotation,
+ * client-side expiry, protocol errors, and that nothing is left behind. Replies are hand-built frames.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../src/client.js';
+import { ZooKeeperError } from '../../src/errors.js';
+import type { StateChange } from '../../src/session/state.js';
+import { FakeClock, MemoryTransport, settle, type MemoryStream } from './fakes.js';
+
+const SESSION = '0100000000000001';
+const PASSWD = '00000010' + '11'.repeat(16);
+
+function connectResponse(timeOut: number, readOnly = false): string {
+  return '00000025' + '00000000' + timeOut.toString(16).padStart(8, '0') + SESSION + PASSWD + (readOnly ? '01' : '00');
+}
+
+function reply(xid: number, zxid: number, err: number, body = ''): string {
+  const payload = xid.toString(16).padStart(8, '0') + zxid.toString(16).padStart(16, '0') + (err >>> 0).toString(16).padStart(8, '0') + body;
+  return (payload.length / 2).toString(16).padStart(8, '0') + payload;
+}
+
+async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000) {
+  const transport = new MemoryTransport();
+  const clock = new FakeClock();
+  const changes: StateChange[] = [];
+  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99 });
+  zk.onStateChange((c) => changes.push(c));
+  await settle();
+  return { transport, clock, zk, changes };
+}
+
+/** Closes with the fake clock: the scripted server never answers closeSession, so the bounded wait runs out. */
+async function shut(zk: ZooKeeperClient, clock: FakeClock): Promise<void> {
+  const closing = zk.close();
+  await settle();
+  clock.advance(5000);
+  await closing;
+}
+
+async function handshake(stream: MemoryStream, timeOut = 3000, readOnly = false): Promise<void> {
+  stream.takeFrames();
+  stream.send(connectResponse(timeOut, readOnly));
+  await settle();
+}
+
+describe('session state machine', () => {
+  it('drops a silent link after 2/3 of the timeout and resumes on the next host', async () => {
+    const { transport, clock, zk, changes } = await setup('a:1,b:2');
+    await handshake(transport.last);
+    const pending = zk.getData('/x');
+    await settle();
+    clock.advance(1999);
+    expect(zk.state).toBe('connected');
+    clock.advance(1);
+    expect(zk.state).toBe('disconnected');
+    const err = await pending.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ZooKeeperError);
+    expect(err).toMatchObject({ code: 'CONNECTIONLOSS', op: 'getData', path: '/x' });
+    expect(changes.map((c) => c.event)).toEqual(['CONNECTED', 'SUSPENDED']);
+    await settle();
+    expect(transport.attempts.map((e) => e.host)).toEqual(['a', 'b']);
+    const resume = transport.last.takeFrames()[0]!;
+    expect(resume).toContain(SESSION);
+    transport.last.send(connectResponse(3000));
+    expect(zk.state).toBe('connected');
+    expect(changes.at(-1)?.event).toBe('RECONNECTED');
+    await shut(zk, clock);
+  });
+
+  it('gives each host T/n to complete the handshake', async () => {
+    const { transport, clock, zk } = await setup('a:1,b:2,c:3');
+    expect(transport.attempts.length).toBe(1);
+    clock.advance(999);
+    await settle();
+    expect(transport.attempts.length).toBe(1);
+    clock.advance(1);
+    await settle();
+    expect(transport.attempts.length).toBe(2);
+    expect(transport.streams[0]?.closed).toBe(true);
+    await handshake(transport.last);
+    expect(zk.state).toBe('connected');
+    await shut(zk, clock);
+  });
+
+  it('expires the session locally after 4/3 of the timeout without any server, settling queued calls', async () => {
+    const { transport, clock, zk, changes } = await setup();
+    await handshake(transport.last);
+    const { watch } = await (async () => {
+      const p = zk.exists('/w', { watch: true });
+      await settle();
+      transport.last.send(reply(1, 5, -101));
+      return p;
+    })();
+    transport.refuse = true;
+    transport.last.end();
+    const queued = zk.create('/q');
+    for (let i = 0; i < 40 && zk.state !== 'expired'; i++) {
+      clock.advance(100);
+      await settle();
+    }
+    expect(zk.state).toBe('expired');
+    expect(changes.at(-1)).toMatchObject({ to: 'expired', event: 'LOST' });
+    await expect(queued).rejects.toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(await watch).toMatchObject({ type: 'None', state: 'Expired' });
+    expect(clock.pending).toBe(0);
+    expect(transport.openStreams).toBe(0);
+  });
+
+  it('drops the link as PROTOCOL_ERROR when a reply does not match the oldest request', async () => {
+    const { transport, clock, zk, changes } = await setup();
+    await handshake(transport.last);
+    const a = zk.getData('/a');
+    const b = zk.getData('/b');
+    await settle();
+    transport.last.send(reply(2, 7, 0));
+    const [ea, eb] = await Promise.all([a.catch((e: unknown) => e), b.catch((e: unknown) => e)]);
+    expect(ea).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect((ea as ZooKeeperError).cause).toMatchObject({ code: 'PROTOCOL_ERROR' });
+    expect(eb).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect(changes.find((c) => c.to === 'disconnected')?.reason).toMatchObject({ code: 'PROTOCOL_ERROR' });
+    await settle();
+    expect(transport.streams.length).toBe(2);
+    await shut(zk, clock);
+  });
+
+  it('treats an over-limit or negative frame length as a typed error and reconnects', async () => {
+    for (const [bytes, code] of [
+      ['7fffffff', 'FRAME_TOO_LARGE'],
+      ['ffffff00', 'PROTOCOL_ERROR'],
+      ['00000003aabbcc', 'PROTOCOL_ERROR'],
+    ] as const) {
+      const { transport, clock, zk, changes } = await setup();
+      await handshake(transport.last);
+      transport.last.send(bytes);
+      expect(changes.at(-1)?.reason, bytes).toMatchObject({ code });
+      await settle();
+      expect(transport.streams.length).toBe(2);
+      await handshake(transport.last);
+      expect(zk.state).toBe('connected');
+      await shut(zk, clock);
+    }
+  });
+
+  it('turns unknown server error numbers into UNKNOWN_ERROR with the number kept', async () => {
+    const { transport, clock, zk } = await setup();
+    await handshake(transport.last);
+    const p = zk.delete('/a');
+    await settle();
+    transport.last.send(reply(1, 9, -999));
+    await expect(p).rejects.toMatchObject({ code: 'UNKNOWN_ERROR', errno: -999, op: 'delete', path: '/a' });
+    expect(zk.state).toBe('connected');
+    await shut(zk, clock);
+  });
+
+  it('enters connected-read-only for a read-only server', async () => {
+    const transport = new MemoryTransport();
+    const clock = new FakeClock();
+    const zk = new ZooKeeperClient('a:1', { transport, clock, sessionTimeoutMs: 3000, canBeReadOnly: true });
+    await settle();
+    const request = transport.last.takeFrames()[0]!;
+    expect(request.endsWith('01')).toBe(true); // the readOnly byte
+    transport.last.send(connectResponse(3000, true));
+    expect(zk.state).toBe('connected-read-only');
+    await shut(zk, clock);
+  });
+
+  it('close() is bounded when the server never answers closeSession, and leaves nothing behind', async () => {
+    const { transport, clock, zk } = await setup('a:1', 6000);
+    await handshake(transport.last, 6000);
+    const inflight = zk.getData('/slow');
+    const closing = zk.close();
+    await settle();
+    clock.advance(2000);
+    await closing;
+    expect(zk.state).toBe('closed');
+    await expect(inflight).rejects.toMatchObject({ code: 'CLOSED' });
+    expect(clock.pending).toBe(0);
+    expect(transport.openStreams).toBe(0);
+  });
+
+  it('close() while still connecting releases the pending attempt', async () => {
+    const transport = new MemoryTransport();
+    transport.hang = true;
+    const clock = new FakeClock();
+    const zk = new ZooKeeperClient('a:1', { transport, clock, sessionTimeoutMs: 3000 });
+    const queued = zk.getData('/x');
+    await zk.close();
+    await expect(queued).rejects.toMatchObject({ code: 'CLOSED' });
+    await settle();
+    expect(clock.pending).toBe(0);
+  });
+
+  it('connect() gives up with TIMEOUT and closes the client', async () => {
+    const transport = new MemoryTransport();
+    transport.refuse = true;
+    const clock = new FakeClock();
+    const p = ZooKeeperClient.connect('a:1', { transport, clock, sessionTimeoutMs: 3000, reconnectDelay: () => 10 });
+    const result = p.catch((e: unknown) => e);
+    for (let i = 0; i < 40; i++) {
+      clock.advance(100);
+      await settle();
+    }
+    expect(await result).toMatchObject({ code: 'TIMEOUT', op: 'connect' });
+    expect(clock.pending).toBe(0);
+  });
+});
