@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { fourLetterWord, probeServerMode, type ServerMode } from '../four-letter-client.js';
 import { trackChild } from './exit-cleanup.js';
 import type { ZooKeeperInstall } from './install.js';
@@ -20,6 +21,10 @@ export interface LocalServer {
   fourLetter(command: string): Promise<string>;
   /** The last lines of the server's log, for assertions' messages and debugging. */
   logTail(lines?: number): string;
+  /** The JVM's process id while it runs. */
+  readonly pid: number | undefined;
+  /** The directory holding zoo.cfg, the data and the log. */
+  readonly directory: string;
 }
 
 export const STANDALONE_MAIN = 'org.apache.zookeeper.server.ZooKeeperServerMain';
@@ -75,6 +80,14 @@ export class ServerProcess implements LocalServer {
 
   private get jvmFlags(): readonly string[] {
     return this.spec.jvmFlags ?? FAST_START_JVM_FLAGS;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get directory(): string {
+    return path.dirname(this.spec.configFile);
   }
 
   get running(): boolean {
