@@ -95,6 +95,8 @@ export class ZooKeeperClient implements AsyncDisposable {
       ...(options.onFrame === undefined ? {} : { onFrame: options.onFrame }),
       ...(options.random === undefined ? {} : { random: options.random }),
       ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      ...(options.sessionPassword === undefined ? {} : { sessionPassword: options.sessionPassword }),
       authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
     });
     this.session.start();
@@ -159,6 +161,11 @@ export class ZooKeeperClient implements AsyncDisposable {
   /** The session password (to resume the session from another client object). */
   get sessionPassword(): Uint8Array {
     return this.session.sessionPassword;
+  }
+
+  /** The server the session is established on now (`host:port`), undefined while disconnected. */
+  get connectedServer(): string | undefined {
+    return this.session.server;
   }
 
   get negotiatedTimeoutMs(): number {

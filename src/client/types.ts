@@ -40,6 +40,9 @@ export interface ClientOptions {
   readonly connectTimeoutMs?: number;
   /** Cancels `connect()`. */
   readonly signal?: AbortSignal;
+  /** Resume an existing session (with its password) instead of creating a new one. */
+  readonly sessionId?: bigint;
+  readonly sessionPassword?: Uint8Array;
   /** Injected time source (tests). */
   readonly clock?: Clock;
   /** Host-shuffle randomness (tests). */

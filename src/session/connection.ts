@@ -25,6 +25,13 @@ export class Connection {
   private resolveEnded!: () => void;
   /** Resolves once the connection is over. */
   readonly ended: Promise<void>;
+  private resolveReleased!: () => void;
+  private streamOpen = false;
+  /**
+   * Resolves once the transport has reported the stream closed (its onClose), or at once if no stream
+   * was ever opened: close() waits for it so no socket outlives the client.
+   */
+  readonly released: Promise<void>;
 
   constructor(
     readonly id: number,
@@ -33,6 +40,19 @@ export class Connection {
   ) {
     this.frames = new FrameDecoder({ maxFrameSize });
     this.ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
+    this.released = new Promise<void>((resolve) => (this.resolveReleased = resolve));
+  }
+
+  /** The transport opened the stream. */
+  attach(stream: ByteStream): void {
+    this.stream = stream;
+    this.streamOpen = true;
+  }
+
+  /** The transport's onClose arrived. */
+  streamClosed(): void {
+    this.streamOpen = false;
+    this.resolveReleased();
   }
 
   get isOver(): boolean {
@@ -56,6 +76,7 @@ export class Connection {
     }
     const left = this.pending.drain();
     this.authInFlight.length = 0;
+    if (!this.streamOpen) this.resolveReleased();
     this.resolveEnded();
     return left;
   }

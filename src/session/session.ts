@@ -91,6 +91,8 @@ export class Session {
   private readonly auths: AuthRecord[] = [];
 
   private conn: Connection | undefined;
+  /** The most recent connection, live or not: close() waits for its socket to be released. */
+  private lastConn: Connection | undefined;
   private connections = 0;
   private readonly heartbeat: Heartbeat;
   private readonly connectTimer: Timer;
@@ -165,6 +167,11 @@ export class Session {
   /** The negotiated session timeout (0 before the first handshake). */
   get negotiatedTimeoutMs(): number {
     return this.negotiatedMs;
+  }
+
+  /** The server the session is currently established on (`host:port`), if any. */
+  get server(): string | undefined {
+    return this.conn?.handshakeDone === true ? this.conn.description : undefined;
   }
 
   get lastZxidSeen(): bigint {
@@ -372,14 +379,17 @@ export class Session {
   private async connectOnce(endpoint: Endpoint): Promise<boolean> {
     const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.maxFrameSize);
     this.conn = conn;
+    this.lastConn = conn;
     this.tracer?.newConnection();
     const abort = new AbortController();
     this.connectAbort = abort;
     this.connectTimer.arm(this.timing.connectTimeoutMs);
     const handlers = {
       onData: (chunk: Uint8Array) => this.onData(conn, chunk),
-      onClose: (error?: Error) =>
-        this.drop(conn, clientError('CONNECTIONLOSS', error === undefined ? `${conn.description} closed the connection` : error.message, { cause: error })),
+      onClose: (error?: Error) => {
+        conn.streamClosed();
+        this.drop(conn, clientError('CONNECTIONLOSS', error === undefined ? `${conn.description} closed the connection` : error.message, { cause: error }));
+      },
     };
     try {
       this.transport.connect(endpoint, handlers, { signal: abort.signal }).then(
@@ -388,7 +398,7 @@ export class Session {
             stream.close();
             return;
           }
-          conn.stream = stream;
+          conn.attach(stream);
           this.sendConnectRequest(conn);
         },
         (e: unknown) => this.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}`, { cause: e })),
@@ -607,18 +617,26 @@ export class Session {
   }
 
   private async doClose(): Promise<void> {
-    if (this.machine.terminal) return;
-    this.closing = true;
-    if (this.conn?.ready === true) {
-      let timer: Timer | undefined;
-      await new Promise<void>((resolve) => {
-        timer = new Timer(this.clock, resolve);
-        timer.arm(this.closeTimeoutMs ?? Math.min(this.timing.readTimeoutMs, 2000));
-        this.enqueue(internalRequest(OpCode.closeSession, undefined, resolve));
-      });
-      timer?.cancel();
+    if (!this.machine.terminal) {
+      this.closing = true;
+      if (this.conn?.ready === true) {
+        await this.bounded(
+          new Promise<void>((resolve) => this.enqueue(internalRequest(OpCode.closeSession, undefined, resolve))),
+          this.closeTimeoutMs ?? Math.min(this.timing.readTimeoutMs, 2000),
+        );
+      }
+      this.finish('closed', clientError('CLOSED', 'the client was closed'));
     }
-    this.finish('closed', clientError('CLOSED', 'the client was closed'));
+    // The transport reports the socket closed a moment after close(); wait for it (bounded) so that
+    // when close() resolves no socket of ours is left.
+    const last = this.lastConn;
+    if (last !== undefined) await this.bounded(last.released, 1000);
+  }
+
+  private async bounded(promise: Promise<void>, ms: number): Promise<void> {
+    let timer: Timer | undefined;
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = new Timer(this.clock, resolve)).arm(ms))]);
+    timer?.cancel();
   }
 }
 
