@@ -1,7 +1,7 @@
 /**
  * bench/raw: the client's sequential latency and pipelined throughput next to the floor (a bare socket with
  * pre-built frames), plus 1,000 idle sessions' memory. Without --server it starts a throwaway local ZooKeeper
- * through the test harness (maxClientCnxns=0, as the idle-session part needs).
+ * (src/tools/local-server, with maxClientCnxns=0 as the idle-session part needs).
  *
  *   npm run bench:raw -- [--server HOST:PORT] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N] [--window N]
  *                        [--sessions N] [--json FILE]
@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { runRawBench } from '../src/tools/bench/raw-bench.js';
 import { renderRawReport } from '../src/tools/bench/raw-render.js';
-import { startZooKeeper, type ZkServer } from '../test/harness/zookeeper.js';
+import { withServer } from '../src/tools/local-server/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -19,14 +19,9 @@ async function main(): Promise<void> {
     return i >= 0 ? args[i + 1] : undefined;
   };
   const num = (name: string): number | undefined => (opt(name) === undefined ? undefined : Number(opt(name)));
-  let server: ZkServer | undefined;
-  let connectString = opt('--server');
-  if (connectString === undefined) {
-    process.stderr.write('no --server: starting a throwaway local ZooKeeper (stopped at the end)\n');
-    server = await startZooKeeper();
-    connectString = server.connectString;
-  }
-  try {
+  const server = opt('--server');
+  const io = { err: (t: string): void => void process.stderr.write(t) };
+  await withServer(server === undefined ? {} : { server }, io, async ({ connectString }) => {
     const report = await runRawBench({
       connectString,
       ...(num('--samples') === undefined ? {} : { samples: num('--samples')! }),
@@ -43,9 +38,7 @@ async function main(): Promise<void> {
       writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
       process.stdout.write(`figures written to ${json}\n`);
     }
-  } finally {
-    await server?.stop();
-  }
+  });
 }
 
 main().catch((e: unknown) => {

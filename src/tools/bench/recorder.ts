@@ -65,7 +65,8 @@ export class LatencyRecorder {
   percentile(p: number): number {
     const s = this.sortedValues();
     if (s.length === 0) return 0;
-    const rank = Math.ceil((p / 100) * s.length);
+    // The epsilon absorbs binary rounding (99.9/100 × 1000 is 999.0000000000001, which must be rank 999).
+    const rank = Math.ceil((p / 100) * s.length - 1e-9);
     return s[Math.min(s.length, Math.max(1, rank)) - 1]!;
   }
 
