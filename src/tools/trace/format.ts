@@ -75,7 +75,8 @@ function frameText(rec: FrameRecord): string {
       cols.push('4LW', f.summary.replace(/^4lw /, ''));
       break;
     case 'notification':
-      cols.push('EVENT', f.summary, f.zxid === undefined ? '' : `zxid=${hexId(f.zxid)}`);
+      // Notifications carry zxid -1 in their header (ZooKeeper does not say which change fired them): not worth a column.
+      cols.push('EVENT', f.summary, f.zxid === undefined || f.zxid < 0n ? '' : `zxid=${hexId(f.zxid)}`);
       break;
     case 'request':
     case 'reply': {

@@ -40,6 +40,9 @@ export class LatencyHistogram {
   percentile(p: number): number | undefined {
     if (this.n === 0) return undefined;
     const rank = Math.max(1, Math.ceil(p * this.n));
+    // The extremes are known exactly.
+    if (rank >= this.n) return this.hi;
+    if (rank === 1) return this.lo;
     let seen = 0;
     for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
       seen += this.buckets.get(i)!;
