@@ -124,7 +124,6 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   let acquisitions = 0;
   let tickets = 0;
 
-  progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
   const admin = await ZooKeeperClient.connect(opts.connectString);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
