@@ -38,25 +38,46 @@ export function renderings(value: unknown): string[] {
   const out: string[] = [];
   let current: unknown = value;
   for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
-    out.push(String(current));
-    out.push(JSON.stringify(toJsonValue(current)));
-    out.push(JSON.stringify(current, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '');
-    out.push(inspect(current, { depth: 8, showHidden: true }));
+    const value = current;
+    const attempts = [
+      () => String(value),
+      () => JSON.stringify(toJsonValue(value)),
+      () => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '',
+      () => inspect(value, { depth: 8, showHidden: true }),
+    ];
+    for (const attempt of attempts) {
+      try {
+        out.push(attempt());
+      } catch {
+        // Cyclic objects (a client) cannot become JSON; then nobody can log them that way either.
+      }
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return out;
 }
 
-/** The forms a secret takes in text: as is, as hex of its UTF-8 bytes, and as base64. */
+/**
+ * The forms a secret takes in text: as is, as hex and base64 of its UTF-8 bytes, and as the decimal byte list
+ * util.inspect prints for a Uint8Array (compared with whitespace removed, since inspect wraps long lists).
+ */
 export function secretForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  return [secret, bytes.toString('hex'), bytes.toString('base64')];
+  return [secret, bytes.toString('hex'), bytes.toString('base64'), [...bytes].join(',')];
 }
 
-/** The renderings of `value` that contain any form of `secret` (empty when none does). */
+/** Where a rendering of `value` contains any form of `secret`: a short excerpt around each hit (empty when none). */
 export function leaksOf(value: unknown, secret: string): string[] {
-  const forms = secretForms(secret);
-  return renderings(value).filter((text) => forms.some((form) => text.toLowerCase().includes(form.toLowerCase())));
+  const forms = secretForms(secret).map((f) => f.toLowerCase());
+  const hits: string[] = [];
+  for (const text of renderings(value)) {
+    const flat = text.replace(/\s+/g, '').toLowerCase();
+    for (const form of forms) {
+      const at = flat.indexOf(form);
+      if (at >= 0) hits.push(`…${flat.slice(Math.max(0, at - 80), at + form.length + 20)}…`);
+    }
+  }
+  return hits;
 }
 
 /** True when `haystack` holds the UTF-8 bytes of `secret` anywhere. */
