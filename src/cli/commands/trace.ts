@@ -11,6 +11,7 @@ import {
   formatSummaryText,
   startTraceProxy,
   type HostPort,
+  type TraceProxy,
   type TraceRecord,
 } from '../../tools/trace/index.js';
 import type { CliIo, Command } from '../types.js';
@@ -106,7 +107,7 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
   };
   const signals = untilSignal();
   try {
-    let proxy;
+    let proxy: TraceProxy;
     try {
       proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, onRecord });
     } catch (e) {
@@ -139,7 +140,7 @@ export const traceCommand: Command = {
     }
     if (parsed.upstream !== undefined) return trace({ ...parsed, upstream: parsed.upstream }, io);
     if (io.globals.server !== undefined) {
-      let first;
+      let first: HostPort | undefined;
       try {
         first = parseConnectString(io.globals.server).hosts[0];
       } catch (e) {
