@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
 import { FrameCutter } from '../../src/tools/trace/frame-cutter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
-import { formatRecordText, formatSummaryText, LatencyHistogram, TraceStats, type TraceRecord } from '../../src/tools/trace/index.js';
+import { formatRecordJson, formatRecordText, formatSummaryText, LatencyHistogram, TraceStats, type TraceRecord } from '../../src/tools/trace/index.js';
 import { goldenFiles, loadGolden } from '../protocol/golden.js';
 import { hex } from './trace-helpers.js';
 
@@ -150,5 +150,18 @@ describe('addresses', () => {
     expect(parseHostPort('host:0')).toMatch(/out of range/);
     expect(parseHostPort('host:http')).toMatch(/bad port/);
     expect(formatHostPort({ host: '::1', port: 1 })).toBe('[::1]:1');
+  });
+});
+
+describe('--json output', () => {
+  it('shows an AuthPacket without its credentials (the capture keeps the bytes)', () => {
+    const records = traceGolden('auth_digest.jsonl', 5);
+    const auth = records.find((r) => r.type === 'frame' && r.frame.op === 'auth' && r.dir === 'c2s')!;
+    const json = JSON.stringify(formatRecordJson(auth));
+    expect(json).toContain('"scheme":"digest"');
+    expect(json).toContain('"auth":{"len":12,"redacted":true}');
+    expect(json).not.toContain('secret');
+    expect(json).not.toContain(Buffer.from('alice:secret').toString('hex'));
+    expect(formatRecordText(auth)).not.toContain('secret');
   });
 });

@@ -143,8 +143,21 @@ export function formatRecordJson(rec: TraceRecord): { [key: string]: JsonValue }
   if (f.error !== undefined) {
     out['error'] = f.error;
     out['hex'] = hexEncode(rec.bytes);
-  } else out['decoded'] = toJsonValue(f.decoded);
+  } else out['decoded'] = redactCredentials(f, toJsonValue(f.decoded));
   return out;
+}
+
+/**
+ * Live output is for reading and pasting into tickets: an AuthPacket's credentials (digest "user:password") are
+ * replaced by their length, as the text lines do. The --out capture keeps the exact bytes; it is the traffic itself.
+ */
+function redactCredentials(f: DescribedFrame, decoded: JsonValue): JsonValue {
+  if (f.op !== 'auth' || f.kind !== 'request' || typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return decoded;
+  const body = decoded['body'];
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return decoded;
+  const auth = body['auth'];
+  const len = typeof auth === 'object' && auth !== null && !Array.isArray(auth) ? (auth['len'] ?? null) : null;
+  return { ...decoded, body: { ...body, auth: { len, redacted: true } } };
 }
 
 function sessionJson(id: bigint | undefined): JsonValue {
