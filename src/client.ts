@@ -30,7 +30,8 @@ import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import { Chroot } from './client/chroot.js';
 import { checkTtl, createModeInfo, createOpcode } from './client/create-mode.js';
 import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './client/multi-wire.js';
-import { joinPath, validatePath } from './client/paths.js';
+import { validatePath } from './client/paths.js';
+import { deleteRecursive, mkdirp } from './client/tree.js';
 import { toBytes } from './client/data.js';
 import type {
   AddWatchMode,
@@ -571,55 +572,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * pipelined round trip; existing nodes are left alone. Only the last node gets `data`.
    */
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
-    return guard(async () => {
-      validatePath(path, 'mkdirp');
-      if (path === '/') return;
-      const parts = path.split('/').slice(1);
-      const creates: Promise<unknown>[] = [];
-      for (let i = 1; i <= parts.length; i++) {
-        const p = '/' + parts.slice(0, i).join('/');
-        const last = i === parts.length;
-        const opts: CreateOptions & { stat?: false } = {
-          mode: options.containers === true && !last ? 'container' : 'persistent',
-          ...(options.acl === undefined ? {} : { acl: options.acl }),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        };
-        creates.push(this.create(p, last ? (options.data ?? null) : null, opts).catch((e: unknown) => {
-          if (e instanceof ZooKeeperError && e.code === 'NODEEXISTS') return;
-          throw e;
-        }));
-      }
-      const settled = await Promise.allSettled(creates);
-      const failure = settled.find((s) => s.status === 'rejected');
-      if (failure !== undefined) throw (failure as PromiseRejectedResult).reason;
-    });
+    return mkdirp(this, path, options);
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */
   deleteRecursive(path: string, options: CallOptions = {}): Promise<void> {
-    return guard(async () => {
-      validatePath(path, 'deleteRecursive');
-      for (let attempt = 0; ; attempt++) {
-        let children: string[];
-        try {
-          children = await this.getChildren(path, options);
-        } catch (e) {
-          if (e instanceof ZooKeeperError && e.code === 'NONODE') return;
-          throw e;
-        }
-        await Promise.all(children.map((c) => this.deleteRecursive(joinPath(path, c), options)));
-        if (path === '/') return;
-        try {
-          await this.delete(path, options);
-          return;
-        } catch (e) {
-          if (e instanceof ZooKeeperError && e.code === 'NONODE') return;
-          // Someone added a child meanwhile: go round again (a few times, then report it).
-          if (e instanceof ZooKeeperError && e.code === 'NOTEMPTY' && attempt < 5) continue;
-          throw e;
-        }
-      }
-    });
+    return deleteRecursive(this, path, options);
   }
 }
 

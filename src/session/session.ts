@@ -16,7 +16,6 @@ import {
   decodeWatcherEvent,
   DEFAULT_MAX_FRAME_SIZE,
   encodeConnectRequestFrame,
-  encodeRequestFrame,
   ErrorCode,
   JuteReader,
   JuteWriter,
@@ -26,6 +25,7 @@ import {
 } from '../protocol/index.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { systemClock, Timer, type Clock } from './clock.js';
+import { encodeBatch, type QueueItem } from './batch.js';
 import { Connection } from './connection.js';
 import { HostRing } from './connect-string.js';
 import { Heartbeat } from './heartbeat.js';
@@ -59,7 +59,6 @@ export interface SessionOptions {
   readonly sessionPassword?: Uint8Array;
 }
 
-type QueueItem = Outgoing | { readonly auth: AuthRecord };
 
 const PING_FRAME = new Uint8Array([0, 0, 0, 8, 0xff, 0xff, 0xff, 0xfe, 0, 0, 0, OpCode.ping]);
 const ZERO_PASSWORD = new Uint8Array(16);
@@ -295,33 +294,7 @@ export class Session {
     this.outbox = [];
     const w = this.writer.reset();
     const frames: number[] | undefined = this.tracer === undefined ? undefined : [];
-    for (const item of items) {
-      const start = w.length;
-      if ('auth' in item) {
-        try {
-          encodeRequestFrame(w, { xid: Xid.auth, type: OpCode.auth }, { type: 0, scheme: item.auth.scheme, auth: item.auth.auth });
-        } catch (e) {
-          this.rollback(start);
-          this.rejectAuth(item.auth, clientError('BAD_ARGUMENT', 'cannot encode auth packet', { op: 'addAuth', cause: e }));
-          continue;
-        }
-        conn.authInFlight.push(item.auth);
-      } else {
-        if (item.settled) continue;
-        const xid = this.xids.next();
-        try {
-          encodeRequestFrame(w, { xid, type: item.opcode }, item.body);
-        } catch (e) {
-          this.rollback(start);
-          item.fail(clientError('BAD_ARGUMENT', 'cannot encode request', { cause: e }));
-          continue;
-        }
-        item.xid = xid;
-        item.sent = true;
-        conn.pending.push(item);
-      }
-      frames?.push(start, w.length);
-    }
+    encodeBatch(items, { writer: w, conn, xids: this.xids, frames, rejectAuth: (record, err) => this.rejectAuth(record, err) });
     if (w.length === 0) return;
     const bytes = w.toBytes();
     stream.write(bytes);
@@ -329,12 +302,6 @@ export class Session {
     if (frames !== undefined && this.tracer !== undefined) {
       for (let i = 0; i < frames.length; i += 2) this.tracer.sent(bytes.subarray(frames[i], frames[i + 1]), this.id);
     }
-  }
-
-  /** Drops a half-written frame after an encode error (rare: the client validates before queueing). */
-  private rollback(start: number): void {
-    const keep = this.writer.written().slice(0, start);
-    this.writer.reset().writeBytes(keep);
   }
 
   private sendPing(): void {
