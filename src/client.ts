@@ -30,6 +30,7 @@ import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import { Chroot } from './client/chroot.js';
 import { checkTtl, createModeInfo, createOpcode } from './client/create-mode.js';
 import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './client/multi-wire.js';
+import { checkAcl, checkVersion } from './client/checks.js';
 import { validatePath } from './client/paths.js';
 import { deleteRecursive, mkdirp } from './client/tree.js';
 import { toBytes } from './client/data.js';
@@ -242,7 +243,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       const body = {
         path: this.chroot.toServer(path),
         data: bytes,
-        acl: [...(options.acl ?? this.defaultAcl)],
+        acl: checkAcl(options.acl ?? this.defaultAcl, op, path),
         flags: mode.flags,
         ...(ttl === undefined ? {} : { ttl }),
       };
@@ -260,7 +261,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   delete(path: string, options: VersionOptions = {}): Promise<void> {
     return guard(() => {
       validatePath(path, 'delete');
-      const body = { path: this.chroot.toServer(path), version: options.version ?? -1 };
+      const body = { path: this.chroot.toServer(path), version: checkVersion(options.version, 'delete', path) };
       return this.send('delete', path, OpCode.delete, body, options, (reply) => ZooKeeperClient.ok(reply, 'delete', path));
     });
   }
@@ -322,7 +323,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {
     return guard(() => {
       validatePath(path, 'setData');
-      const body = { path: this.chroot.toServer(path), data: this.data(data, 'setData', path), version: options.version ?? -1 };
+      const body = { path: this.chroot.toServer(path), data: this.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
       return this.send('setData', path, OpCode.setData, body, options, (reply) => {
         ZooKeeperClient.ok(reply, 'setData', path);
         return (reply.body as { stat: Stat }).stat;
@@ -345,7 +346,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   setACL(path: string, acl: readonly ACL[], options: VersionOptions = {}): Promise<Stat> {
     return guard(() => {
       validatePath(path, 'setACL');
-      const body = { path: this.chroot.toServer(path), acl: [...acl], version: options.version ?? -1 };
+      const body = { path: this.chroot.toServer(path), acl: checkAcl(acl, 'setACL', path), version: checkVersion(options.version, 'setACL', path) };
       return this.send('setACL', path, OpCode.setACL, body, options, (reply) => {
         ZooKeeperClient.ok(reply, 'setACL', path);
         return (reply.body as { stat: Stat }).stat;
@@ -434,7 +435,7 @@ export class ZooKeeperClient implements AsyncDisposable {
    */
   multi(ops: readonly WriteOp[], options: CallOptions = {}): Promise<OpResult[]> {
     return guard(() => {
-      const body = encodeMulti(ops, this.chroot, (d, op, p) => this.data(d, op, p), this.defaultAcl);
+      const body = encodeMulti('write', ops, this.chroot, (d, op, p) => this.data(d, op, p), this.defaultAcl);
       return this.send('multi', undefined, OpCode.multi, body, options, (reply) => {
         ZooKeeperClient.ok(reply, 'multi', undefined);
         const results = multiResults(reply.body, this.chroot);
@@ -457,7 +458,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   /** Runs getData/getChildren ops in one round trip; each op succeeds or fails on its own. */
   multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
     return guard(() => {
-      const body = encodeMulti(ops, this.chroot, (d, op, p) => this.data(d, op, p), this.defaultAcl);
+      const body = encodeMulti('read', ops, this.chroot, (d, op, p) => this.data(d, op, p), this.defaultAcl);
       return this.send('multiRead', undefined, OpCode.multiRead, body, options, (reply) => {
         ZooKeeperClient.ok(reply, 'multiRead', undefined);
         return multiResults(reply.body, this.chroot);
@@ -572,7 +573,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * pipelined round trip; existing nodes are left alone. Only the last node gets `data`.
    */
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
-    return mkdirp(this, path, options);
+    return guard(() => {
+      // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
+      if (options.data !== undefined) this.data(options.data, 'mkdirp', path);
+      if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
+      return mkdirp(this, path, options);
+    });
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */

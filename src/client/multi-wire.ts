@@ -9,6 +9,7 @@ import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
+import { checkAcl, checkVersion } from './checks.js';
 import { validatePath } from './paths.js';
 import type { Data } from './types.js';
 
@@ -26,7 +27,7 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
       const body = {
         path: chroot.toServer(o.path),
         data: o.data === undefined || o.data === null ? null : data(o.data, op, o.path),
-        acl: [...(o.acl ?? defaultAcl)],
+        acl: checkAcl(o.acl ?? defaultAcl, op, o.path),
         flags: mode.flags,
         ...(ttl === undefined ? {} : { ttl }),
       };
@@ -34,13 +35,13 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
     }
     case 'delete':
       validatePath(o.path, op);
-      return multiOp(OpCode.delete, { path: chroot.toServer(o.path), version: o.version });
+      return multiOp(OpCode.delete, { path: chroot.toServer(o.path), version: checkVersion(o.version, op, o.path) });
     case 'setData':
       validatePath(o.path, op);
-      return multiOp(OpCode.setData, { path: chroot.toServer(o.path), data: data(o.data, op, o.path), version: o.version });
+      return multiOp(OpCode.setData, { path: chroot.toServer(o.path), data: data(o.data, op, o.path), version: checkVersion(o.version, op, o.path) });
     case 'check':
       validatePath(o.path, op);
-      return multiOp(OpCode.check, { path: chroot.toServer(o.path), version: o.version });
+      return multiOp(OpCode.check, { path: chroot.toServer(o.path), version: checkVersion(o.version, op, o.path) });
     case 'getData':
       validatePath(o.path, op);
       return multiOp(OpCode.getData, { path: chroot.toServer(o.path), watch: false });
@@ -52,13 +53,24 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
   }
 }
 
+const READ_KINDS = new Set(['getData', 'getChildren']);
+
 export function encodeMulti(
+  kind: 'write' | 'read',
   ops: readonly (WriteOp | ReadOp)[],
   chroot: Chroot,
   data: DataCheck,
   defaultAcl: readonly ACL[],
 ): MultiRequest {
-  if (!Array.isArray(ops)) throw clientError('BAD_ARGUMENT', 'ops must be an array', { op: 'multi' });
+  const name = kind === 'write' ? 'multi' : 'multiRead';
+  if (!Array.isArray(ops)) throw clientError('BAD_ARGUMENT', 'ops must be an array', { op: name });
+  // The server refuses a mix with MARSHALLINGERROR after a round trip; say so before sending.
+  ops.forEach((o, i) => {
+    if (READ_KINDS.has(o.kind) !== (kind === 'read')) {
+      const want = kind === 'write' ? 'create, delete, setData and check' : 'getData and getChildren';
+      throw clientError('BAD_ARGUMENT', `op ${i} (${String(o.kind)}): ${name} takes only ${want}`, { op: name, path: o.path });
+    }
+  });
   return { ops: ops.map((o, i) => encodeOp(o, i, chroot, data, defaultAcl)), end: { ...MULTI_END } };
 }
 

@@ -51,6 +51,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): voi
         continue;
       }
       item.xid = xid;
+      item.seq = ++conn.sentRequests;
       item.sent = true;
       conn.pending.push(item);
     }

@@ -20,6 +20,10 @@ export class Connection {
   ready = false;
   readonly pending = new PendingQueue<Outgoing>();
   readonly authInFlight: AuthRecord[] = [];
+  /** Requests written so far on this connection. */
+  sentRequests = 0;
+  /** For each ping in flight: how many requests had been written before it. */
+  readonly pingMarks: number[] = [];
   private endedWith: ZooKeeperError | undefined;
   private isEnded = false;
   private resolveEnded!: () => void;

@@ -307,6 +307,7 @@ export class Session {
   private sendPing(): void {
     const conn = this.conn;
     if (conn?.stream === undefined || !conn.handshakeDone) return;
+    conn.pingMarks.push(conn.sentRequests);
     conn.stream.write(PING_FRAME);
     this.tracer?.sent(PING_FRAME, this.id);
   }
@@ -472,9 +473,21 @@ export class Session {
         if (type !== undefined && event.path !== null) this.watches.dispatch({ type, state: 'SyncConnected', path: event.path });
         return;
       }
-      case Xid.ping:
+      case Xid.ping: {
+        // Pings go through the server's pipeline in order, so a ping answer overtaking an older request
+        // means that request's reply was lost: without this check it would wait for ever on a live link.
+        const mark = conn.pingMarks.shift();
+        const oldest = conn.pending.peek();
+        if (mark !== undefined && oldest?.seq !== undefined && oldest.seq <= mark) {
+          this.drop(conn, clientError('PROTOCOL_ERROR', `ping answered before the reply to xid ${oldest.xid}: that reply was lost`));
+        }
         return;
+      }
       case Xid.auth:
+        if (conn.authInFlight.length === 0) {
+          this.drop(conn, clientError('PROTOCOL_ERROR', 'auth reply without an auth request'));
+          return;
+        }
         this.onAuthReply(conn, header.err);
         return;
     }

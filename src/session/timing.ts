@@ -32,13 +32,19 @@ export interface SessionTiming {
   readonly clientExpiryMs: number;
 }
 
+/**
+ * Floor for the ping interval and read timeout. Real servers grant at least 2 ticks, but a broken or
+ * hostile one could grant a few ms, which would turn the ping timer into a busy loop.
+ */
+const MIN_TIMER_MS = 10;
+
 export function timingFor(sessionTimeoutMs: number, hostCount: number): SessionTiming {
   const t = Math.max(1, Math.floor(sessionTimeoutMs));
-  const readTimeoutMs = Math.floor((t * 2) / 3);
+  const readTimeoutMs = Math.max(2 * MIN_TIMER_MS, Math.floor((t * 2) / 3));
   return {
     sessionTimeoutMs: t,
     readTimeoutMs,
-    pingIntervalMs: Math.floor(readTimeoutMs / 2),
+    pingIntervalMs: Math.max(MIN_TIMER_MS, Math.floor(readTimeoutMs / 2)),
     connectTimeoutMs: Math.max(1, Math.floor(t / Math.max(1, hostCount))),
     clientExpiryMs: Math.floor((t * 4) / 3),
   };

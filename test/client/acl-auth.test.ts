@@ -18,7 +18,7 @@ describe('ACLs and authentication', () => {
     expect(stat.aversion).toBe(1);
     expect(await codeOf(zk.setData(path, 'x'))).toBe('NOAUTH');
     expect(await codeOf(zk.setACL(path, OPEN_ACL_UNSAFE, { version: 0 }))).toBe('NOAUTH');
-    expect(await codeOf(zk.create(`${uniquePath()}`, null, { acl: [] }))).toBe('INVALIDACL');
+    expect(await codeOf(zk.create(`${uniquePath()}`, null, { acl: [] }))).toBe('BAD_ARGUMENT');
     expect(await codeOf(zk.create(`${uniquePath()}`, null, { acl: [{ perms: Perms.ALL, id: { scheme: 'world', id: 'nobody' } }] }))).toBe('INVALIDACL');
     expect(await codeOf(zk.create(`${uniquePath()}`, null, { acl: CREATOR_ALL_ACL }))).toBe('INVALIDACL');
     expect(await codeOf(zk.getACL(`${path}/none`))).toBe('NONODE');
