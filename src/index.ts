@@ -46,3 +46,6 @@ export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js'
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
 export { denoTransport, type DenoTransportOptions } from './transport/deno.js';
 export { webSocketTransport, type WebSocketTransportOptions, type StreamSocketConnect } from './transport/web.js';
+
+// The lock recipes: built only on the client API above, re-exported so one import gives both.
+export * from './recipes/index.js';
