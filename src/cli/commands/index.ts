@@ -5,7 +5,8 @@ import { benchCommand } from './bench.js';
 import { decodeCommand } from './decode.js';
 import { demoCommand } from './demo.js';
 import { fourLetterCommand } from './fourlw.js';
+import { lockCommand } from './lock.js';
 import { srvrCommand } from './srvr.js';
 import { traceCommand } from './trace.js';
 
-export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand];
+export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand];

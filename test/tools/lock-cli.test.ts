@@ -1,0 +1,166 @@
+/**
+ * `zkwire lock` (issue 4 item 9) as users run it: the built CLI in separate processes against a real ZooKeeper.
+ * Acquire + release with JSON output; a second process times out (exit 2) while the first holds; and a lock lost
+ * while held (the link paused by the fault proxy past the read timeout) is reported at once with exit 3.
+ */
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../src/node.js';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
+import { sharedServer, startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+
+const MAIN = join(process.cwd(), 'dist/cli/main.js');
+
+interface Run {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with the next stdout line parsed as JSON. */
+  nextLine(): Promise<Record<string, unknown>>;
+  exit: Promise<{ code: number | null; stderr: string; lines: Record<string, unknown>[] }>;
+}
+
+function zkwire(args: string[]): Run {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  const waiting: ((l: Record<string, unknown>) => void)[] = [];
+  let read = 0;
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    lines.push(parsed);
+    waiting.shift()?.(parsed);
+  });
+  const exit = new Promise<{ code: number | null; stderr: string; lines: Record<string, unknown>[] }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stderr, lines })),
+  );
+  return {
+    child,
+    exit,
+    nextLine() {
+      const i = read++;
+      if (i < lines.length) return Promise.resolve(lines[i]!);
+      return new Promise((resolve, reject) => {
+        waiting.push(resolve);
+        void exit.then((e) => reject(new Error(`zkwire exited ${e.code} before printing line ${i + 1}: ${e.stderr}`)));
+      });
+    },
+  };
+}
+
+let connectString: string;
+beforeAll(async () => {
+  connectString = (await sharedServer()).connectString;
+});
+
+describe('zkwire lock', () => {
+  it('acquires, reports node, fencing token and wait as JSON, releases, exits 0 and leaves no node', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const run = zkwire(['lock', path, '--server', connectString, '--json', '--hold', '50']);
+    const { code, lines, stderr } = await run.exit;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(2);
+    const [acquired, released] = lines;
+    expect(acquired!['acquired']).toBe(true);
+    expect(acquired!['node']).toMatch(new RegExp(`^${path}/_c_[0-9a-f-]{36}-lock-\\d{10}$`));
+    expect(BigInt(acquired!['fencingToken'] as string)).toBeGreaterThan(0n);
+    expect(typeof acquired!['waitedMs']).toBe('number');
+    expect(released).toEqual({ released: true });
+    await using zk = await ZooKeeperClient.connect(connectString);
+    expect(await zk.getChildren(path).catch(() => [])).toEqual([]);
+  });
+
+  for (const kind of ['semaphore-mutex', 'read', 'write', 'semaphore'] as const) {
+    it(`--kind ${kind} acquires and releases`, async () => {
+      const path = `/lock-cli-${randomUUID()}`;
+      const { code, lines } = await zkwire(['lock', path, '--kind', kind, '--server', connectString, '--json']).exit;
+      expect(code).toBe(0);
+      expect(lines[0]!['acquired']).toBe(true);
+      expect(String(lines[0]!['node'])).toContain(kind === 'read' ? '__READ__' : kind === 'write' ? '__WRIT__' : 'lease-');
+      expect(lines[1]).toEqual({ released: true });
+    });
+  }
+
+  it('a second process times out with {acquired:false} and exit 2 while the first holds; the first then releases', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const holder = zkwire(['lock', path, '--server', connectString, '--json', '--hold', '2500']);
+    expect((await holder.nextLine())['acquired']).toBe(true);
+    const second = await zkwire(['lock', path, '--server', connectString, '--json', '--timeout', '300']).exit;
+    expect(second.code).toBe(2);
+    expect(second.lines).toHaveLength(1);
+    expect(second.lines[0]!['acquired']).toBe(false);
+    const first = await holder.exit;
+    expect(first.code).toBe(0);
+    expect(first.lines[1]).toEqual({ released: true });
+    // The timed-out attempt left no node behind.
+    await using zk = await ZooKeeperClient.connect(connectString);
+    expect(await zk.getChildren(path).catch(() => [])).toEqual([]);
+  });
+
+  it('two semaphore leases admit two holders and time out the third', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const args = ['lock', path, '--kind', 'semaphore', '--leases', '2', '--server', connectString, '--json'];
+    const a = zkwire([...args, '--hold', '2500']);
+    const b = zkwire([...args, '--hold', '2500']);
+    expect((await a.nextLine())['acquired']).toBe(true);
+    expect((await b.nextLine())['acquired']).toBe(true);
+    const c = await zkwire([...args, '--timeout', '300']).exit;
+    expect(c.code).toBe(2);
+    expect((await a.exit).code).toBe(0);
+    expect((await b.exit).code).toBe(0);
+  });
+
+  it('with no --server it runs against a throwaway local ZooKeeper and says so on stderr', async () => {
+    const r = await zkwire(['lock', '/cli-local', '--json']).exit;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('no --server given');
+    expect(r.lines.map((l) => Object.keys(l)[0])).toEqual(['acquired', 'released']);
+  });
+
+  it('usage errors exit 2 with the reason on stderr', async () => {
+    const bad = await zkwire(['lock', '/x', '--kind', 'spinlock', '--server', connectString]).exit;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--kind must be one of');
+    const noPath = await zkwire(['lock', '--server', connectString]).exit;
+    expect(noPath.code).toBe(2);
+    expect(noPath.stderr).toContain('PATH');
+  });
+
+  it('a path the lock recipes refuse is a failure with a typed reason, not a crash', async () => {
+    const r = await zkwire(['lock', 'relative/path', '--server', connectString, '--json']).exit;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('BAD_ARGUMENT');
+  });
+});
+
+describe('zkwire lock: lock lost while held', () => {
+  let server: ZkServer;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    server = await startZooKeeper();
+    proxy = await startFaultProxy({ host: server.host, port: server.port });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it('prints {lost:true, reason} at once and exits 3 when the link stalls past the read timeout', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const run = zkwire(['lock', path, '--server', proxy.connectString, '--session-timeout', '4000', '--hold', '120000', '--json']);
+    expect((await run.nextLine())['acquired']).toBe(true);
+    proxy.pause();
+    const lost = await run.nextLine();
+    expect(lost['lost']).toBe(true);
+    // The default policy ("suspended") fires on the lost connection: another client may hold the lock now.
+    expect(lost['reason']).toBe('CONNECTIONLOSS');
+    const { code, lines } = await run.exit;
+    expect(code).toBe(3);
+    expect(lines.some((l) => l['released'] === true)).toBe(false);
+    proxy.pass();
+  });
+});
