@@ -10,7 +10,7 @@ set -euo pipefail
 
 ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
-PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless)
+PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl)
 
 find_java() {
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
@@ -20,7 +20,7 @@ find_java() {
 }
 
 all_present() {
-  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]]
+  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]] && command -v openssl >/dev/null 2>&1
 }
 
 report() {
@@ -39,6 +39,7 @@ missing=()
 find_java >/dev/null || missing+=("java")
 [[ -f "$ZOOKEEPER_JAR" ]] || missing+=("$ZOOKEEPER_JAR")
 [[ -f "$CURATOR_JAR" ]] || missing+=("$CURATOR_JAR")
+command -v openssl >/dev/null 2>&1 || missing+=("openssl (TLS test certificates)")
 echo "setup: missing: ${missing[*]}"
 
 if ! command -v apt-get >/dev/null 2>&1; then

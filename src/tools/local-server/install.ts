@@ -17,6 +17,9 @@ export interface ZooKeeperInstall {
 
 export const DEBIAN_ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
 const DEBIAN_SLF4J_SIMPLE_JAR = '/usr/share/java/slf4j-simple.jar';
+// The manifest's Class-Path omits netty-codec, which the Netty connection factory (the only one that serves a
+// TLS secureClientPort) needs: without it every TLS connection dies with NoClassDefFoundError.
+const DEBIAN_NETTY_CODEC_JAR = '/usr/share/java/netty-codec.jar';
 
 export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooKeeperInstall | null {
   const java = findJava(env);
@@ -26,6 +29,7 @@ export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooK
   if (isFile(DEBIAN_ZOOKEEPER_JAR)) {
     const jars = [DEBIAN_ZOOKEEPER_JAR];
     if (isFile(DEBIAN_SLF4J_SIMPLE_JAR)) jars.push(DEBIAN_SLF4J_SIMPLE_JAR);
+    if (isFile(DEBIAN_NETTY_CODEC_JAR)) jars.push(DEBIAN_NETTY_CODEC_JAR);
     return { java, classpath: jars.join(path.delimiter), source: '/usr/share/java (Debian packages)' };
   }
   return null;
