@@ -67,6 +67,9 @@ async function main(): Promise<number> {
     return failure === undefined ? 0 : 1;
   }
 
+  // With --expose-gc the figures are live memory, not garbage not yet collected.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
   const before = process.memoryUsage();
   console.log(`fuzzing ${targets.map((t) => t.name).join(', ')} for ${args.seconds} s from seed ${args.seed} (${corpus.frames.length} golden frames)`);
   const reports: TargetReport[] = await runFuzz({
@@ -77,6 +80,7 @@ async function main(): Promise<number> {
     maxFailures: 20,
     onProgress: (r) => console.log(`  ${r.target}: ${r.inputs} inputs, ${r.failures.length} failure(s)`),
   });
+  gc?.();
   const after = process.memoryUsage();
 
   const rows = reports.map((r) => [r.target, String(r.inputs), String(Math.round((r.inputs * 1000) / Math.max(1, r.ms))), String(r.failures.length)]);
@@ -85,7 +89,7 @@ async function main(): Promise<number> {
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const r of rows) console.log(line(r));
-  console.log(`\nheap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}, rss ${mb(before.rss)} -> ${mb(after.rss)}`);
+  console.log(`\nheap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}, rss ${mb(before.rss)} -> ${mb(after.rss)}${gc === undefined ? ' (run with --expose-gc for live figures)' : ' (after gc)'}`);
   for (const r of reports) {
     for (const f of r.failures) {
       console.log(`\nFAIL ${f.target} seed ${f.seed} input ${f.index}: ${f.message}\n  replay: node .build/bench/fuzz.js --seed ${f.seed} --replay ${f.target}:${f.index}`);
