@@ -21,6 +21,7 @@ interface Setup {
   handshake?: (conn: number) => HandshakeAct;
   reply?: (conn: number, xid: number, opcode: number) => ReplyAct;
   timeOut?: number;
+  auth?: 'ok' | 'silent' | 'failed';
 }
 
 function setup(plan: Setup = {}, maxFrameSize?: number) {
@@ -135,7 +136,7 @@ describe('a hostile server gets typed errors and reconnects, never a crash or a 
   });
 });
 
-describe('bugs found by the fuzzer (fail until fixed in src/session)', () => {
+describe('regressions: bugs the fuzzer found', () => {
   it('a ConnectResponse granting timeOut 2 ms does not drive a zero-delay ping loop', async () => {
     const s = setup({ timeOut: 2 });
     await s.link.advance(1000);
@@ -156,4 +157,26 @@ describe('bugs found by the fuzzer (fail until fixed in src/session)', () => {
       await closeAndCheck(s);
     });
   }
+
+  it('an auth packet whose reply never comes while pings are answered: addAuth settles within 3 session timeouts', async () => {
+    // Found by the fuzzer (seed 11, input 18085: a truncated frame swallowed the auth reply). The server handles
+    // auth on arrival, before anything sent after it, so a ping reply while an older auth is in flight proves its
+    // reply is lost, just as for ordinary requests.
+    const s = setup({ auth: 'silent' });
+    expect(codeOf(await outcome(s.link, s.client.getData('/a')))).toBe('resolved');
+    const o = await outcome(s.link, s.client.addAuth('digest', 'u:p')).catch((e: Error) => ({ error: e }));
+    expect(codeOf(o)).toBe('CONNECTIONLOSS');
+    await closeAndCheck(s);
+  });
+
+  it('AUTHFAILED from the server ends the session: addAuth and every pending call get AUTHFAILED', async () => {
+    const s = setup({ auth: 'failed' });
+    expect(codeOf(await outcome(s.link, s.client.getData('/a')))).toBe('resolved');
+    const auth = s.client.addAuth('digest', 'u:p');
+    const after = s.client.getData('/a');
+    expect(codeOf(await outcome(s.link, auth))).toBe('AUTHFAILED');
+    expect(codeOf(await outcome(s.link, after))).toBe('AUTHFAILED');
+    expect(s.client.state).toBe('auth-failed');
+    await closeAndCheck(s);
+  });
 });

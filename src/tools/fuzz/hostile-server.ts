@@ -103,6 +103,8 @@ export interface ServerPlan {
   reply?(conn: number, xid: number, opcode: number): ReplyAct;
   /** timeOut granted by an 'ok' handshake, instead of the one requested. */
   readonly timeOut?: number;
+  /** How auth packets are answered; default 'ok'. */
+  readonly auth?: 'ok' | 'silent' | 'failed';
 }
 
 export class HostileServer {
@@ -253,7 +255,13 @@ export class HostileServer {
         }
       }
       if (type === OpCode.auth) {
-        const err = this.rng.chance(lieRate) ? this.rng.pick([ErrorCode.AUTHFAILED, -99, 0]) : 0;
+        if (this.plan?.auth === 'silent') return;
+        const err =
+          this.plan?.auth === 'failed'
+            ? ErrorCode.AUTHFAILED
+            : this.rng.chance(lieRate)
+              ? this.rng.pick([ErrorCode.AUTHFAILED, -99, 0])
+              : 0;
         this.log.push(`auth reply err ${err}`);
         encodeReplyFrame(w.reset(), { xid: Xid.auth, zxid, err }, OpCode.auth);
         send(w.toBytes());
