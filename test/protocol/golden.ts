@@ -3,8 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hexDecode } from '../../src/protocol/index.js';
+import { goldenDir } from '../../src/tools/golden-dir.js';
 
-export const GOLDEN_DIR = process.env['ZK_GOLDEN_DIR'] ?? '/work/shared/zk-golden';
+export const GOLDEN_DIR = goldenDir();
 
 export interface GoldenLine {
   file: string;

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hexDecode } from '../../protocol/index.js';
+import { goldenDir } from '../golden-dir.js';
 
 export interface CorpusFrame {
   readonly file: string;
@@ -26,7 +27,7 @@ export interface Corpus {
   readonly donors: readonly Uint8Array[];
 }
 
-export const DEFAULT_GOLDEN_DIR = process.env['ZK_GOLDEN_DIR'] ?? '/work/shared/zk-golden';
+export const DEFAULT_GOLDEN_DIR = goldenDir();
 
 export function loadCorpus(dir: string = DEFAULT_GOLDEN_DIR): Corpus {
   if (!existsSync(dir)) throw new Error(`golden frames not found in ${dir} (set ZK_GOLDEN_DIR)`);
