@@ -48,3 +48,10 @@ export class Timer {
     }
   }
 }
+
+/** Waits for `promise` or `ms`, whichever comes first (a bounded wait that leaves no timer behind). */
+export async function settleWithin(clock: Clock, promise: Promise<void>, ms: number): Promise<void> {
+  let timer: Timer | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = new Timer(clock, resolve)).arm(ms))]);
+  timer?.cancel();
+}

@@ -5,7 +5,7 @@
  * lets an abort before that moment take it back with nothing sent.
  */
 
-import type { ZooKeeperError } from '../errors.js';
+import { clientError, withContext, ZooKeeperError } from '../errors.js';
 
 export interface Reply {
   readonly err: number;
@@ -52,4 +52,61 @@ export interface AuthRecord {
   readonly auth: Uint8Array;
   /** Callers of addAuth still waiting for the server's first answer to this record. */
   waiters: { resolve(): void; reject(err: ZooKeeperError): void }[];
+}
+
+/**
+ * The queue item for a caller's request: settles the caller's promise exactly once — with `onReply`'s
+ * result, the connection's error, or ABORTED when the signal fires. An abort before the item is written
+ * takes it back through `withdraw` (nothing is sent); after that its reply is still read, and dropped.
+ */
+export function callerItem<T>(
+  spec: RequestSpec<T>,
+  resolve: (value: T) => void,
+  reject: (err: ZooKeeperError) => void,
+  withdraw: (item: Outgoing) => void,
+): Outgoing {
+  const { op, path, signal } = spec;
+  /** Marks the item settled; false if it already was. */
+  const settle = (): boolean => {
+    if (item.settled) return false;
+    item.settled = true;
+    signal?.removeEventListener('abort', onAbort);
+    return true;
+  };
+  const onAbort = (): void => {
+    if (!settle()) return;
+    if (!item.sent) withdraw(item);
+    reject(clientError('ABORTED', item.sent ? 'aborted while awaiting the reply' : 'aborted before sending', { op, path, cause: signal?.reason }));
+  };
+  const item: Outgoing = {
+    opcode: spec.opcode,
+    body: spec.body,
+    xid: 0,
+    sent: false,
+    settled: false,
+    complete: (reply: Reply) => {
+      if (!settle()) return;
+      try {
+        resolve(spec.onReply(reply));
+      } catch (e) {
+        reject(e instanceof ZooKeeperError ? e : clientError('PROTOCOL_ERROR', 'unexpected reply', { op, path, cause: e }));
+      }
+    },
+    fail: (err: ZooKeeperError) => {
+      if (settle()) reject(withContext(err, op, path));
+    },
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return item;
+}
+
+/** A request the session makes itself (setWatches, closeSession): no caller promise, no abort. */
+export function internalRequest(opcode: number, body: unknown, done?: () => void): Outgoing {
+  // Answered or failed, it is over either way: the session only needs to know when (closeSession).
+  const over = (): void => {
+    item.settled = true;
+    done?.();
+  };
+  const item: Outgoing = { opcode, body, xid: 0, sent: false, settled: false, complete: over, fail: over };
+  return item;
 }

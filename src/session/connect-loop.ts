@@ -1,0 +1,122 @@
+/**
+ * The connect loop: takes the hosts in (shuffled) turn, opens a connection through the transport, lives
+ * through that connection until it ends, then pauses as the reconnect policy says and tries the next.
+ * What happens on the connection (handshake, frames, loss) is the session's: the loop only dials and waits.
+ */
+
+import { clientError, type ZooKeeperError } from '../errors.js';
+import type { Endpoint, Transport } from '../transport/types.js';
+import { Timer, type Clock } from './clock.js';
+import type { HostRing } from './connect-string.js';
+import { Connection } from './connection.js';
+import type { ReconnectDelay } from './timing.js';
+
+/** After a fruitless pass over every host, wait at least this long whatever the policy says: never spin. */
+const MIN_PAUSE_AFTER_PASS_MS = 10;
+
+export interface ConnectLoopOptions {
+  readonly clock: Clock;
+  readonly hosts: HostRing;
+  readonly transport: Transport;
+  readonly reconnectDelay: ReconnectDelay;
+  readonly maxFrameSize: number;
+}
+
+/** The session's side of each connection. */
+export interface ConnectionHooks {
+  /** True once the session is over or closing: no further attempts. */
+  stopped(): boolean;
+  /** A new connection is the session's current one from now on. */
+  begin(conn: Connection): void;
+  /** Its stream is open: time for the ConnectRequest. */
+  opened(conn: Connection): void;
+  data(conn: Connection, chunk: Uint8Array): void;
+  drop(conn: Connection, reason: ZooKeeperError): void;
+}
+
+export class ConnectLoop {
+  private connections = 0;
+  private readonly sleepTimer: Timer;
+  private wakeSleeper: (() => void) | undefined;
+  private connectAbort: AbortController | undefined;
+
+  constructor(
+    private readonly options: ConnectLoopOptions,
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.sleepTimer = new Timer(options.clock, () => this.wakeSleeper?.());
+  }
+
+  /** Runs until the hooks say stop. */
+  async run(): Promise<void> {
+    const { hosts, reconnectDelay } = this.options;
+    let attempt = 0;
+    let first = true;
+    while (!this.hooks.stopped()) {
+      if (!first) {
+        const passes = Math.floor(attempt / hosts.size);
+        const delay = reconnectDelay(attempt, passes);
+        await this.sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
+        if (this.hooks.stopped()) break;
+      }
+      first = false;
+      const established = await this.connectOnce(hosts.next().endpoint);
+      attempt = established ? 0 : attempt + 1;
+    }
+  }
+
+  /** Gives up on a connection still being opened (the transport is told through its signal). */
+  abortConnect(): void {
+    this.connectAbort?.abort();
+  }
+
+  /** The session ended: cut the pause short and abandon any connect in progress. */
+  stop(): void {
+    this.wakeSleeper?.();
+    this.connectAbort?.abort();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.wakeSleeper = () => {
+        this.wakeSleeper = undefined;
+        this.sleepTimer.cancel();
+        resolve();
+      };
+      this.sleepTimer.arm(ms);
+    });
+  }
+
+  /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
+  private async connectOnce(endpoint: Endpoint): Promise<boolean> {
+    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize);
+    const hooks = this.hooks;
+    hooks.begin(conn);
+    const abort = new AbortController();
+    this.connectAbort = abort;
+    const handlers = {
+      onData: (chunk: Uint8Array) => hooks.data(conn, chunk),
+      onClose: (error?: Error) => {
+        conn.streamClosed();
+        hooks.drop(conn, clientError('CONNECTIONLOSS', error === undefined ? `${conn.description} closed the connection` : error.message, { cause: error }));
+      },
+    };
+    const cannotConnect = (e: unknown): void => hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}`, { cause: e }));
+    try {
+      this.options.transport.connect(endpoint, handlers, { signal: abort.signal }).then((stream) => {
+        if (conn.isOver) {
+          stream.close();
+          return;
+        }
+        conn.attach(stream);
+        hooks.opened(conn);
+      }, cannotConnect);
+    } catch (e) {
+      cannotConnect(e);
+    }
+    await conn.ended;
+    if (this.connectAbort === abort) this.connectAbort = undefined;
+    return conn.handshakeDone;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The session's credentials: every auth the application gave (in options or through addAuth), re-sent
+ * first on each new connection, and the addAuth callers still waiting for the server's first answer.
+ * A credential the server refuses with an error other than AUTHFAILED is forgotten (not re-sent);
+ * AUTHFAILED itself ends the session, which is the session's business, not this list's.
+ */
+
+import { clientError, withContext, type ZooKeeperError } from '../errors.js';
+import type { QueueItem } from './batch.js';
+import type { AuthRecord } from './outgoing.js';
+
+export class Credentials {
+  private readonly records: AuthRecord[] = [];
+
+  constructor(initial: readonly { readonly scheme: string; readonly auth: Uint8Array }[] = []) {
+    for (const a of initial) this.records.push({ scheme: a.scheme, auth: a.auth, waiters: [] });
+  }
+
+  /** Adds a credential whose caller waits for the server's answer to it. */
+  add(scheme: string, auth: Uint8Array, waiter: AuthRecord['waiters'][number]): AuthRecord {
+    const record: AuthRecord = { scheme, auth, waiters: [waiter] };
+    this.records.push(record);
+    return record;
+  }
+
+  /** One auth packet per credential, in the order they were given: what a new connection sends first. */
+  packets(): QueueItem[] {
+    return this.records.map((auth) => ({ auth }));
+  }
+
+  /** The server answered a record's packet with `err` (not AUTHFAILED): settles its waiters. */
+  answered(record: AuthRecord | undefined, err: number): void {
+    if (record === undefined) return;
+    if (err === 0) {
+      const waiters = record.waiters;
+      record.waiters = [];
+      for (const w of waiters) w.resolve();
+    } else {
+      this.reject(record, clientError('AUTHFAILED', `auth reply error ${err}`, { op: 'addAuth' }));
+    }
+  }
+
+  /** Forgets a credential and rejects its waiters. */
+  reject(record: AuthRecord, err: ZooKeeperError): void {
+    const i = this.records.indexOf(record);
+    if (i >= 0) this.records.splice(i, 1);
+    const waiters = record.waiters;
+    record.waiters = [];
+    for (const w of waiters) w.reject(err);
+  }
+
+  /** The session ended: every waiting addAuth caller gets its terminal error. */
+  rejectWaiters(err: ZooKeeperError): void {
+    for (const record of this.records) {
+      for (const w of record.waiters) w.reject(withContext(err, 'addAuth'));
+      record.waiters = [];
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The receive path: cutting a connection's bytes into frames and routing each frame.
+ *
+ * The first frame of a connection is the ConnectResponse. After it, reserved xids are routed first —
+ * notifications (-1), ping answers (-2), auth answers (-4) — and every other reply must match the head
+ * of the connection's FIFO: anything else means the stream is broken and the connection is dropped.
+ * Frames of one chunk are handled synchronously one after another, so a notification reaches its
+ * watchers before the reply that follows it on the wire, and a watch a reply registers exists before
+ * the next frame is read.
+ */
+
+import { clientError, type ZooKeeperError } from '../errors.js';
+import {
+  decodeConnectResponse,
+  decodeReplyHeader,
+  decodeResponseBody,
+  decodeWatcherEvent,
+  JuteReader,
+  Xid,
+  type ConnectResponse,
+} from '../protocol/index.js';
+import type { Connection } from './connection.js';
+import { eventTypeName, type WatchEvent } from './watches.js';
+
+/** Where routed frames go: the session's handlers. */
+export interface FrameRoutes {
+  connectResponse(conn: Connection, response: ConnectResponse): void;
+  notification(event: WatchEvent): void;
+  authReply(conn: Connection, err: number): void;
+  /** A reply matched the FIFO head: the zxid it carries (the request itself is completed here). */
+  replied(zxid: bigint): void;
+  drop(conn: Connection, reason: ZooKeeperError): void;
+}
+
+/**
+ * Feeds a chunk to the connection's frame decoder and hands each whole frame to `onFrame`. A framing
+ * error or a frame that fails to decode drops the connection; nothing after it is read.
+ */
+export function receiveChunk(
+  conn: Connection,
+  chunk: Uint8Array,
+  onFrame: (payload: Uint8Array) => void,
+  drop: (conn: Connection, reason: ZooKeeperError) => void,
+): void {
+  if (conn.isOver) return;
+  conn.frames.push(chunk);
+  for (;;) {
+    const next = conn.frames.next();
+    if (next.kind === 'need-more') return;
+    if (next.kind === 'error') {
+      const code = next.error.code === 'FRAME_TOO_LARGE' ? 'FRAME_TOO_LARGE' : 'PROTOCOL_ERROR';
+      drop(conn, clientError(code, `from ${conn.description}: ${next.error.message}`));
+      return;
+    }
+    try {
+      onFrame(next.payload);
+    } catch (e) {
+      drop(conn, clientError('PROTOCOL_ERROR', `undecodable frame from ${conn.description}`, { cause: e }));
+      return;
+    }
+    if (conn.isOver) return;
+  }
+}
+
+/** Routes one frame's payload (may throw on an undecodable header: receiveChunk drops the link then). */
+export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameRoutes): void {
+  const r = new JuteReader(payload);
+  if (!conn.handshakeDone) {
+    routes.connectResponse(conn, decodeConnectResponse(r));
+    return;
+  }
+  const header = decodeReplyHeader(r);
+  switch (header.xid) {
+    case Xid.notification: {
+      const event = decodeWatcherEvent(r);
+      const type = eventTypeName(event.type);
+      if (type !== undefined && event.path !== null) routes.notification({ type, state: 'SyncConnected', path: event.path });
+      return;
+    }
+    case Xid.ping: {
+      // Pings go through the server's pipeline in order, so a ping answer overtaking an older request
+      // means that request's reply was lost: without this check it would wait for ever on a live link.
+      const mark = conn.pingMarks.shift();
+      const oldest = conn.pending.peek();
+      if (mark !== undefined && oldest?.seq !== undefined && oldest.seq <= mark) {
+        routes.drop(conn, clientError('PROTOCOL_ERROR', `ping answered before the reply to xid ${oldest.xid}: that reply was lost`));
+      }
+      return;
+    }
+    case Xid.auth:
+      if (conn.authInFlight.length === 0) {
+        routes.drop(conn, clientError('PROTOCOL_ERROR', 'auth reply without an auth request'));
+        return;
+      }
+      routes.authReply(conn, header.err);
+      return;
+  }
+  const head = conn.pending.peek();
+  if (head === undefined || head.xid !== header.xid) {
+    const expected = head === undefined ? 'no request outstanding' : `expected xid ${head.xid}`;
+    routes.drop(conn, clientError('PROTOCOL_ERROR', `reply with xid ${header.xid} from ${conn.description}, ${expected}`));
+    return;
+  }
+  conn.pending.shift();
+  routes.replied(header.zxid);
+  let body: unknown;
+  if (header.err === 0) {
+    try {
+      body = decodeResponseBody(head.opcode, r);
+    } catch (e) {
+      const err = clientError('PROTOCOL_ERROR', `undecodable reply to xid ${head.xid}`, { cause: e });
+      head.fail(err);
+      routes.drop(conn, err);
+      return;
+    }
+  }
+  head.complete({ err: header.err, zxid: header.zxid, body });
+}
