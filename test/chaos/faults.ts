@@ -1,0 +1,230 @@
+/**
+ * The seeded fault schedule. Two lanes run side by side, each one episode at a time:
+ *  - the server lane kills (SIGKILL) the leader or a follower, leaves it down a while, restarts it and waits for
+ *    the ensemble to have one leader again; never more than one member is down, so a quorum remains;
+ *  - the network lane works on the fault proxies in front of the members: pauses one link for less than the
+ *    session timeout T (requests stall, the session survives) or for more (its clients must move to another member
+ *    or lose the session), partitions every link for more than T (every session expires), loses the reply to a
+ *    create or a delete (the server executed it; the connection then breaks, as it does when a reply really gets
+ *    lost), resets connections, or writes garbage into the stream.
+ * Each lane first tours every one of its kinds in a seeded order, so even a short run injects every kind, then
+ * picks kinds at random by weight. Times and targets all come from the lane's seeded generator.
+ */
+
+import { OpCode } from '../../src/protocol/opcodes.js';
+import type { FaultProxy } from '../harness/fault-proxy.js';
+import type { ZkEnsemble } from '../harness/zookeeper.js';
+import type { Prng } from './prng.js';
+
+export const SERVER_FAULTS = ['kill-leader', 'kill-follower'] as const;
+export const NETWORK_FAULTS = [
+  'pause-short',
+  'pause-long',
+  'partition-all',
+  'lost-create-reply',
+  'lost-delete-reply',
+  'reset',
+  'garbage',
+] as const;
+export type FaultKind = (typeof SERVER_FAULTS)[number] | (typeof NETWORK_FAULTS)[number];
+export const ALL_FAULTS: readonly FaultKind[] = [...SERVER_FAULTS, ...NETWORK_FAULTS];
+
+const WEIGHTS: Record<FaultKind, number> = {
+  'kill-leader': 1,
+  'kill-follower': 1,
+  'pause-short': 3,
+  'pause-long': 2,
+  'partition-all': 1,
+  'lost-create-reply': 3,
+  'lost-delete-reply': 3,
+  reset: 2,
+  garbage: 1,
+};
+
+const CREATE_OPCODES: ReadonlySet<number> = new Set([OpCode.create, OpCode.create2, OpCode.createContainer]);
+/** How long a lost-reply episode waits for a matching reply to come by before giving up on this one. */
+const LOST_REPLY_WAIT_MS = 3000;
+
+export interface FaultEvent {
+  /** Seconds since the run started. */
+  readonly at: number;
+  readonly kind: FaultKind;
+  readonly detail: string;
+}
+
+export interface FaultLog {
+  readonly injected: Record<FaultKind, number>;
+  readonly timeline: FaultEvent[];
+  /** Trouble with the harness itself (a member that would not restart); not a client failure. */
+  readonly errors: string[];
+}
+
+export interface FaultTargets {
+  readonly ensemble: ZkEnsemble;
+  /** proxies[i] fronts ensemble member i. */
+  readonly proxies: readonly FaultProxy[];
+  readonly sessionTimeoutMs: number;
+  /** ms since the run started, for the timeline. */
+  readonly elapsed: () => number;
+}
+
+export interface LaneOptions {
+  /** No new episode starts after this (Date.now() time); the one under way finishes. */
+  readonly until: number;
+  /** Pause between episodes, ms. */
+  readonly gapMs: readonly [number, number];
+}
+
+export function emptyFaultLog(): FaultLog {
+  const injected = Object.fromEntries(ALL_FAULTS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  return { injected, timeline: [], errors: [] };
+}
+
+export async function runFaultLane(
+  kinds: readonly FaultKind[],
+  targets: FaultTargets,
+  prng: Prng,
+  log: FaultLog,
+  options: LaneOptions,
+): Promise<void> {
+  const tour = prng.shuffled(kinds);
+  while (Date.now() < options.until) {
+    const kind = tour.shift() ?? weightedPick(kinds, prng);
+    try {
+      await runEpisode(kind, targets, prng, log);
+    } catch (err) {
+      log.errors.push(`${kind} at ${(targets.elapsed() / 1000).toFixed(1)} s: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      await heal(targets, log);
+    }
+    await sleep(prng.int(options.gapMs[0], options.gapMs[1]));
+  }
+}
+
+/** Every proxy forwarding again and every member running, with one leader. */
+export async function heal(targets: FaultTargets, log: FaultLog): Promise<void> {
+  for (const proxy of targets.proxies) proxy.pass();
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      for (const [i, server] of targets.ensemble.servers.entries()) {
+        if (server.pid === undefined) await targets.ensemble.restart(i);
+      }
+      await targets.ensemble.leaderIndex();
+      return;
+    } catch (err) {
+      log.errors.push(`heal attempt ${attempt}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+  }
+}
+
+async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, log: FaultLog): Promise<void> {
+  const T = targets.sessionTimeoutMs;
+  const { ensemble, proxies } = targets;
+  const record = (detail: string): void => {
+    log.injected[kind]++;
+    log.timeline.push({ at: Math.round(targets.elapsed() / 100) / 10, kind, detail });
+  };
+  switch (kind) {
+    case 'kill-leader':
+    case 'kill-follower': {
+      const leader = await ensemble.leaderIndex();
+      const others = ensemble.servers.map((_, i) => i).filter((i) => i !== leader);
+      const victim = kind === 'kill-leader' ? leader : prng.pick(others);
+      const downMs = prng.int(500, 3000);
+      await ensemble.kill(victim);
+      record(`member #${victim} killed, down ${downMs} ms`);
+      await sleep(downMs);
+      await ensemble.restart(victim);
+      await ensemble.leaderIndex();
+      return;
+    }
+    case 'pause-short':
+    case 'pause-long': {
+      const i = prng.int(0, proxies.length - 1);
+      const ms = kind === 'pause-short' ? prng.int(Math.round(T * 0.25), Math.round(T * 0.85)) : prng.int(Math.round(T * 1.25), T * 2);
+      proxyAt(proxies, i).pause();
+      record(`link to member #${i} paused ${ms} ms (T = ${T} ms)`);
+      await sleep(ms);
+      proxyAt(proxies, i).pass();
+      return;
+    }
+    case 'partition-all': {
+      const ms = prng.int(Math.round(T * 1.25), Math.round(T * 1.75));
+      for (const proxy of proxies) proxy.pause();
+      record(`every link paused ${ms} ms (T = ${T} ms)`);
+      await sleep(ms);
+      for (const proxy of proxies) proxy.pass();
+      return;
+    }
+    case 'lost-create-reply':
+    case 'lost-delete-reply': {
+      const i = busyProxy(proxies, prng);
+      const proxy = proxyAt(proxies, i);
+      const matches = (opcode: number | undefined): boolean =>
+        opcode !== undefined && (kind === 'lost-create-reply' ? CREATE_OPCODES.has(opcode) : opcode === OpCode.delete);
+      const cutAfterMs = prng.int(100, 1000);
+      let dropped: (() => void) | undefined;
+      const seen = new Promise<void>((resolve) => (dropped = resolve));
+      let armed = true;
+      proxy.dropReplies((frame) => {
+        if (!armed || !matches(frame.opcode)) return false;
+        armed = false;
+        dropped?.();
+        return true;
+      });
+      const hit = await Promise.race([seen.then(() => true), sleep(LOST_REPLY_WAIT_MS).then(() => false)]);
+      armed = false;
+      if (hit) {
+        record(`reply lost on the link to member #${i}, connections reset ${cutAfterMs} ms later`);
+        await sleep(cutAfterMs);
+        proxy.resetAll();
+      }
+      proxy.pass();
+      return;
+    }
+    case 'reset': {
+      const i = busyProxy(proxies, prng);
+      const n = proxyAt(proxies, i).connections();
+      proxyAt(proxies, i).resetAll();
+      record(`${n} connections to member #${i} reset`);
+      return;
+    }
+    case 'garbage': {
+      const i = busyProxy(proxies, prng);
+      // A length prefix no ZooKeeper frame can have (over the limit, or negative), then junk.
+      const bytes = new Uint8Array(12);
+      for (let b = 0; b < bytes.length; b++) bytes[b] = prng.int(0, 255);
+      const negative = prng.chance(0.5);
+      new DataView(bytes.buffer).setInt32(0, negative ? -prng.int(1, 1 << 30) : prng.int(0x7000_0000, 0x7fff_ffff));
+      const n = proxyAt(proxies, i).connections();
+      proxyAt(proxies, i).injectToClient(bytes);
+      record(`${bytes.length} garbage bytes (${negative ? 'negative' : 'oversized'} length) to ${n} connections via member #${i}`);
+      return;
+    }
+  }
+}
+
+/** A proxy with client connections on it if there is one (faults on an idle link prove nothing). */
+function busyProxy(proxies: readonly FaultProxy[], prng: Prng): number {
+  const busy = proxies.map((p, i) => (p.connections() > 0 ? i : -1)).filter((i) => i >= 0);
+  return busy.length > 0 ? prng.pick(busy) : prng.int(0, proxies.length - 1);
+}
+
+function proxyAt(proxies: readonly FaultProxy[], i: number): FaultProxy {
+  const proxy = proxies[i];
+  if (proxy === undefined) throw new Error(`no proxy #${i}`);
+  return proxy;
+}
+
+function weightedPick(kinds: readonly FaultKind[], prng: Prng): FaultKind {
+  const total = kinds.reduce((sum, k) => sum + WEIGHTS[k], 0);
+  let roll = prng.next() * total;
+  for (const kind of kinds) {
+    roll -= WEIGHTS[kind];
+    if (roll < 0) return kind;
+  }
+  return kinds[kinds.length - 1] as FaultKind;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
