@@ -8,5 +8,13 @@ import { fourLetterCommand } from './fourlw.js';
 import { lockCommand } from './lock.js';
 import { srvrCommand } from './srvr.js';
 import { traceCommand } from './trace.js';
+import { createCommand } from './create.js';
+import { getCommand } from './get.js';
+import { lsCommand } from './ls.js';
+import { rmCommand } from './rm.js';
+import { setCommand } from './set.js';
+import { statCommand } from './stat.js';
+import { watchCommand } from './watch.js';
+import { whoamiCommand } from './whoami.js';
 
-export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand];
+export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand];

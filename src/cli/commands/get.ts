@@ -1,0 +1,31 @@
+/** `zkwire get PATH`: a node's data. */
+
+import type { CliIo, Command } from '../types.js';
+import { dataToJson, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
+
+const usage = `Usage: zkwire get PATH [--server HOSTS] [--session-timeout MS] [--json]
+
+Prints the data of PATH: as text when it is valid UTF-8, else as hex (with a note on stderr).
+With --json: {"path", "data", "encoding": "utf8"|"hex", "stat": {...}} (64-bit Stat fields as decimal strings).
+With no --server, a throwaway local ZooKeeper is started and stopped.
+
+Exit status: 0 read, 1 error (e.g. NONODE), 2 usage error.
+`;
+
+export const getCommand: Command = {
+  name: 'get',
+  summary: 'print the data of a node',
+  usage,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandArgs(args, { positionals: ['PATH'], required: 1 });
+    if (typeof parsed === 'string') return usageError('get', parsed, usage, io);
+    const path = parsed.positionals[0]!;
+    return runWithClient('get', io, async (client) => {
+      const { data, stat } = await client.getData(path);
+      const shown = dataToJson(data);
+      if (!io.globals.json && shown.encoding === 'hex') io.err(`zkwire get: ${path} holds ${data.length} byte(s) that are not UTF-8; shown as hex\n`);
+      print(io, { path, ...shown, stat: statToJson(stat) }, () => shown.data);
+      return 0;
+    });
+  },
+};

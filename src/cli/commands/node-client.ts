@@ -1,0 +1,193 @@
+/**
+ * What the node commands (ls, get, set, create, rm, stat, watch, whoami) share: their small option parser, running
+ * with a connected client (on --server or a throwaway local server), the one error format, and how a Stat and node
+ * data look as text and as JSON.
+ */
+
+import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
+import { ZooKeeperClient, ZooKeeperError, type Stat } from '../../node.js';
+import { withServer } from '../../tools/local-server/with-server.js';
+import type { CliIo } from '../types.js';
+
+// ---- arguments ------------------------------------------------------------------------------------------
+
+export interface ArgSpec {
+  /** Options without a value, e.g. `-r`, `--recursive`. */
+  readonly flags?: readonly string[];
+  /** Options taking a value (`--mode X` or `--mode=X`). */
+  readonly valued?: readonly string[];
+  /** Names of the positional arguments, in order; the first `required` of them must be given. */
+  readonly positionals: readonly string[];
+  readonly required: number;
+}
+
+export interface ParsedCommandArgs {
+  readonly positionals: string[];
+  readonly flags: ReadonlySet<string>;
+  readonly values: ReadonlyMap<string, string>;
+}
+
+/**
+ * Parses a command's own arguments (the globals are gone by now). The global parser drops a `--` separator, so a
+ * command cannot tell data after it from an option; a negative number (`set /n -1`) is therefore taken as data,
+ * anything else starting with `-` must be a known option.
+ */
+export function parseCommandArgs(args: readonly string[], spec: ArgSpec): ParsedCommandArgs | string {
+  const positionals: string[] = [];
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (spec.valued?.includes(name)) {
+      const value = name !== a ? a.slice(eq + 1) : args[++i];
+      if (value === undefined) return `${name} needs a value`;
+      values.set(name, value);
+    } else if (spec.flags?.includes(a)) flags.add(a);
+    else if (a.startsWith('-') && a !== '-' && !/^-\d/.test(a)) return `unknown option ${a}`;
+    else if (positionals.length < spec.positionals.length) positionals.push(a);
+    else return `unexpected argument ${a}`;
+  }
+  if (positionals.length < spec.required) return `give ${spec.positionals.slice(positionals.length, spec.required).join(' ')}`;
+  return { positionals, flags, values };
+}
+
+/** A non-negative integer option value, or the usage message saying why not. */
+export function integerOption(name: string, value: string, min: number): number | string {
+  const n = Number(value);
+  return /^-?\d+$/.test(value) && Number.isSafeInteger(n) && n >= min ? n : `${name} needs an integer ≥ ${min}, got ${value}`;
+}
+
+export function usageError(command: string, problem: string, usage: string, io: CliIo): number {
+  io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
+  return 2;
+}
+
+// ---- errors ---------------------------------------------------------------------------------------------
+
+/**
+ * `CODE: detail`. Client messages already read `CODE (op path): detail`; the code is not repeated and the
+ * parentheses go, so the line reads e.g. `NONODE: getData /missing`.
+ */
+export function describeError(e: unknown): string {
+  if (!(e instanceof ZooKeeperError)) return e instanceof Error ? e.message : String(e);
+  const m = /^(\S+)(?: \((.*?)\))?(?:: ([\s\S]*))?$/.exec(e.message);
+  if (m === null || m[1] !== e.code) return `${e.code}: ${e.message}`;
+  const parts = [m[2], m[3]].filter((p): p is string => p !== undefined && p !== '');
+  return parts.length === 0 ? e.code : `${e.code}: ${parts.join(': ')}`;
+}
+
+// ---- running with a client ------------------------------------------------------------------------------
+
+export interface RunOptions {
+  /**
+   * The user's interrupt (the watch command aborts it on SIGINT/SIGTERM): it cancels connecting, and an error
+   * after it (e.g. ABORTED while connecting) is the interrupt doing its job, so exit 0 quietly.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Connects (to --server, or a throwaway local server started for this command), runs `fn`, closes the client.
+ * Any error — connecting, the operation, the local server — is printed as `zkwire CMD: CODE: detail`, exit 1.
+ */
+export async function runWithClient(
+  command: string,
+  io: CliIo,
+  fn: (client: ZooKeeperClient) => Promise<number>,
+  opts: RunOptions = {},
+): Promise<number> {
+  try {
+    return await withServer(io.globals, io, async ({ connectString }) => {
+      const timeout = io.globals.sessionTimeout;
+      const client = await ZooKeeperClient.connect(connectString, {
+        ...(timeout === undefined ? {} : { sessionTimeoutMs: timeout }),
+        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+      });
+      try {
+        return await fn(client);
+      } finally {
+        await client.close();
+      }
+    });
+  } catch (e) {
+    if (opts.signal?.aborted === true) return 0;
+    io.err(`zkwire ${command}: ${describeError(e)}\n`);
+    return 1;
+  }
+}
+
+/** Prints one JSON line with --json, else the text (a trailing newline is added to both). */
+export function print(io: CliIo, json: unknown, text: () => string): void {
+  io.out(io.globals.json ? `${JSON.stringify(json)}\n` : `${text()}\n`);
+}
+
+// ---- Stat and data --------------------------------------------------------------------------------------
+
+/** The Stat as JSON: 64-bit fields as decimal strings (JSON numbers lose precision past 2^53). */
+export interface StatJson {
+  czxid: string;
+  mzxid: string;
+  ctime: string;
+  mtime: string;
+  version: number;
+  cversion: number;
+  aversion: number;
+  ephemeralOwner: string;
+  dataLength: number;
+  numChildren: number;
+  pzxid: string;
+}
+
+export function statToJson(s: Stat): StatJson {
+  return {
+    czxid: s.czxid.toString(),
+    mzxid: s.mzxid.toString(),
+    ctime: s.ctime.toString(),
+    mtime: s.mtime.toString(),
+    version: s.version,
+    cversion: s.cversion,
+    aversion: s.aversion,
+    ephemeralOwner: s.ephemeralOwner.toString(),
+    dataLength: s.dataLength,
+    numChildren: s.numChildren,
+    pzxid: s.pzxid.toString(),
+  };
+}
+
+const hex = (n: bigint): string => `0x${BigInt.asUintN(64, n).toString(16)}`;
+
+function time(ms: bigint): string {
+  const d = new Date(Number(ms));
+  return Number.isNaN(d.getTime()) ? ms.toString() : `${d.toISOString()} (${ms})`;
+}
+
+/** The Stat as `name = value` lines, zxids and the owning session id in hex as ZooKeeper's own tools show them. */
+export function statToText(s: Stat): string {
+  const rows: [string, string][] = [
+    ['czxid', hex(s.czxid)],
+    ['ctime', time(s.ctime)],
+    ['mzxid', hex(s.mzxid)],
+    ['mtime', time(s.mtime)],
+    ['pzxid', hex(s.pzxid)],
+    ['cversion', String(s.cversion)],
+    ['version', String(s.version)],
+    ['aversion', String(s.aversion)],
+    ['ephemeralOwner', hex(s.ephemeralOwner)],
+    ['dataLength', String(s.dataLength)],
+    ['numChildren', String(s.numChildren)],
+  ];
+  return rows.map(([k, v]) => `${k.padEnd(14)} = ${v}`).join('\n');
+}
+
+export interface DataJson {
+  /** The data as text (`encoding: "utf8"`) or as lower-case hex (`encoding: "hex"`) when it is not valid UTF-8. */
+  data: string;
+  encoding: 'utf8' | 'hex';
+}
+
+export function dataToJson(bytes: Uint8Array): DataJson {
+  if (isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
+  return { data: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), encoding: 'hex' };
+}

@@ -1,0 +1,34 @@
+/** `zkwire stat PATH`: a node's Stat. */
+
+import { clientError } from '../../node.js';
+import type { CliIo, Command } from '../types.js';
+import { parseCommandArgs, print, runWithClient, statToJson, statToText, usageError } from './node-client.js';
+
+const usage = `Usage: zkwire stat PATH [--server HOSTS] [--session-timeout MS] [--json]
+
+Prints the Stat of PATH, one "name = value" line per field; zxids and ephemeralOwner (a session id) in hex,
+times as ISO dates with the milliseconds since the epoch.
+With --json: {"path", "stat": {czxid, mzxid, ctime, mtime, version, cversion, aversion, ephemeralOwner,
+dataLength, numChildren, pzxid}}, the 64-bit fields as decimal strings.
+With no --server, a throwaway local ZooKeeper is started and stopped.
+
+Exit status: 0 found, 1 error (NONODE when PATH does not exist), 2 usage error.
+`;
+
+export const statCommand: Command = {
+  name: 'stat',
+  summary: 'print the Stat of a node (versions, zxids, times, owner)',
+  usage,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandArgs(args, { positionals: ['PATH'], required: 1 });
+    if (typeof parsed === 'string') return usageError('stat', parsed, usage, io);
+    const path = parsed.positionals[0]!;
+    return runWithClient('stat', io, async (client) => {
+      const stat = await client.exists(path);
+      // exists answers a missing node with null rather than an error; for this command it is one.
+      if (stat === null) throw clientError('NONODE', undefined, { op: 'exists', path });
+      print(io, { path, stat: statToJson(stat) }, () => statToText(stat));
+      return 0;
+    });
+  },
+};

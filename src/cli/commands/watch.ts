@@ -1,0 +1,78 @@
+/**
+ * `zkwire watch PATH [--recursive]`: streams a persistent (or persistent-recursive) watch's events as JSON lines
+ * until interrupted. SIGINT/SIGTERM close the session cleanly (the server drops the watch with it) and exit 0;
+ * the session ending under us (expired, auth failed) prints that final event and exits 1.
+ */
+
+import type { CliIo, Command } from '../types.js';
+import { parseCommandArgs, runWithClient, usageError } from './node-client.js';
+
+const usage = `Usage: zkwire watch PATH [--recursive] [--server HOSTS] [--session-timeout MS]
+
+Adds a persistent watch on PATH (which need not exist yet) and prints each event as one JSON line,
+{"type", "state", "path"}, e.g. {"type":"NodeDataChanged","state":"SyncConnected","path":"/app"}, until
+interrupted (Ctrl-C or SIGTERM: the session is closed and the exit status is 0).
+  --recursive, -R   watch PATH and every node below it (persistent-recursive; no NodeChildrenChanged events)
+Without --recursive the events are NodeCreated, NodeDeleted, NodeDataChanged and NodeChildrenChanged of PATH.
+"watching PATH" goes to stderr once the watch is set, and so do connection state changes; a reconnect keeps
+the watch (the client re-registers it and the server reports what changed meanwhile).
+Output is JSON lines with or without --json.
+With no --server, a throwaway local ZooKeeper is started and stopped.
+
+Exit status: 0 interrupted, 1 error or the session ended (expired), 2 usage error.
+`;
+
+export const watchCommand: Command = {
+  name: 'watch',
+  summary: 'stream the events of a persistent (or recursive) watch as JSON lines',
+  usage,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandArgs(args, { flags: ['--recursive', '-R'], positionals: ['PATH'], required: 1 });
+    if (typeof parsed === 'string') return usageError('watch', parsed, usage, io);
+    const path = parsed.positionals[0]!;
+    const mode = parsed.flags.size > 0 ? 'persistent-recursive' : 'persistent';
+    const interrupt = new AbortController();
+    const onSignal = (): void => interrupt.abort();
+    // Taken before connecting, so an early Ctrl-C still closes cleanly instead of killing the process mid-handshake.
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      return await runWithClient(
+        'watch',
+        io,
+        async (client) => {
+          const offState = client.onStateChange((c) =>
+            io.err(`zkwire watch: ${c.from} -> ${c.to}${c.reason === undefined ? '' : ` (${c.reason.message})`}\n`),
+          );
+          // Closing the client ends the watch's iteration (a final Closed event); no removeWatches round trip is
+          // needed, and none is attempted on a link that may be down. Our own close is no news on stderr.
+          const stop = (): void => {
+            offState();
+            void client.close();
+          };
+          interrupt.signal.addEventListener('abort', stop, { once: true });
+          try {
+            const watch = await client.addWatch(path, { mode, signal: interrupt.signal });
+            io.err(`watching ${path} (${mode})\n`);
+            let last: string | undefined;
+            for await (const event of watch) {
+              if (interrupt.signal.aborted && event.type === 'None') break;
+              io.out(`${JSON.stringify(event)}\n`);
+              if (event.type === 'None') last = event.state;
+            }
+            if (interrupt.signal.aborted) return 0;
+            io.err(`zkwire watch: the session ended (${last ?? 'unknown'}); the watch is gone\n`);
+            return 1;
+          } finally {
+            interrupt.signal.removeEventListener('abort', stop);
+            offState();
+          }
+        },
+        { signal: interrupt.signal },
+      );
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};
