@@ -5,8 +5,9 @@
  *  - the network lane works on the fault proxies in front of the members: pauses one link for less than the
  *    session timeout T (requests stall, the session survives) or for more (its clients must move to another member
  *    or lose the session), partitions every link for more than T (every session expires), loses the reply to a
- *    create or a delete (the server executed it; the connection then breaks, as it does when a reply really gets
- *    lost), resets connections, or writes garbage into the stream.
+ *    create or a delete (the server executed it; then either the connection breaks, as it does when a reply really
+ *    gets lost, or it stays up and the client must notice the gap itself), resets connections, or writes garbage
+ *    into the stream.
  * Each lane first tours every one of its kinds in a seeded order, so even a short run injects every kind, then
  * picks kinds at random by weight. Times and targets all come from the lane's seeded generator.
  */
@@ -161,6 +162,9 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const proxy = proxyAt(proxies, i);
       const matches = (opcode: number | undefined): boolean =>
         opcode !== undefined && (kind === 'lost-create-reply' ? CREATE_OPCODES.has(opcode) : opcode === OpCode.delete);
+      // Half the time the connection breaks soon after, as when a reply is really lost; the other half it stays up
+      // and the client must notice by itself (the next reply, or a ping answer, overtakes the lost one).
+      const thenReset = prng.chance(0.5);
       const cutAfterMs = prng.int(100, 1000);
       let dropped: (() => void) | undefined;
       const seen = new Promise<void>((resolve) => (dropped = resolve));
@@ -174,9 +178,9 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const hit = await Promise.race([seen.then(() => true), sleep(LOST_REPLY_WAIT_MS).then(() => false)]);
       armed = false;
       if (hit) {
-        record(`reply lost on the link to member #${i}, connections reset ${cutAfterMs} ms later`);
+        record(`reply lost on the link to member #${i}, ${thenReset ? `connections reset ${cutAfterMs} ms later` : 'connection left up'}`);
         await sleep(cutAfterMs);
-        proxy.resetAll();
+        if (thenReset) proxy.resetAll();
       }
       proxy.pass();
       return;
