@@ -1,0 +1,54 @@
+/**
+ * From client options to a running session: the session's options (defaults filled in, credentials as
+ * bytes) and the bounded wait for the first handshake that `ZooKeeperClient.connect` does.
+ */
+
+import { clientError } from '../errors.js';
+import { Timer, type Clock } from '../session/clock.js';
+import type { Session, SessionOptions } from '../session/session.js';
+import type { Endpoint, Transport } from '../transport/types.js';
+import { toBytes } from './data.js';
+import type { ClientOptions } from './types.js';
+
+export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
+
+export function sessionOptions(hosts: readonly Endpoint[], transport: Transport, clock: Clock, options: ClientOptions): SessionOptions {
+  return {
+    hosts,
+    transport,
+    sessionTimeoutMs: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+    clock,
+    ...(options.canBeReadOnly === undefined ? {} : { canBeReadOnly: options.canBeReadOnly }),
+    ...(options.maxFrameSize === undefined ? {} : { maxFrameSize: options.maxFrameSize }),
+    ...(options.reconnectDelay === undefined ? {} : { reconnectDelay: options.reconnectDelay }),
+    ...(options.onFrame === undefined ? {} : { onFrame: options.onFrame }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+    ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    ...(options.sessionPassword === undefined ? {} : { sessionPassword: options.sessionPassword }),
+    authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
+  };
+}
+
+/** Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first. */
+export async function waitConnected(session: Session, clock: Clock, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const stop = new AbortController();
+  let timedOut = false;
+  const timer = new Timer(clock, () => {
+    timedOut = true;
+    stop.abort();
+  });
+  const onAbort = (): void => stop.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted === true) stop.abort();
+  timer.arm(timeoutMs);
+  try {
+    await session.waitConnected(stop.signal);
+  } catch (e) {
+    if (timedOut) throw clientError('TIMEOUT', `no session established within ${timeoutMs} ms`, { op: 'connect', cause: e });
+    throw e;
+  } finally {
+    timer.cancel();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * multi (atomic writes and version checks) and multiRead as calls: encode through multi-wire.ts, send,
+ * and turn a failed multi into one ZooKeeperError carrying every op's result.
+ */
+
+import { errorFromServer, ZooKeeperError } from '../errors.js';
+import { OpCode } from '../protocol/index.js';
+import { guard, ok, type ClientContext } from './context.js';
+import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './multi-wire.js';
+import type { CallOptions } from './types.js';
+
+export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: CallOptions): Promise<OpResult[]> {
+  return guard(() => {
+    const body = encodeMulti('write', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
+    return ctx.send('multi', undefined, OpCode.multi, body, options, (reply) => {
+      ok(reply, 'multi', undefined);
+      const results = multiResults(reply.body, ctx.chroot);
+      const failed = results.findIndex((r) => r.type === 'error' && r.errno !== 0);
+      if (failed >= 0) {
+        const r = results[failed] as { errno: number };
+        const base = errorFromServer(r.errno, 'multi', ops[failed]?.path);
+        throw new ZooKeeperError(base.code, `${base.message} (op ${failed})`, {
+          errno: r.errno,
+          op: 'multi',
+          ...(ops[failed] === undefined ? {} : { path: ops[failed].path }),
+          results,
+        });
+      }
+      return results;
+    });
+  });
+}
+
+export function multiRead(ctx: ClientContext, ops: readonly ReadOp[], options: CallOptions): Promise<OpResult[]> {
+  return guard(() => {
+    const body = encodeMulti('read', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
+    return ctx.send('multiRead', undefined, OpCode.multiRead, body, options, (reply) => {
+      ok(reply, 'multiRead', undefined);
+      return multiResults(reply.body, ctx.chroot);
+    });
+  });
+}

@@ -1,0 +1,66 @@
+/** The write operations on one node: create, delete, setData, setACL. */
+
+import { clientError } from '../errors.js';
+import { OpCode, type Stat } from '../protocol/index.js';
+import type { ACL } from './acl.js';
+import { checkAcl, checkVersion } from './checks.js';
+import { guard, ok, type ClientContext } from './context.js';
+import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
+import { validatePath } from './paths.js';
+import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
+
+export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
+  return guard(() => {
+    const op = 'create';
+    const mode = createModeInfo(options.mode ?? 'persistent', op, path);
+    validatePath(path, op, mode.sequential);
+    const bytes = data === null ? null : ctx.data(data, op, path);
+    const ttl = checkTtl(mode, options.ttl, op, path);
+    const withStat = options.stat === true;
+    const body = {
+      path: ctx.chroot.toServer(path),
+      data: bytes,
+      acl: checkAcl(options.acl ?? ctx.defaultAcl, op, path),
+      flags: mode.flags,
+      ...(ttl === undefined ? {} : { ttl }),
+    };
+    return ctx.send(op, path, createOpcode(mode, withStat), body, options, (reply) => {
+      ok(reply, op, path);
+      const res = reply.body as { path: string | null; stat?: Stat };
+      const created = ctx.chroot.toClient(res.path ?? '');
+      if (!withStat) return created;
+      if (res.stat === undefined) throw clientError('PROTOCOL_ERROR', 'create2 reply without a Stat', { op, path });
+      return { path: created, stat: res.stat };
+    });
+  });
+}
+
+export function deleteNode(ctx: ClientContext, path: string, options: VersionOptions): Promise<void> {
+  return guard(() => {
+    validatePath(path, 'delete');
+    const body = { path: ctx.chroot.toServer(path), version: checkVersion(options.version, 'delete', path) };
+    return ctx.send('delete', path, OpCode.delete, body, options, (reply) => ok(reply, 'delete', path));
+  });
+}
+
+export function setData(ctx: ClientContext, path: string, data: Data, options: VersionOptions): Promise<Stat> {
+  return guard(() => {
+    validatePath(path, 'setData');
+    const body = { path: ctx.chroot.toServer(path), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
+    return ctx.send('setData', path, OpCode.setData, body, options, (reply) => {
+      ok(reply, 'setData', path);
+      return (reply.body as { stat: Stat }).stat;
+    });
+  });
+}
+
+export function setACL(ctx: ClientContext, path: string, acl: readonly ACL[], options: VersionOptions): Promise<Stat> {
+  return guard(() => {
+    validatePath(path, 'setACL');
+    const body = { path: ctx.chroot.toServer(path), acl: checkAcl(acl, 'setACL', path), version: checkVersion(options.version, 'setACL', path) };
+    return ctx.send('setACL', path, OpCode.setACL, body, options, (reply) => {
+      ok(reply, 'setACL', path);
+      return (reply.body as { stat: Stat }).stat;
+    });
+  });
+}

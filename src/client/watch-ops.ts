@@ -1,0 +1,89 @@
+/**
+ * Watch operations beyond the one-shot watches reads leave: persistent and persistent-recursive watches
+ * as handles (addWatch; disposing the handle removes the watch), removeWatches and checkWatches.
+ */
+
+import { clientError } from '../errors.js';
+import { AddWatchMode as WireAddWatchMode, ErrorCode, OpCode, WatcherType } from '../protocol/index.js';
+import type { WatchEvent, WatchKind } from '../session/watches.js';
+import { guard, ok, type ClientContext } from './context.js';
+import { validatePath } from './paths.js';
+import type { AddWatchMode, CallOptions, RemoveWatchType } from './types.js';
+import { PersistentWatch } from './watch-handle.js';
+
+export function addWatch(ctx: ClientContext, path: string, options: CallOptions & { mode?: AddWatchMode }): Promise<PersistentWatch> {
+  return guard(() => {
+    validatePath(path, 'addWatch');
+    const mode = options.mode ?? 'persistent';
+    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
+      throw clientError('BAD_ARGUMENT', `unknown watch mode "${String(mode)}"`, { op: 'addWatch', path });
+    }
+    const server = ctx.chroot.toServer(path);
+    const kind: WatchKind = mode === 'persistent' ? 'persistent' : 'persistentRecursive';
+    const wireMode = mode === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
+    return ctx.send('addWatch', path, OpCode.addWatch, { path: server, mode: wireMode }, options, (reply) => {
+      ok(reply, 'addWatch', path);
+      const handle: PersistentWatch = new PersistentWatch(path, mode, ctx.mapEvent, () => dropWatch(ctx, kind, server, handle));
+      ctx.session.watches.add(kind, server, handle.watcher);
+      return handle;
+    });
+  });
+}
+
+/** Forgets a persistent watcher; removes the server watch when nothing else local needs it. */
+async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, handle: PersistentWatch): Promise<void> {
+  const { session } = ctx;
+  session.watches.remove(kind, server, handle.watcher);
+  if (session.watches.has(server)) return;
+  // Only on a live link: after a reconnect the watch is simply not re-armed, and a removal queued across
+  // a reconnect could hit a watch added meanwhile.
+  if (session.state !== 'connected' && session.state !== 'connected-read-only') return;
+  try {
+    await ctx.send('addWatch', server, OpCode.removeWatches, { path: server, type: WatcherType.Any }, {}, () => undefined);
+  } catch {
+    // Best effort: the session may be closing or the link dropping; either way the watch is gone.
+  }
+}
+
+export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<void> {
+  return guard(() => {
+    validatePath(path, 'removeWatches');
+    const server = ctx.chroot.toServer(path);
+    const wire = watcherType(type, 'removeWatches', path);
+    return ctx.send('removeWatches', path, OpCode.removeWatches, { path: server, type: wire }, options, (reply) => {
+      ok(reply, 'removeWatches', path);
+      const watches = ctx.session.watches;
+      const notify = (kinds: WatchKind[], eventType: WatchEvent['type']): void => {
+        for (const w of watches.take(server, kinds)) w({ type: eventType, state: 'SyncConnected', path: server });
+      };
+      if (type !== 'data') notify(['child'], 'ChildWatchRemoved');
+      if (type !== 'children') notify(['data', 'exist'], 'DataWatchRemoved');
+      if (type === 'any') notify(['persistent', 'persistentRecursive'], 'PersistentWatchRemoved');
+    });
+  });
+}
+
+export function checkWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<boolean> {
+  return guard(() => {
+    validatePath(path, 'checkWatches');
+    const body = { path: ctx.chroot.toServer(path), type: watcherType(type, 'checkWatches', path) };
+    return ctx.send('checkWatches', path, OpCode.checkWatches, body, options, (reply) => {
+      if (reply.err === ErrorCode.NOWATCHER) return false;
+      ok(reply, 'checkWatches', path);
+      return true;
+    });
+  });
+}
+
+function watcherType(type: RemoveWatchType, op: string, path: string): number {
+  switch (type) {
+    case 'children':
+      return WatcherType.Children;
+    case 'data':
+      return WatcherType.Data;
+    case 'any':
+      return WatcherType.Any;
+    default:
+      throw clientError('BAD_ARGUMENT', `unknown watcher type "${String(type)}"`, { op, path });
+  }
+}

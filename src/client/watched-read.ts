@@ -1,0 +1,53 @@
+/**
+ * The one-shot watch plumbing of reads. With `watch: true` a read asks the server for a watch, and the
+ * local watcher is registered while the reply is being read (before any later frame), only if the reply
+ * says the watch was set, so a notification right behind the reply always finds it.
+ */
+
+import type { Reply } from '../session/outgoing.js';
+import type { WatchEvent, WatchKind } from '../session/watches.js';
+import { ok, type ClientContext } from './context.js';
+import { oneShot } from './watch-handle.js';
+import type { WatchOptions } from './types.js';
+
+export interface PendingWatch {
+  /** Adds the watcher to the session's registry: call it from onReply, once the server set the watch. */
+  register(): void;
+  /** The caller's handle: the first event. */
+  readonly promise: Promise<WatchEvent>;
+}
+
+/** A one-shot watcher of `kind` on a server path, not yet registered. */
+export function watchOn(ctx: ClientContext, kind: WatchKind, serverPath: string): PendingWatch {
+  const { watcher, promise } = oneShot(ctx.mapEvent);
+  return { register: () => ctx.session.watches.add(kind, serverPath, watcher), promise };
+}
+
+export interface ReadCall {
+  readonly op: string;
+  /** The caller's path (for errors). */
+  readonly path: string;
+  readonly serverPath: string;
+  readonly opcode: number;
+  /** The watch such a read leaves. */
+  readonly kind: WatchKind;
+}
+
+/**
+ * Sends a `{path, watch}` read; on success registers the watch (if asked for) and lets `shape` build the
+ * result from the response record and the watch's promise (undefined when no watch was asked for).
+ */
+export function watchedRead<B, R>(
+  ctx: ClientContext,
+  call: ReadCall,
+  options: WatchOptions,
+  shape: (body: B, watch: Promise<WatchEvent> | undefined) => R,
+): Promise<R> {
+  const { op, path, serverPath, opcode } = call;
+  const w = options.watch === true ? watchOn(ctx, call.kind, serverPath) : undefined;
+  return ctx.send(op, path, opcode, { path: serverPath, watch: w !== undefined }, options, (reply: Reply) => {
+    ok(reply, op, path);
+    w?.register();
+    return shape(reply.body as B, w?.promise);
+  });
+}
