@@ -39,7 +39,7 @@ export interface FrameRoutes {
 export function receiveChunk(
   conn: Connection,
   chunk: Uint8Array,
-  onFrame: (payload: Uint8Array) => void,
+  onFrame: (conn: Connection, payload: Uint8Array) => void,
   drop: (conn: Connection, reason: ZooKeeperError) => void,
 ): void {
   if (conn.isOver) return;
@@ -53,7 +53,7 @@ export function receiveChunk(
       return;
     }
     try {
-      onFrame(next.payload);
+      onFrame(conn, next.payload);
     } catch (e) {
       drop(conn, clientError('PROTOCOL_ERROR', `undecodable frame from ${conn.description}`, { cause: e }));
       return;

@@ -129,7 +129,7 @@ export class Session {
         stopped: () => this.machine.terminal || this.closing,
         begin: (conn) => this.begin(conn),
         opened: (conn) => this.sendConnectRequest(conn),
-        data: (conn, chunk) => receiveChunk(conn, chunk, (payload) => this.onFrame(conn, payload), this.routes.drop),
+        data: (conn, chunk) => receiveChunk(conn, chunk, this.onFrame, this.routes.drop),
         drop: this.routes.drop,
       },
     );
@@ -299,12 +299,13 @@ export class Session {
 
   // ---- receiving -----------------------------------------------------------------------------------
 
-  private onFrame(conn: Connection, payload: Uint8Array): void {
+  /** Every frame read: the link is alive, the tracer sees it, then it is routed. */
+  private readonly onFrame = (conn: Connection, payload: Uint8Array): void => {
     this.heartbeat.received();
     this.lastHeard = this.clock.now();
     this.tracer?.received(payload, this.id);
     routeFrame(conn, payload, this.routes);
-  }
+  };
 
   private onAuthReply(conn: Connection, err: number): void {
     const record = conn.authInFlight.shift();
