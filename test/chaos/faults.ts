@@ -90,9 +90,11 @@ export async function runFaultLane(
 ): Promise<void> {
   const tour = prng.shuffled(kinds);
   while (Date.now() < options.until) {
+    const fromTour = tour.length > 0;
     const kind = tour.shift() ?? weightedPick(kinds, prng);
     try {
-      await runEpisode(kind, targets, prng, log);
+      // A tour episode that found nothing to act on goes to the end of the tour, so every kind does happen.
+      if (!(await runEpisode(kind, targets, prng, log)) && fromTour) tour.push(kind);
     } catch (err) {
       log.errors.push(`${kind} at ${(targets.elapsed() / 1000).toFixed(1)} s: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       await heal(targets, log);
@@ -117,7 +119,8 @@ export async function heal(targets: FaultTargets, log: FaultLog): Promise<void> 
   }
 }
 
-async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, log: FaultLog): Promise<void> {
+/** Runs one episode; false when it found nothing to act on (no matching reply came by). */
+async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, log: FaultLog): Promise<boolean> {
   const T = targets.sessionTimeoutMs;
   const { ensemble, proxies } = targets;
   const record = (detail: string): void => {
@@ -136,7 +139,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       await sleep(downMs);
       await ensemble.restart(victim);
       await ensemble.leaderIndex();
-      return;
+      return true;
     }
     case 'pause-short':
     case 'pause-long': {
@@ -146,7 +149,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       record(`link to member #${i} paused ${ms} ms (T = ${T} ms)`);
       await sleep(ms);
       proxyAt(proxies, i).pass();
-      return;
+      return true;
     }
     case 'partition-all': {
       const ms = prng.int(Math.round(T * 1.25), Math.round(T * 1.75));
@@ -154,43 +157,43 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       record(`every link paused ${ms} ms (T = ${T} ms)`);
       await sleep(ms);
       for (const proxy of proxies) proxy.pass();
-      return;
+      return true;
     }
     case 'lost-create-reply':
     case 'lost-delete-reply': {
-      const i = busyProxy(proxies, prng);
-      const proxy = proxyAt(proxies, i);
       const matches = (opcode: number | undefined): boolean =>
         opcode !== undefined && (kind === 'lost-create-reply' ? CREATE_OPCODES.has(opcode) : opcode === OpCode.delete);
       // Half the time the connection breaks soon after, as when a reply is really lost; the other half it stays up
       // and the client must notice by itself (the next reply, or a ping answer, overtakes the lost one).
       const thenReset = prng.chance(0.5);
       const cutAfterMs = prng.int(100, 1000);
-      let dropped: (() => void) | undefined;
-      const seen = new Promise<void>((resolve) => (dropped = resolve));
+      // Armed on every link at once, so the first matching reply anywhere is the one lost.
+      let hitOn: ((i: number) => void) | undefined;
+      const hit = new Promise<number>((resolve) => (hitOn = resolve));
       let armed = true;
-      proxy.dropReplies((frame) => {
-        if (!armed || !matches(frame.opcode)) return false;
-        armed = false;
-        dropped?.();
-        return true;
-      });
-      const hit = await Promise.race([seen.then(() => true), sleep(LOST_REPLY_WAIT_MS).then(() => false)]);
+      proxies.forEach((proxy, i) =>
+        proxy.dropReplies((frame) => {
+          if (!armed || !matches(frame.opcode)) return false;
+          armed = false;
+          hitOn?.(i);
+          return true;
+        }),
+      );
+      const i = await Promise.race([hit, sleep(LOST_REPLY_WAIT_MS).then(() => -1)]);
       armed = false;
-      if (hit) {
-        record(`reply lost on the link to member #${i}, ${thenReset ? `connections reset ${cutAfterMs} ms later` : 'connection left up'}`);
-        await sleep(cutAfterMs);
-        if (thenReset) proxy.resetAll();
-      }
-      proxy.pass();
-      return;
+      for (const proxy of proxies) proxy.dropReplies(() => false);
+      if (i < 0) return false;
+      record(`reply lost on the link to member #${i}, ${thenReset ? `connections reset ${cutAfterMs} ms later` : 'connection left up'}`);
+      await sleep(cutAfterMs);
+      if (thenReset) proxyAt(proxies, i).resetAll();
+      return true;
     }
     case 'reset': {
       const i = busyProxy(proxies, prng);
       const n = proxyAt(proxies, i).connections();
       proxyAt(proxies, i).resetAll();
       record(`${n} connections to member #${i} reset`);
-      return;
+      return true;
     }
     case 'garbage': {
       const i = busyProxy(proxies, prng);
@@ -202,7 +205,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const n = proxyAt(proxies, i).connections();
       proxyAt(proxies, i).injectToClient(bytes);
       record(`${bytes.length} garbage bytes (${negative ? 'negative' : 'oversized'} length) to ${n} connections via member #${i}`);
-      return;
+      return true;
     }
   }
 }
