@@ -4,7 +4,7 @@
  * the session id in hex. Costs nothing when no onFrame is given: the session only calls in here then.
  */
 
-import { ConversationDecoder, type DescribedFrame } from '../protocol/index.js';
+import { ConversationDecoder, OpCode, Xid, type DescribedFrame } from '../protocol/index.js';
 
 export interface FrameTrace {
   readonly dir: 'c2s' | 's2c';
@@ -39,9 +39,11 @@ export class Tracer {
     this.connection++;
   }
 
-  /** A frame we wrote (`bytes` includes the length prefix). */
+  /** A frame we wrote (`bytes` includes the length prefix); an AuthPacket's credential is blanked in the copy. */
   sent(bytes: Uint8Array, sessionId: bigint): void {
-    this.emit('c2s', bytes.slice(), sessionId);
+    const copy = bytes.slice();
+    redactAuthPacket(copy);
+    this.emit('c2s', copy, sessionId);
   }
 
   /** A frame we read (`payload` excludes the length prefix). */
@@ -60,4 +62,25 @@ export class Tracer {
       // Tracing is for looking, never for breaking the session.
     }
   }
+}
+
+/** What a traced credential byte becomes: `*`, so the decoded record shows `****` of the same length. */
+const REDACTED = 0x2a;
+
+/**
+ * Overwrites the credential of an AuthPacket frame (xid -4, opcode auth) in place. Traces end up in files and
+ * bug reports, so the password must not be in the bytes nor in the record decoded from them; its length and the
+ * scheme stay, which is what a reader of the trace needs. The frame written to the server is a different buffer.
+ * Layout: length, xid, opcode, then AuthPacket {int type, ustring scheme, buffer auth}.
+ */
+export function redactAuthPacket(frame: Uint8Array): void {
+  if (frame.length < 24) return;
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  if (view.getInt32(4) !== Xid.auth || view.getInt32(8) !== OpCode.auth) return;
+  const schemeLength = Math.max(0, view.getInt32(16));
+  const at = 20 + schemeLength;
+  if (at + 4 > frame.length) return;
+  const authLength = view.getInt32(at);
+  if (authLength <= 0) return;
+  frame.fill(REDACTED, at + 4, Math.min(frame.length, at + 4 + authLength));
 }
