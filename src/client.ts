@@ -52,9 +52,11 @@ import type { PersistentWatch } from './client/watch-handle.js';
 const FRAME_OVERHEAD_ALLOWANCE = 1024;
 
 export class ZooKeeperClient implements AsyncDisposable {
-  private readonly ctx: ClientContext;
-  private readonly session: Session;
-  private readonly clock: Clock;
+  // ES private fields, not TypeScript `private`: util.inspect, console.log and JSON see none of them, so
+  // logging a client never prints the session behind it (its credentials, password, queued AuthPackets).
+  readonly #ctx: ClientContext;
+  readonly #session: Session;
+  readonly #clock: Clock;
 
   /** Starts connecting at once; use `ZooKeeperClient.connect` to wait for the session. */
   constructor(connectString: string, options: ClientOptions = {}) {
@@ -63,15 +65,15 @@ export class ZooKeeperClient implements AsyncDisposable {
     if (options.transport === undefined) {
       throw clientError('BAD_ARGUMENT', 'no transport: pass options.transport, or import the Node entry point', { op: 'connect' });
     }
-    this.clock = options.clock ?? systemClock;
-    this.session = new Session(sessionOptions(parsed.hosts, options.transport, this.clock, options));
-    this.ctx = new ClientContext(
-      this.session,
+    this.#clock = options.clock ?? systemClock;
+    this.#session = new Session(sessionOptions(parsed.hosts, options.transport, this.#clock, options));
+    this.#ctx = new ClientContext(
+      this.#session,
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
       options.maxDataSize ?? JUTE_MAX_BUFFER - FRAME_OVERHEAD_ALLOWANCE,
     );
-    this.session.start();
+    this.#session.start();
   }
 
   /** Creates a client and resolves once its session is established (TIMEOUT after `connectTimeoutMs`). */
@@ -84,7 +86,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     const client = new this(connectString, options);
     try {
       const timeoutMs = options.connectTimeoutMs ?? options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-      await waitConnected(client.session, client.clock, timeoutMs, options.signal);
+      await waitConnected(client.#session, client.#clock, timeoutMs, options.signal);
     } catch (e) {
       await client.close();
       throw e;
@@ -95,46 +97,46 @@ export class ZooKeeperClient implements AsyncDisposable {
   // ---- session ---------------------------------------------------------------------------------------
 
   get state(): SessionState {
-    return this.session.state;
+    return this.#session.state;
   }
 
   /** The session id (0n before the first handshake). */
   get sessionId(): bigint {
-    return this.session.sessionId;
+    return this.#session.sessionId;
   }
 
   /** The session id as `0x…`, the way ZooKeeper's logs show it. */
   get sessionIdHex(): string {
-    return sessionIdHex(this.session.sessionId);
+    return sessionIdHex(this.#session.sessionId);
   }
 
   /** The session password (to resume the session from another client object). */
   get sessionPassword(): Uint8Array {
-    return this.session.sessionPassword;
+    return this.#session.sessionPassword;
   }
 
   /** The server the session is established on now (`host:port`), undefined while disconnected. */
   get connectedServer(): string | undefined {
-    return this.session.server;
+    return this.#session.server;
   }
 
   get negotiatedTimeoutMs(): number {
-    return this.session.negotiatedTimeoutMs;
+    return this.#session.negotiatedTimeoutMs;
   }
 
   /** State changes from now on; ends after the terminal one. */
   stateChanges(): AsyncIterable<StateChange> {
-    return this.session.stateMachine.changes();
+    return this.#session.stateMachine.changes();
   }
 
   /** Calls `listener` on every state change; returns the unsubscribe function. */
   onStateChange(listener: (change: StateChange) => void): () => void {
-    return this.session.stateMachine.subscribe(listener);
+    return this.#session.stateMachine.subscribe(listener);
   }
 
   /** Closes the session (closeSession, bounded wait) and releases every timer and socket. */
   close(): Promise<void> {
-    return this.session.close();
+    return this.#session.close();
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -147,63 +149,63 @@ export class ZooKeeperClient implements AsyncDisposable {
   create(path: string, data?: Data | null, options?: CreateOptions & { stat?: false }): Promise<string>;
   create(path: string, data: Data | null | undefined, options: CreateOptions & { stat: true }): Promise<Created>;
   create(path: string, data: Data | null = null, options: CreateOptions = {}): Promise<string | Created> {
-    return writes.create(this.ctx, path, data, options);
+    return writes.create(this.#ctx, path, data, options);
   }
 
   delete(path: string, options: VersionOptions = {}): Promise<void> {
-    return writes.deleteNode(this.ctx, path, options);
+    return writes.deleteNode(this.#ctx, path, options);
   }
 
   /** The node's Stat, or null when it does not exist. */
   exists(path: string, options?: WatchOptions & { watch?: false }): Promise<Stat | null>;
   exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null } & Watched>;
   exists(path: string, options: WatchOptions = {}): Promise<Stat | null | ({ stat: Stat | null } & Watched)> {
-    return reads.exists(this.ctx, path, options);
+    return reads.exists(this.#ctx, path, options);
   }
 
   getData(path: string, options?: WatchOptions & { watch?: false }): Promise<NodeData>;
   getData(path: string, options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
   getData(path: string, options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
-    return reads.getData(this.ctx, path, options);
+    return reads.getData(this.#ctx, path, options);
   }
 
   /** The ensemble configuration (/zookeeper/config, never chrooted). */
   getConfig(options?: WatchOptions & { watch?: false }): Promise<NodeData>;
   getConfig(options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
   getConfig(options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
-    return reads.getConfig(this.ctx, options);
+    return reads.getConfig(this.#ctx, options);
   }
 
   setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {
-    return writes.setData(this.ctx, path, data, options);
+    return writes.setData(this.#ctx, path, data, options);
   }
 
   getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
-    return reads.getACL(this.ctx, path, options);
+    return reads.getACL(this.#ctx, path, options);
   }
 
   /** Replaces the node's ACL; `version` is the expected ACL version (aversion). */
   setACL(path: string, acl: readonly ACL[], options: VersionOptions = {}): Promise<Stat> {
-    return writes.setACL(this.ctx, path, acl, options);
+    return writes.setACL(this.#ctx, path, acl, options);
   }
 
   /** Child names (unordered). */
   getChildren(path: string, options?: WatchOptions & { watch?: false }): Promise<string[]>;
   getChildren(path: string, options: WatchOptions & { watch: true }): Promise<{ children: string[] } & Watched>;
   getChildren(path: string, options: WatchOptions = {}): Promise<string[] | ({ children: string[] } & Watched)> {
-    return reads.getChildren(this.ctx, path, options);
+    return reads.getChildren(this.#ctx, path, options);
   }
 
   /** Child names and the node's Stat (getChildren2). */
   getChildrenWithStat(path: string, options?: WatchOptions & { watch?: false }): Promise<ChildrenWithStat>;
   getChildrenWithStat(path: string, options: WatchOptions & { watch: true }): Promise<ChildrenWithStat & Watched>;
   getChildrenWithStat(path: string, options: WatchOptions = {}): Promise<ChildrenWithStat | (ChildrenWithStat & Watched)> {
-    return reads.getChildrenWithStat(this.ctx, path, options);
+    return reads.getChildrenWithStat(this.#ctx, path, options);
   }
 
   /** The number of all descendants of the node (not only its children). */
   getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
-    return reads.getAllChildrenNumber(this.ctx, path, options);
+    return reads.getAllChildrenNumber(this.#ctx, path, options);
   }
 
   /**
@@ -211,12 +213,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * all of them). With a chroot, only nodes inside it, as client paths.
    */
   getEphemerals(prefix = '/', options: CallOptions = {}): Promise<string[]> {
-    return reads.getEphemerals(this.ctx, prefix, options);
+    return reads.getEphemerals(this.#ctx, prefix, options);
   }
 
   /** Waits until the server we are connected to has caught up with the leader. */
   sync(path: string, options: CallOptions = {}): Promise<void> {
-    return reads.sync(this.ctx, path, options);
+    return reads.sync(this.#ctx, path, options);
   }
 
   /**
@@ -224,12 +226,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * the promise rejects with the failing op's code, `results` holding every op's outcome.
    */
   multi(ops: readonly WriteOp[], options: CallOptions = {}): Promise<OpResult[]> {
-    return multiOps.multi(this.ctx, ops, options);
+    return multiOps.multi(this.#ctx, ops, options);
   }
 
   /** Runs getData/getChildren ops in one round trip; each op succeeds or fails on its own. */
   multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
-    return multiOps.multiRead(this.ctx, ops, options);
+    return multiOps.multiRead(this.#ctx, ops, options);
   }
 
   // ---- auth ------------------------------------------------------------------------------------------
@@ -239,12 +241,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * 'user:password')`. AUTHFAILED ends the session: the server closes the connection.
    */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    return authOps.addAuth(this.ctx, scheme, auth, options);
+    return authOps.addAuth(this.#ctx, scheme, auth, options);
   }
 
   /** The identities this connection is authenticated as (ZooKeeper 3.7+). */
   whoAmI(options: CallOptions = {}): Promise<ClientIdentity[]> {
-    return authOps.whoAmI(this.ctx, options);
+    return authOps.whoAmI(this.#ctx, options);
   }
 
   // ---- watches ---------------------------------------------------------------------------------------
@@ -254,7 +256,7 @@ export class ZooKeeperClient implements AsyncDisposable {
    * descendants, no NodeChildrenChanged). Iterate the handle for events; dispose it to remove the watch.
    */
   addWatch(path: string, options: CallOptions & { mode?: AddWatchMode } = {}): Promise<PersistentWatch> {
-    return watchOps.addWatch(this.ctx, path, options);
+    return watchOps.addWatch(this.#ctx, path, options);
   }
 
   /**
@@ -263,12 +265,12 @@ export class ZooKeeperClient implements AsyncDisposable {
    * NOWATCHER when the server has none.
    */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions = {}): Promise<void> {
-    return watchOps.removeWatches(this.ctx, path, type, options);
+    return watchOps.removeWatches(this.#ctx, path, type, options);
   }
 
   /** Whether the server holds a watch of that kind on the node for this session. */
   checkWatches(path: string, type: RemoveWatchType, options: CallOptions = {}): Promise<boolean> {
-    return watchOps.checkWatches(this.ctx, path, type, options);
+    return watchOps.checkWatches(this.#ctx, path, type, options);
   }
 
   // ---- helpers users expect --------------------------------------------------------------------------
@@ -280,7 +282,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
     return guard(() => {
       // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
-      if (options.data !== undefined) this.ctx.data(options.data, 'mkdirp', path);
+      if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
       if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
       return mkdirp(this, path, options);
     });

@@ -7,25 +7,27 @@
 
 import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import type { QueueItem } from './batch.js';
-import type { AuthRecord } from './outgoing.js';
+import { AuthRecord } from './outgoing.js';
 
 export class Credentials {
-  private readonly records: AuthRecord[] = [];
+  // ES private: inspecting the session shows no list of credentials (the records hide their bytes too).
+  readonly #records: AuthRecord[] = [];
 
   constructor(initial: readonly { readonly scheme: string; readonly auth: Uint8Array }[] = []) {
-    for (const a of initial) this.records.push({ scheme: a.scheme, auth: a.auth, waiters: [] });
+    for (const a of initial) this.#records.push(new AuthRecord(a.scheme, a.auth));
   }
 
   /** Adds a credential whose caller waits for the server's answer to it. */
   add(scheme: string, auth: Uint8Array, waiter: AuthRecord['waiters'][number]): AuthRecord {
-    const record: AuthRecord = { scheme, auth, waiters: [waiter] };
-    this.records.push(record);
+    const record = new AuthRecord(scheme, auth);
+    record.waiters.push(waiter);
+    this.#records.push(record);
     return record;
   }
 
   /** One auth packet per credential, in the order they were given: what a new connection sends first. */
   packets(): QueueItem[] {
-    return this.records.map((auth) => ({ auth }));
+    return this.#records.map((auth) => ({ auth }));
   }
 
   /** The server answered a record's packet with `err` (not AUTHFAILED): settles its waiters. */
@@ -42,8 +44,8 @@ export class Credentials {
 
   /** Forgets a credential and rejects its waiters. */
   reject(record: AuthRecord, err: ZooKeeperError): void {
-    const i = this.records.indexOf(record);
-    if (i >= 0) this.records.splice(i, 1);
+    const i = this.#records.indexOf(record);
+    if (i >= 0) this.#records.splice(i, 1);
     const waiters = record.waiters;
     record.waiters = [];
     for (const w of waiters) w.reject(err);
@@ -51,7 +53,7 @@ export class Credentials {
 
   /** The session ended: every waiting addAuth caller gets its terminal error. */
   rejectWaiters(err: ZooKeeperError): void {
-    for (const record of this.records) {
+    for (const record of this.#records) {
       for (const w of record.waiters) w.reject(withContext(err, 'addAuth'));
       record.waiters = [];
     }

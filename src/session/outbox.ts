@@ -33,7 +33,8 @@ export interface OutboxHost {
 export class Outbox {
   private items: QueueItem[] = [];
   private flushScheduled = false;
-  private readonly writer = new JuteWriter(4096);
+  // ES private: the reused buffer still holds the last batch written, AuthPackets included.
+  readonly #writer = new JuteWriter(4096);
   private readonly xids = new XidCounter();
 
   constructor(
@@ -81,7 +82,7 @@ export class Outbox {
     if (conn === undefined || stream === undefined || !conn.ready || this.items.length === 0) return;
     const items = this.items;
     this.items = [];
-    const w = this.writer.reset();
+    const w = this.#writer.reset();
     const frames: number[] | undefined = this.tracer === undefined ? undefined : [];
     encodeBatch(items, { writer: w, conn, xids: this.xids, frames, rejectAuth: (record, err) => this.host.rejectAuth(record, err) });
     if (w.length === 0) return;
@@ -96,7 +97,7 @@ export class Outbox {
 
   /** The first frame on a new connection. */
   writeConnectRequest(conn: Connection, request: ConnectRequest): void {
-    const w = this.writer.reset();
+    const w = this.#writer.reset();
     encodeConnectRequestFrame(w, request);
     const bytes = w.toBytes();
     conn.stream?.write(bytes);

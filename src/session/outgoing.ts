@@ -46,12 +46,26 @@ export interface Outgoing {
   fail(err: ZooKeeperError): void;
 }
 
-/** An authentication the application added; re-sent on every new connection. */
-export interface AuthRecord {
-  readonly scheme: string;
-  readonly auth: Uint8Array;
+/**
+ * An authentication the application added; re-sent on every new connection. The credential sits in an ES
+ * private field: util.inspect, console.log and JSON of a record (or of anything holding one: the queue, a
+ * connection, the session) never show it.
+ */
+export class AuthRecord {
+  readonly #auth: Uint8Array;
   /** Callers of addAuth still waiting for the server's first answer to this record. */
-  waiters: { resolve(): void; reject(err: ZooKeeperError): void }[];
+  waiters: { resolve(): void; reject(err: ZooKeeperError): void }[] = [];
+
+  constructor(
+    readonly scheme: string,
+    auth: Uint8Array,
+  ) {
+    this.#auth = auth;
+  }
+
+  get auth(): Uint8Array {
+    return this.#auth;
+  }
 }
 
 /**

@@ -63,13 +63,14 @@ export class Session {
   private timing: SessionTiming;
 
   private id: bigint;
-  private passwd: Uint8Array;
+  // ES private, like the credentials: inspecting or logging the session shows neither.
+  #passwd: Uint8Array;
   private negotiatedMs = 0;
   private lastZxid = 0n;
   private lastHeard: number;
   private readonly tracer: Tracer | undefined;
   private readonly outbox: Outbox;
-  private readonly credentials: Credentials;
+  readonly #credentials: Credentials;
   private readonly loop: ConnectLoop;
   private readonly routes: FrameRoutes;
 
@@ -95,16 +96,16 @@ export class Session {
     this.closeTimeoutMs = options.closeTimeoutMs;
     this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.id = options.sessionId ?? 0n;
-    this.passwd = options.sessionPassword ?? ZERO_PASSWORD;
+    this.#passwd = options.sessionPassword ?? ZERO_PASSWORD;
     this.lastHeard = clock.now();
     this.tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
-    this.credentials = new Credentials(options.authInfo);
+    this.#credentials = new Credentials(options.authInfo);
     this.outbox = new Outbox(
       {
         connection: () => this.conn,
         sessionId: () => this.id,
         wrote: () => this.heartbeat.sent(),
-        rejectAuth: (record, err) => this.credentials.reject(record, err),
+        rejectAuth: (record, err) => this.#credentials.reject(record, err),
       },
       this.tracer,
     );
@@ -170,7 +171,7 @@ export class Session {
   }
 
   get sessionPassword(): Uint8Array {
-    return this.passwd.slice();
+    return this.#passwd.slice();
   }
 
   /** The negotiated session timeout (0 before the first handshake). */
@@ -246,7 +247,7 @@ export class Session {
     const refused = this.refusal();
     if (refused !== undefined) return Promise.reject(withContext(refused, 'addAuth'));
     return new Promise<void>((resolve, reject) => {
-      const record = this.credentials.add(scheme, auth, { resolve, reject });
+      const record = this.#credentials.add(scheme, auth, { resolve, reject });
       // While disconnected the record goes out with the next handshake's auth packets.
       if (this.conn?.ready === true) this.outbox.push({ auth: record });
     });
@@ -272,7 +273,7 @@ export class Session {
       lastZxidSeen: this.lastZxid,
       timeOut: this.requestedTimeoutMs,
       sessionId: this.id,
-      passwd: this.passwd,
+      passwd: this.#passwd,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
       readOnly: this.canBeReadOnly,
     });
@@ -285,13 +286,13 @@ export class Session {
       return;
     }
     this.id = res.sessionId;
-    this.passwd = res.passwd ?? ZERO_PASSWORD;
+    this.#passwd = res.passwd ?? ZERO_PASSWORD;
     this.negotiatedMs = res.timeOut;
     this.timing = timingFor(res.timeOut, this.hostCount);
     conn.handshakeDone = true;
     this.expiryTimer.cancel();
     this.heartbeat.start(this.timing);
-    this.outbox.putFirst(resumePackets(this.credentials, this.watches, this.lastZxid));
+    this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
     this.machine.change(res.readOnly === true ? 'connected-read-only' : 'connected');
     this.outbox.flush();
@@ -313,7 +314,7 @@ export class Session {
       this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} rejected the credentials${record === undefined ? '' : ` for scheme ${record.scheme}`}`));
       return;
     }
-    this.credentials.answered(record, err);
+    this.#credentials.answered(record, err);
   }
 
   // ---- losing and ending ---------------------------------------------------------------------------
@@ -352,7 +353,7 @@ export class Session {
     this.conn = undefined;
     for (const item of conn?.end(err) ?? []) item.fail(err);
     this.outbox.failAll(err);
-    this.credentials.rejectWaiters(err);
+    this.#credentials.rejectWaiters(err);
     this.machine.change(state, err);
     this.watches.closeAll(state === 'expired' ? 'Expired' : state === 'auth-failed' ? 'AuthFailed' : 'Closed');
   }
