@@ -45,7 +45,13 @@ export async function waitConnected(session: Session, clock: Clock, timeoutMs: n
   try {
     await session.waitConnected(stop.signal);
   } catch (e) {
-    if (timedOut) throw clientError('TIMEOUT', `no session established within ${timeoutMs} ms`, { op: 'connect', cause: e });
+    if (timedOut) {
+      // A bare "time ran out" hides the usual real reason (refused, wrong CA, a server closing on us): the last
+      // connection failure is both the cause and part of the message.
+      const last = session.lastConnectionFailure;
+      const detail = `no session established within ${timeoutMs} ms${last === undefined ? '' : `; last failure: ${last.message}`}`;
+      throw clientError('TIMEOUT', detail, { op: 'connect', cause: last ?? e });
+    }
     throw e;
   } finally {
     timer.cancel();

@@ -102,7 +102,10 @@ export class ConnectLoop {
         hooks.drop(conn, clientError('CONNECTIONLOSS', error === undefined ? `${conn.description} closed the connection` : error.message, { cause: error }));
       },
     };
-    const cannotConnect = (e: unknown): void => hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}`, { cause: e }));
+    // The transport's reason (refused, unreachable, a certificate the TLS handshake rejected) goes into the
+    // message as well as the cause: it is what a user needs to see when connect() gives up.
+    const cannotConnect = (e: unknown): void =>
+      hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}${e instanceof Error ? `: ${e.message}` : ''}`, { cause: e }));
     try {
       this.options.transport.connect(endpoint, handlers, { signal: abort.signal }).then((stream) => {
         if (conn.isOver) {

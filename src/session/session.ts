@@ -84,6 +84,8 @@ export class Session {
   private closing = false;
   private closePromise: Promise<void> | undefined;
   private terminalError: ZooKeeperError | undefined;
+  /** Why the most recent connection ended (refused, TLS, handshake, lost): what a connect timeout reports. */
+  private lastFailure: ZooKeeperError | undefined;
 
   constructor(options: SessionOptions) {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
@@ -186,6 +188,11 @@ export class Session {
 
   get lastZxidSeen(): bigint {
     return this.lastZxid;
+  }
+
+  /** Why the most recent connection failed or ended, if one did: the cause behind a connect TIMEOUT. */
+  get lastConnectionFailure(): ZooKeeperError | undefined {
+    return this.lastFailure;
   }
 
   /** Begins connecting (idempotent). */
@@ -324,6 +331,7 @@ export class Session {
     const wasUp = conn.handshakeDone;
     const left = conn.end(reason);
     if (left === undefined) return;
+    this.lastFailure = reason;
     if (this.conn === conn) {
       this.conn = undefined;
       this.heartbeat.stop();
