@@ -39,7 +39,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): voi
         ctx.rejectAuth(item.auth, clientError('BAD_ARGUMENT', 'cannot encode auth packet', { op: 'addAuth', cause: e }));
         continue;
       }
-      conn.authInFlight.push(item.auth);
+      conn.authInFlight.push({ record: item.auth, seq: ++conn.written });
     } else {
       if (item.settled) continue;
       const xid = ctx.xids.next();
@@ -51,7 +51,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): voi
         continue;
       }
       item.xid = xid;
-      item.seq = ++conn.sentRequests;
+      item.seq = ++conn.written;
       item.sent = true;
       conn.pending.push(item);
     }

@@ -11,6 +11,12 @@ import type { ByteStream } from '../transport/types.js';
 import type { AuthRecord, Outgoing } from './outgoing.js';
 import { PendingQueue } from './pending.js';
 
+export interface AuthInFlight {
+  readonly record: AuthRecord;
+  /** Its position among the frames written on the connection (see `written`). */
+  readonly seq: number;
+}
+
 export class Connection {
   stream: ByteStream | undefined;
   readonly frames: FrameDecoder;
@@ -19,10 +25,11 @@ export class Connection {
   /** Auth packets and setWatches are written: ordinary requests may flow. */
   ready = false;
   readonly pending = new PendingQueue<Outgoing>();
-  readonly authInFlight: AuthRecord[] = [];
-  /** Requests written so far on this connection. */
-  sentRequests = 0;
-  /** For each ping in flight: how many requests had been written before it. */
+  /** Auth packets written and not yet answered, oldest first, each with its position on the wire. */
+  readonly authInFlight: AuthInFlight[] = [];
+  /** Requests and auth packets written so far on this connection (their `seq` numbers are 1, 2, …). */
+  written = 0;
+  /** For each ping in flight: how many requests and auth packets had been written before it. */
   readonly pingMarks: number[] = [];
   private endedWith: ZooKeeperError | undefined;
   private isEnded = false;
@@ -67,7 +74,10 @@ export class Connection {
     return this.endedWith;
   }
 
-  /** Marks the connection over (once), closes the stream and returns what was still awaiting replies. */
+  /**
+   * Marks the connection over (once), closes the stream and returns the requests still awaiting replies
+   * (the auth packets still unanswered stay readable in `authInFlight`).
+   */
   end(reason: ZooKeeperError): Outgoing[] | undefined {
     if (this.isEnded) return undefined;
     this.isEnded = true;
@@ -79,7 +89,6 @@ export class Connection {
       // A transport that throws on close is already closed as far as we are concerned.
     }
     const left = this.pending.drain();
-    this.authInFlight.length = 0;
     if (!this.streamOpen) this.resolveReleased();
     this.resolveEnded();
     return left;

@@ -51,6 +51,18 @@ export class Credentials {
     for (const w of waiters) w.reject(err);
   }
 
+  /**
+   * The connection these records' packets were written on died before their replies: their waiting callers get
+   * `err` (CONNECTIONLOSS), the records stay and are re-sent on the next connection.
+   */
+  lost(records: readonly AuthRecord[], err: ZooKeeperError): void {
+    for (const record of records) {
+      const waiters = record.waiters;
+      record.waiters = [];
+      for (const w of waiters) w.reject(withContext(err, 'addAuth'));
+    }
+  }
+
   /** The session ended: every waiting addAuth caller gets its terminal error. */
   rejectWaiters(err: ZooKeeperError): void {
     for (const record of this.#records) {

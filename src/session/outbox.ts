@@ -104,11 +104,11 @@ export class Outbox {
     this.tracer?.sent(bytes, request.sessionId);
   }
 
-  /** A ping on the established connection, marking how many requests it follows (to spot a lost reply). */
+  /** A ping on the established connection, marking how many frames it follows (to spot a lost reply). */
   ping(): void {
     const conn = this.host.connection();
     if (conn?.stream === undefined || !conn.handshakeDone) return;
-    conn.pingMarks.push(conn.sentRequests);
+    conn.pingMarks.push(conn.written);
     conn.stream.write(PING_FRAME);
     this.tracer?.sent(PING_FRAME, this.host.sessionId());
   }

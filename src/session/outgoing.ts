@@ -35,7 +35,7 @@ export interface Outgoing {
   readonly body: unknown;
   /** Assigned when encoded. */
   xid: number;
-  /** Position among the requests written on its connection (1, 2, …), to tell which ones a ping overtook. */
+  /** Position among the frames written on its connection (1, 2, …), to tell which ones a ping overtook. */
   seq?: number;
   /** Written to the current connection (awaiting its reply). */
   sent: boolean;

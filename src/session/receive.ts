@@ -62,6 +62,22 @@ export function receiveChunk(
   }
 }
 
+/**
+ * What a ping answer proves lost, if anything: the ping was written after `mark` frames, so every frame
+ * up to that mark must have been answered before it. Pings go through the server's pipeline in order
+ * with requests; auth packets are answered on arrival, ahead of anything read after them. Either way an
+ * older frame still unanswered when the ping's answer comes has lost its reply, and without this check
+ * its caller would wait for ever on a link that pings keep alive.
+ */
+function lostBeforePing(conn: Connection, mark: number | undefined): string | undefined {
+  if (mark === undefined) return undefined;
+  const oldest = conn.pending.peek();
+  if (oldest?.seq !== undefined && oldest.seq <= mark) return `xid ${oldest.xid}`;
+  const auth = conn.authInFlight[0];
+  if (auth !== undefined && auth.seq <= mark) return `the auth packet for scheme ${auth.record.scheme}`;
+  return undefined;
+}
+
 /** Routes one frame's payload (may throw on an undecodable header: receiveChunk drops the link then). */
 export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameRoutes): void {
   const r = new JuteReader(payload);
@@ -78,13 +94,8 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
       return;
     }
     case Xid.ping: {
-      // Pings go through the server's pipeline in order, so a ping answer overtaking an older request
-      // means that request's reply was lost: without this check it would wait for ever on a live link.
-      const mark = conn.pingMarks.shift();
-      const oldest = conn.pending.peek();
-      if (mark !== undefined && oldest?.seq !== undefined && oldest.seq <= mark) {
-        routes.drop(conn, clientError('PROTOCOL_ERROR', `ping answered before the reply to xid ${oldest.xid}: that reply was lost`));
-      }
+      const lost = lostBeforePing(conn, conn.pingMarks.shift());
+      if (lost !== undefined) routes.drop(conn, clientError('PROTOCOL_ERROR', `ping answered before the reply to ${lost}: that reply was lost`));
       return;
     }
     case Xid.auth:

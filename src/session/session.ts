@@ -316,7 +316,7 @@ export class Session {
   };
 
   private onAuthReply(conn: Connection, err: number): void {
-    const record = conn.authInFlight.shift();
+    const record = conn.authInFlight.shift()?.record;
     if (err === ErrorCode.AUTHFAILED) {
       this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} rejected the credentials${record === undefined ? '' : ` for scheme ${record.scheme}`}`));
       return;
@@ -341,6 +341,9 @@ export class Session {
     const loss =
       reason.code === 'CONNECTIONLOSS' ? reason : clientError('CONNECTIONLOSS', reason.message, { cause: reason });
     for (const item of left) item.fail(loss);
+    // An auth packet's reply lost with its link: its addAuth caller cannot know whether the server took it (like
+    // any call in flight); the credential stays in the list and goes out again first on the next connection.
+    this.#credentials.lost(conn.authInFlight.splice(0).map((a) => a.record), loss);
     if (this.machine.terminal || this.closing) return;
     if (wasUp) this.machine.change('disconnected', reason);
     // Expiry is judged from the last frame heard on an established link; only a session we had can expire.
