@@ -24,6 +24,8 @@ export class Connection {
   handshakeDone = false;
   /** Auth packets and setWatches are written: ordinary requests may flow. */
   ready = false;
+  /** The server said it is read-only (cut off from its quorum). */
+  readOnly = false;
   readonly pending = new PendingQueue<Outgoing>();
   /** Auth packets written and not yet answered, oldest first, each with its position on the wire. */
   readonly authInFlight: AuthInFlight[] = [];

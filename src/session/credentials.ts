@@ -12,9 +12,23 @@ import { AuthRecord } from './outgoing.js';
 export class Credentials {
   // ES private: inspecting the session shows no list of credentials (the records hide their bytes too).
   readonly #records: AuthRecord[] = [];
+  /** The authInfo credentials (given up front) the server has not answered yet. */
+  readonly #unconfirmed = new Set<AuthRecord>();
 
   constructor(initial: readonly { readonly scheme: string; readonly auth: Uint8Array }[] = []) {
-    for (const a of initial) this.#records.push(new AuthRecord(a.scheme, a.auth));
+    for (const a of initial) {
+      const record = new AuthRecord(a.scheme, a.auth);
+      this.#records.push(record);
+      this.#unconfirmed.add(record);
+    }
+  }
+
+  /**
+   * True once the server has answered every authInfo credential (on whichever connection): until then the
+   * session does not call itself connected, so connect() cannot resolve on a session about to fail AUTHFAILED.
+   */
+  get confirmed(): boolean {
+    return this.#unconfirmed.size === 0;
   }
 
   /** Adds a credential whose caller waits for the server's answer to it. */
@@ -33,6 +47,7 @@ export class Credentials {
   /** The server answered a record's packet with `err` (not AUTHFAILED): settles its waiters. */
   answered(record: AuthRecord | undefined, err: number): void {
     if (record === undefined) return;
+    this.#unconfirmed.delete(record);
     if (err === 0) {
       const waiters = record.waiters;
       record.waiters = [];
@@ -44,6 +59,7 @@ export class Credentials {
 
   /** Forgets a credential and rejects its waiters. */
   reject(record: AuthRecord, err: ZooKeeperError): void {
+    this.#unconfirmed.delete(record);
     const i = this.#records.indexOf(record);
     if (i >= 0) this.#records.splice(i, 1);
     const waiters = record.waiters;

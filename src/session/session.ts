@@ -22,9 +22,10 @@ import { Outbox } from './outbox.js';
 import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { resumePackets } from './resume.js';
-import { isConnectedState, StateMachine, type SessionState } from './state.js';
+import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
 import { Tracer, type FrameListener } from './trace.js';
+import { untilConnected } from './wait-connected.js';
 import { WatchRegistry } from './watches.js';
 
 export interface SessionOptions {
@@ -204,27 +205,7 @@ export class Session {
 
   /** Resolves once connected (or read-only); rejects on a terminal state or an abort. */
   waitConnected(signal?: AbortSignal): Promise<void> {
-    if (isConnectedState(this.machine.state)) return Promise.resolve();
-    if (this.terminalError !== undefined) return Promise.reject(withContext(this.terminalError, 'connect'));
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => {
-        unsubscribe();
-        reject(clientError('ABORTED', undefined, { op: 'connect', cause: signal?.reason }));
-      };
-      const unsubscribe = this.machine.subscribe((change) => {
-        if (isConnectedState(change.to)) {
-          unsubscribe();
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        } else if (this.machine.terminal) {
-          unsubscribe();
-          signal?.removeEventListener('abort', onAbort);
-          reject(withContext(this.terminalError ?? clientError('CLOSED'), 'connect'));
-        }
-      });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return untilConnected(this.machine, () => this.terminalError, signal);
   }
 
   // ---- requests ------------------------------------------------------------------------------------
@@ -301,8 +282,19 @@ export class Session {
     this.heartbeat.start(this.timing);
     this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
-    this.machine.change(res.readOnly === true ? 'connected-read-only' : 'connected');
+    conn.readOnly = res.readOnly === true;
+    this.announce(conn);
     this.outbox.flush();
+  }
+
+  /**
+   * Enters connected (or read-only) once the handshake is done and the server has answered every authInfo
+   * credential. Auth replies come ahead of any later reply, so this costs connect() one round trip at most,
+   * and a refused authInfo makes connect() reject with AUTHFAILED instead of resolving on a dying session.
+   */
+  private announce(conn: Connection): void {
+    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed) return;
+    this.machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
   }
 
   // ---- receiving -----------------------------------------------------------------------------------
@@ -322,6 +314,7 @@ export class Session {
       return;
     }
     this.#credentials.answered(record, err);
+    this.announce(conn);
   }
 
   // ---- losing and ending ---------------------------------------------------------------------------

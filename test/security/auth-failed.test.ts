@@ -85,7 +85,9 @@ describe('authentication failure', () => {
     await other.delete(path);
   });
 
-  it('with a bad scheme in authInfo, the session ends auth-failed and calls fail with AUTHFAILED', async () => {
+  it('with a bad scheme in authInfo, connect() itself rejects with AUTHFAILED naming the scheme', async () => {
+    // connect() waits for the server's answers to the authInfo packets (they come before any later reply), so a
+    // refused credential is the reason connect() gives, not a session that resolves and then dies.
     let client: Awaited<ReturnType<typeof connectShared>> | undefined;
     let connectError: unknown;
     try {
@@ -93,16 +95,10 @@ describe('authentication failure', () => {
     } catch (e) {
       connectError = e;
     }
-    if (client === undefined) {
-      // The better behaviour: connect() itself fails with the real reason.
-      expectAuthFailed(connectError);
-      return;
-    }
-    // Today connect() resolves just before the auth reply arrives: the session must still end up auth-failed and
-    // refuse calls with AUTHFAILED (not CONNECTIONLOSS, not a reconnect loop resending the bad credential).
-    expectAuthFailed(await errorOf(client.create(uniquePath('sec'))));
-    expect(client.state).toBe('auth-failed');
-    expectAuthFailed(await errorOf(client.getData('/')));
-    await client.close();
+    expect(client, 'connect() must not resolve').toBeUndefined();
+    await client?.close();
+    expectAuthFailed(connectError);
+    expect((connectError as ZooKeeperError).op).toBe('connect');
+    expect((connectError as ZooKeeperError).message).toContain(SCHEME);
   });
 });
