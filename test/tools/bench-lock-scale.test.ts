@@ -1,0 +1,106 @@
+/**
+ * bench lock-scale against a real ZooKeeper, at small sizes: the queue part must find the hand-off in order with
+ * one notification per hand-off, and both parts' figures must add up (and survive a JSON round trip). Nothing
+ * here asserts how fast anything is.
+ */
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runLockScale, type LockScaleReport } from '../../src/tools/bench/lock-scale.js';
+import { renderLockScale } from '../../src/tools/bench/lock-scale-render.js';
+import { countOutOfOrder, sequenceOf } from '../../src/tools/bench/lock-scale-queue.js';
+import type { LatencySummary } from '../../src/tools/bench/recorder.js';
+import { sharedServer } from '../harness/zookeeper.js';
+
+let connectString: string;
+
+beforeAll(async () => {
+  connectString = (await sharedServer()).connectString;
+});
+
+function expectOrdered(name: string, s: LatencySummary, count: number): void {
+  expect(s.count, name).toBe(count);
+  const chain = [s.min, s.p50, s.p90, s.p99, s.p999, s.max];
+  for (let i = 1; i < chain.length; i++) expect(chain[i]!, `${name}: ${chain.join(' ≤ ')}`).toBeGreaterThanOrEqual(chain[i - 1]!);
+  expect(s.min, name).toBeGreaterThan(0);
+}
+
+describe('the order checks', () => {
+  it('count acquisitions out of sequence order, and read the sequence off a node path', () => {
+    expect(countOutOfOrder([3, 4, 5, 6])).toBe(0);
+    expect(countOutOfOrder([3, 5, 4, 6])).toBe(2);
+    expect(countOutOfOrder([6, 3, 4, 5])).toBe(4);
+    expect(sequenceOf('/l/_c_0b7f6a52-0f7e-4a3c-9d7b-1c2d3e4f5a6b-lock-0000000042')).toBe(42);
+    expect(() => sequenceOf('/l/not-sequential')).toThrow();
+  });
+});
+
+describe('bench lock-scale on a real server', () => {
+  let report: LockScaleReport;
+
+  beforeAll(async () => {
+    report = await runLockScale({ connectString, levels: [5, 20], samples: 20, warmup: 20, otherClients: 2, waiters: 50, sessions: 10, floorSamples: 10 });
+  }, 60_000);
+
+  it('50 waiters over 10 sessions hand off in sequence order with one notification per hand-off', () => {
+    const q = report.queue!;
+    expect(q).not.toBeNull();
+    expect(q.acquired).toBe(50);
+    expect(q.handoffs).toBe(50);
+    expect(q.outOfOrder).toBe(0);
+    expect(q.overlaps).toBe(0);
+    expect(q.queueOrderGaps).toBe(0);
+    // Exactly one NodeDeleted per hand-off: the holder's node and each waiter's, each heard by its successor only.
+    expect(q.frames.notificationsTotal).toBe(50);
+    expect(q.frames.notifications).toStrictEqual({ NodeDeleted: 50 });
+    expect(q.frames.notifiedPaths).toBe(50);
+    expect(q.frames.maxNotificationsPerPath).toBe(1);
+    expect(q.perHandoff.notifications).toBeLessThanOrEqual(1);
+    expect(q.perHandoff.getChildren).toBeLessThanOrEqual(1);
+    // Every release is a delete: the holder's and the 50 waiters'.
+    expect(q.frames.requests['delete']).toBe(51);
+    expect(q.targets).toMatchObject({ inOrder: true, noHerd: true, getChildrenMet: true, met: true });
+    expectOrdered('handoff', q.handoff, 50);
+    expectOrdered('first tenth', q.handoffFirstTenth, 5);
+    expectOrdered('last tenth', q.handoffLastTenth, 5);
+    expectOrdered('floor', q.floor.deleteGetChildren, 10);
+    expectOrdered('floor full', q.floor.deleteGetChildrenFull, 10);
+    expect(q.chainMs).toBeGreaterThan(0);
+  });
+
+  it('the held-locks part measures every level, 0 before and after, with holds spread over the clients', () => {
+    const h = report.held!;
+    expect(h).not.toBeNull();
+    expect(h.levels.map((l) => [l.held, l.phase])).toStrictEqual([
+      [0, 'before'],
+      [5, 'before'],
+      [20, 'before'],
+      [0, 'after'],
+    ]);
+    for (const l of h.levels) {
+      expect(l.heldViaMeasuringClient + l.heldViaOtherClients).toBe(l.held);
+      for (const [name, s] of Object.entries({ acquire: l.acquire, release: l.release, cycle: l.cycle, floorCreate: l.floorCreate })) {
+        expectOrdered(`${l.held} ${name}`, s, 20);
+      }
+      expect(l.cycle.max).toBeLessThanOrEqual(l.acquire.max + l.release.max + 0.2);
+      expect(l.acquireToCreate).toBeCloseTo(l.acquire.p50 / l.floorCreate.p50, 2);
+      expect(l.normalizedToZero).toBeCloseTo(l.acquireToCreate / h.levels[0]!.acquireToCreate, 1);
+    }
+    expect(h.levels[2]!.heldViaMeasuringClient).toBe(10);
+    expect(h.levels[2]!.heldViaOtherClients).toBe(10);
+    expect(h.levels[0]!.ratioToZero.acquireP50).toBe(1);
+    expect(h.worstNormalized).toBe(Math.max(...h.levels.map((l) => l.normalizedToZero)));
+    expect(h.target.met).toBe(h.worstNormalized <= h.target.normalizedAtMost);
+  });
+
+  it('the report is plain JSON and the table states every target with its verdict', () => {
+    expect(JSON.parse(JSON.stringify(report))).toStrictEqual(report);
+    expect(report.settings).toMatchObject({ levels: [0, 5, 20], waiters: 50, sessions: 10, otherClients: 2 });
+    expect(report.met).toBe(report.held!.target.met && report.queue!.targets.met);
+    expect(report.server.version).toMatch(/^\d+\.\d+\.\d+/);
+    const text = renderLockScale(report);
+    expect(text).toMatch(/out-of-order acquisitions\s+\|\s+0\s+\|\s+0\s+\|\s+met/);
+    expect(text).toMatch(/notifications per hand-off\s+\|\s+1\.00\s+\|/);
+    expect(text).toMatch(/target: no per-acquire cost that grows with the locks held .* — (met|MISSED)/);
+    expect(text).toMatch(/target: 50 waiters hand off in order with no herd — met/);
+  });
+});
