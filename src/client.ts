@@ -238,7 +238,9 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   /**
    * Adds credentials to this session (and every later connection of it), e.g. `addAuth('digest',
-   * 'user:password')`. AUTHFAILED ends the session: the server closes the connection.
+   * 'user:password')`. AUTHFAILED ends the session: the server closes the connection, and every call
+   * in flight fails with AUTHFAILED — whose outcome, for a call already written, is unknown (the server
+   * may have run it), as with CONNECTIONLOSS.
    */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
     return authOps.addAuth(this.#ctx, scheme, auth, options);

@@ -310,6 +310,9 @@ export class Session {
   private onAuthReply(conn: Connection, err: number): void {
     const record = conn.authInFlight.shift()?.record;
     if (err === ErrorCode.AUTHFAILED) {
+      // Every request still awaiting its reply fails with AUTHFAILED, but like CONNECTIONLOSS that leaves the
+      // outcome of a request already written unknown: ZooKeeper 3.8 may still execute requests pipelined behind
+      // the refused AuthPacket before it closes the link (a setData seen applied yet reported AUTHFAILED).
       this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} rejected the credentials${record === undefined ? '' : ` for scheme ${record.scheme}`}`));
       return;
     }
