@@ -4,14 +4,17 @@
  * (and says so).
  *
  *   npm run bench:lock-scale -- [--server HOST:PORT] [--levels 0,100,1000,5000] [--samples N] [--others K]
- *                               [--waiters W] [--sessions S] [--json FILE]
+ *                               [--waiters W] [--sessions S] [--handoff K,K…] [--handoff-rounds N] [--json FILE]
  *
- * --levels '' skips the held-locks part, --waiters 0 the queue part. Exit 1 when a target is missed.
+ * --levels '' skips the held-locks part, --waiters 0 the queue part. --handoff 4,8 adds part 3: bench lock's
+ * contended loop with K sessions, each hand-off cut into segments from the frame traces (6 rounds of 3 s, traced
+ * and untraced alternating). Exit 1 when a target is missed.
  */
 
 import { writeFileSync } from 'node:fs';
 import { runLockScale } from '../src/tools/bench/lock-scale.js';
-import { renderLockScale } from '../src/tools/bench/lock-scale-render.js';
+import { runHandoffAnalysis, type HandoffReport } from '../src/tools/bench/lock-scale-handoff.js';
+import { renderHandoffs, renderLockScale } from '../src/tools/bench/lock-scale-render.js';
 import { withServer } from '../src/tools/local-server/index.js';
 
 function usage(message: string): never {
@@ -21,7 +24,7 @@ function usage(message: string): never {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const known = new Set(['--server', '--levels', '--samples', '--others', '--waiters', '--sessions', '--json']);
+  const known = new Set(['--server', '--levels', '--samples', '--others', '--waiters', '--sessions', '--handoff', '--handoff-rounds', '--json']);
   for (let i = 0; i < args.length; i += 2) {
     if (!known.has(args[i]!)) usage(`unknown option ${args[i]} (known: ${[...known].join(' ')})`);
     if (args[i + 1] === undefined) usage(`${args[i]} needs a value`);
@@ -41,6 +44,9 @@ async function main(): Promise<void> {
   const levels =
     levelsText === undefined ? [0, 100, 1000, 5000] : levelsText.trim() === '' ? [] : levelsText.split(',').map((s) => Number(s.trim()));
   if (levels.some((n) => !Number.isInteger(n) || n < 0)) usage('--levels must be whole numbers ≥ 0, comma-separated');
+  const handoffText = opt('--handoff');
+  const handoffSessions = handoffText === undefined ? [] : handoffText.split(',').map((s) => Number(s.trim()));
+  if (handoffSessions.some((n) => !Number.isInteger(n) || n < 2)) usage('--handoff must be session counts ≥ 2, comma-separated');
   const server = opt('--server');
   const io = { err: (t: string): void => void process.stderr.write(t) };
   await withServer(server === undefined ? {} : { server }, io, async ({ connectString }) => {
@@ -54,9 +60,15 @@ async function main(): Promise<void> {
       onProgress: (line) => void process.stderr.write(`  … ${line}\n`),
     });
     process.stdout.write(renderLockScale(report));
+    const handoffs: HandoffReport[] = [];
+    for (const k of handoffSessions) {
+      process.stderr.write(`  … part 3: contended hand-offs with ${k} sessions\n`);
+      handoffs.push(await runHandoffAnalysis({ connectString, sessions: k, roundS: 3, rounds: int('--handoff-rounds', 6), floorSamples: 1000 }));
+    }
+    process.stdout.write(renderHandoffs(handoffs));
     const json = opt('--json');
     if (json !== undefined) {
-      writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(json, `${JSON.stringify(handoffs.length === 0 ? report : { ...report, handoffs }, null, 2)}\n`);
       process.stdout.write(`figures written to ${json}\n`);
     }
     if (!report.met) process.exitCode = 1;

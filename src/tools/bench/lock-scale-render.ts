@@ -1,6 +1,8 @@
 /** The terminal report of bench lock-scale: one table per part, each with its target and met / missed. */
 
 import type { LockScaleReport } from './lock-scale.js';
+import { SEGMENTS, type HandoffReport } from './lock-scale-handoff.js';
+import type { LatencySummary } from './recorder.js';
 import { fmtUs, renderTable } from './table.js';
 
 const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
@@ -67,4 +69,23 @@ function describeRequests(requests: Record<string, number>, handoffs: number): s
   return Object.entries(requests)
     .map(([op, n]) => `${op} ${(n / Math.max(1, handoffs)).toFixed(2)}`)
     .join(', ');
+}
+
+/** Part 3 (optional): contended hand-offs with K sessions, cut into segments, side by side for each K. */
+export function renderHandoffs(reports: readonly HandoffReport[]): string {
+  if (reports.length === 0) return '';
+  let out = `\n3. Where a contended hand-off goes (bench lock's loop: K sessions, acquire → release at once → queue again)\n\n`;
+  const head = ['figure', ...reports.map((r) => `${r.sessions} sessions`)];
+  const p50 = (s: LatencySummary): string => (s.count === 0 ? '–' : `${fmtUs(s.p50)} (p90 ${fmtUs(s.p90)})`);
+  const rows: string[][] = [
+    ['hand-off p50, untraced', ...reports.map((r) => p50(r.handoffUntraced))],
+    ['… ÷ floor delete+getChildren', ...reports.map((r) => `${x(r.untracedToFloor)} of ${fmtUs(r.floor.deleteGetChildren.p50)}`)],
+    ['floor delete / getChildren p50', ...reports.map((r) => `${fmtUs(r.floor.delete.p50)} / ${fmtUs(r.floor.getChildren.p50)}`)],
+    ['hand-off p50, traced', ...reports.map((r) => p50(r.handoffTraced))],
+    ...SEGMENTS.map((s) => [`  ${s}`, ...reports.map((r) => p50(r.segments[s]))]),
+    ['requests per acquisition', ...reports.map((r) => Object.entries(r.perAcquisition.requests).map(([op, n]) => `${op} ${n.toFixed(2)}`).join(', '))],
+    ['notifications per acquisition', ...reports.map((r) => r.perAcquisition.notifications.toFixed(2))],
+  ];
+  out += renderTable(head, rows);
+  return out;
 }

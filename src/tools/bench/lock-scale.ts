@@ -119,7 +119,7 @@ export async function runLockScale(opts: LockScaleOptions): Promise<LockScaleRep
           dir: base,
           levels,
           samples,
-          rounds: 5,
+          rounds: 10,
           warmup: opts.warmup ?? 1000,
           window: 64,
           onProgress: say,
