@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runLockScale, type LockScaleReport } from '../../src/tools/bench/lock-scale.js';
 import { renderLockScale } from '../../src/tools/bench/lock-scale-render.js';
+import { runHandoffAnalysis, SEGMENTS } from '../../src/tools/bench/lock-scale-handoff.js';
 import { countOutOfOrder, sequenceOf } from '../../src/tools/bench/lock-scale-queue.js';
 import type { LatencySummary } from '../../src/tools/bench/recorder.js';
 import { sharedServer } from '../harness/zookeeper.js';
@@ -102,5 +103,27 @@ describe('bench lock-scale on a real server', () => {
     expect(text).toMatch(/notifications per hand-off\s+\|\s+1\.00\s+\|/);
     expect(text).toMatch(/target: no per-acquire cost that grows with the locks held .* — (met|MISSED)/);
     expect(text).toMatch(/target: 50 waiters hand off in order with no herd — met/);
+  });
+});
+
+describe('bench lock-scale --handoff on a real server', () => {
+  it('cuts traced hand-offs into segments and counts the requests of every acquisition', async () => {
+    const r = await runHandoffAnalysis({ connectString, sessions: 3, roundS: 0.4, rounds: 2, floorSamples: 10 });
+    expect(r.sessions).toBe(3);
+    expect(r.handoffTraced.count).toBeGreaterThan(0);
+    expect(r.handoffUntraced.count).toBeGreaterThan(0);
+    expect(r.perAcquisition.acquisitions).toBeGreaterThan(0);
+    // Each acquisition creates one node and deletes it (a create retried after the server removed the idle
+    // container between rounds may add one); a waiter hears of its predecessor at most once.
+    expect(r.perAcquisition.requests['create2']).toBeGreaterThanOrEqual(1);
+    expect(r.perAcquisition.requests['create2']).toBeLessThanOrEqual(1.05);
+    expect(r.perAcquisition.requests['delete']).toBe(1);
+    expect(r.perAcquisition.notifications).toBeLessThanOrEqual(1);
+    for (const s of SEGMENTS) {
+      expect(r.segments[s].count, s).toBeGreaterThan(0);
+      expect(r.segments[s].count, s).toBeLessThanOrEqual(r.handoffTraced.count);
+      expect(r.segments[s].min, s).toBeGreaterThanOrEqual(0);
+    }
+    expectOrdered('floor', r.floor.deleteGetChildren, 10);
   });
 });
