@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/harness/global-setup.ts'],
+    reporters: ['default', './test/harness/summary-reporter.ts'],
   },
 });

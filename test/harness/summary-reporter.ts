@@ -1,0 +1,28 @@
+/**
+ * Prints one plain closing line, `N passed, N failed[, N skipped]`, after vitest's own summary, so a CI log reader
+ * that does not know vitest's colourful table still sees how many tests ran.
+ */
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: readonly TestModule[], unhandledErrors: readonly SerializedError[]): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      // A file that failed to load has no tests but must still count as a failure.
+      if (module.state() === 'failed' && !module.children.size) failed++;
+    }
+    // Errors outside any test (unhandled rejections) fail the run too.
+    failed += unhandledErrors.length;
+    const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+    // Printed at exit so it comes after the default reporter's table, as the very last line.
+    process.once('exit', () => process.stdout.write(`\n${line}\n`));
+  }
+}
