@@ -4,11 +4,12 @@
  * (and says so).
  *
  *   npm run bench:lock-scale -- [--server HOST:PORT] [--levels 0,100,1000,5000] [--samples N] [--others K]
- *                               [--waiters W] [--sessions S] [--handoff K,K…] [--handoff-rounds N] [--json FILE]
+ *                               [--waiters W] [--sessions S] [--handoff K,K…] [--handoff-rounds N]
+ *                               [--handoff-requeue-delay ms] [--json FILE]
  *
  * --levels '' skips the held-locks part, --waiters 0 the queue part. --handoff 4,8 adds part 3: bench lock's
  * contended loop with K sessions, each hand-off cut into segments from the frame traces (6 rounds of 3 s, traced
- * and untraced alternating). Exit 1 when a target is missed.
+ * and untraced alternating); --handoff-requeue-delay keeps each releaser off the server for that long. Exit 1 when a target is missed.
  */
 
 import { writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ function usage(message: string): never {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const known = new Set(['--server', '--levels', '--samples', '--others', '--waiters', '--sessions', '--handoff', '--handoff-rounds', '--json']);
+  const known = new Set(['--server', '--levels', '--samples', '--others', '--waiters', '--sessions', '--handoff', '--handoff-rounds', '--handoff-requeue-delay', '--json']);
   for (let i = 0; i < args.length; i += 2) {
     if (!known.has(args[i]!)) usage(`unknown option ${args[i]} (known: ${[...known].join(' ')})`);
     if (args[i + 1] === undefined) usage(`${args[i]} needs a value`);
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     const handoffs: HandoffReport[] = [];
     for (const k of handoffSessions) {
       process.stderr.write(`  … part 3: contended hand-offs with ${k} sessions\n`);
-      handoffs.push(await runHandoffAnalysis({ connectString, sessions: k, roundS: 3, rounds: int('--handoff-rounds', 6), floorSamples: 1000 }));
+      handoffs.push(await runHandoffAnalysis({ connectString, sessions: k, roundS: 3, rounds: int('--handoff-rounds', 6), floorSamples: 1000, requeueDelayMs: int('--handoff-requeue-delay', 0) }));
     }
     process.stdout.write(renderHandoffs(handoffs));
     const json = opt('--json');

@@ -30,6 +30,11 @@ export interface HandoffOptions {
   roundS: number;
   rounds: number;
   floorSamples: number;
+  /**
+   * Pause after each release before queueing again (default 0, as bench lock). A pause of a few ms keeps the
+   * releaser's re-queue (create2 + getChildren, then getData) off the server while the next hand-off runs.
+   */
+  requeueDelayMs?: number;
 }
 
 export const SEGMENTS = ['release→delete sent', 'delete sent→NodeDeleted read', 'NodeDeleted→getChildren sent', 'getChildren round trip', 'reply→acquired'] as const;
@@ -37,6 +42,7 @@ export type Segment = (typeof SEGMENTS)[number];
 
 export interface HandoffReport {
   sessions: number;
+  requeueDelayMs: number;
   handoffTraced: LatencySummary;
   handoffUntraced: LatencySummary;
   /** p50 of each segment over the traced hand-offs that could be cut (µs). */
@@ -74,6 +80,7 @@ function find(log: readonly Seen[], from: number, ok: (s: Seen) => boolean): See
 
 export async function runHandoffAnalysis(opts: HandoffOptions): Promise<HandoffReport> {
   const k = Math.max(2, opts.sessions);
+  const requeueDelayMs = opts.requeueDelayMs ?? 0;
   const run = randomUUID();
   const path = `/zkwire-bench/handoff-${run}`;
   const floorDir = `/zkwire-bench/handoff-floor-${run}`;
@@ -143,6 +150,7 @@ export async function runHandoffAnalysis(opts: HandoffOptions): Promise<HandoffR
             }
             lastRelease = { at: performance.now(), client: i };
             await lease.release();
+            if (requeueDelayMs > 0) await new Promise((r) => setTimeout(r, requeueDelayMs));
           }
         }),
       );
@@ -186,6 +194,7 @@ export async function runHandoffAnalysis(opts: HandoffOptions): Promise<HandoffR
   const u = roundedSummary(untraced);
   return {
     sessions: k,
+    requeueDelayMs,
     handoffTraced: roundedSummary(traced),
     handoffUntraced: u,
     segments: Object.fromEntries(SEGMENTS.map((s) => [s, roundedSummary(segments[s])])) as Record<Segment, LatencySummary>,

@@ -75,7 +75,7 @@ function describeRequests(requests: Record<string, number>, handoffs: number): s
 export function renderHandoffs(reports: readonly HandoffReport[]): string {
   if (reports.length === 0) return '';
   let out = `\n3. Where a contended hand-off goes (bench lock's loop: K sessions, acquire → release at once → queue again)\n\n`;
-  const head = ['figure', ...reports.map((r) => `${r.sessions} sessions`)];
+  const head = ['figure', ...reports.map((r) => `${r.sessions} sessions${r.requeueDelayMs > 0 ? `, re-queue after ${r.requeueDelayMs} ms` : ''}`)];
   const p50 = (s: LatencySummary): string => (s.count === 0 ? '–' : `${fmtUs(s.p50)} (p90 ${fmtUs(s.p90)})`);
   const rows: string[][] = [
     ['hand-off p50, untraced', ...reports.map((r) => p50(r.handoffUntraced))],
