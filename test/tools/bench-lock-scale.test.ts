@@ -48,7 +48,6 @@ describe('bench lock-scale on a real server', () => {
     expect(q.acquired).toBe(50);
     expect(q.handoffs).toBe(50);
     expect(q.outOfOrder).toBe(0);
-    expect(q.overlaps).toBe(0);
     expect(q.queueOrderGaps).toBe(0);
     // Exactly one NodeDeleted per hand-off: the holder's node and each waiter's, each heard by its successor only.
     expect(q.frames.notificationsTotal).toBe(50);

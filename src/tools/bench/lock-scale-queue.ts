@@ -7,7 +7,8 @@
  *
  * Measured over the chain, from every session's frame trace: watch notifications (no herd means one NodeDeleted
  * per hand-off: only the successor of the deleted node hears of it) and getChildren calls per hand-off, and
- * every request by kind; acquisitions out of sequence order (must be 0); overlapping holders (must be 0); the
+ * every request by kind; acquisitions out of sequence order (must be 0; each waiter releases in the same tick it
+ * acquires, so overlapping holders cannot be seen from here — bench lock's checker covers exclusion); the
  * hand-off latency (a release called → the next waiter's acquire resolved) and the chain's total time.
  */
 
@@ -38,8 +39,6 @@ export interface QueueReport {
   queueOrderGaps: number;
   /** Acquisitions whose node was not the lowest sequence still waiting. Must be 0. */
   outOfOrder: number;
-  /** Two waiters holding at once. Must be 0. */
-  overlaps: number;
   queueMs: number;
   chainMs: number;
   handoff: LatencySummary;
@@ -81,8 +80,6 @@ export async function runQueue(opts: QueueOptions): Promise<QueueReport> {
   const holder = await new InterProcessMutex(clients[0]!, path).acquire();
   const handoff = new LatencyRecorder();
   const acquiredSeq: number[] = [];
-  let holding = 0;
-  let overlaps = 0;
   let lastReleaseAt = 0;
   const done: Promise<void>[] = [];
   const leases: (Lease | undefined)[] = [];
@@ -96,12 +93,9 @@ export async function runQueue(opts: QueueOptions): Promise<QueueReport> {
     done.push(
       mutex.acquire().then(async (lease) => {
         const now = performance.now();
-        if (holding > 0) overlaps++;
-        holding++;
         handoff.record((now - lastReleaseAt) * 1000);
         acquiredSeq.push(sequenceOf(lease.node));
         leases[i] = lease;
-        holding--;
         lastReleaseAt = performance.now();
         await lease.release();
       }),
@@ -146,7 +140,7 @@ export async function runQueue(opts: QueueOptions): Promise<QueueReport> {
     framesReceived: per(frames.framesReceived),
   };
   const outOfOrder = countOutOfOrder(acquiredSeq) + (waiters - acquiredSeq.length);
-  const inOrder = outOfOrder === 0 && overlaps === 0 && acquiredSeq.length === waiters;
+  const inOrder = outOfOrder === 0 && acquiredSeq.length === waiters;
   const noHerd = perHandoff.notifications <= PER_HANDOFF_TARGET;
   const getChildrenMet = perHandoff.getChildren <= PER_HANDOFF_TARGET;
   return {
@@ -156,7 +150,6 @@ export async function runQueue(opts: QueueOptions): Promise<QueueReport> {
     handoffs,
     queueOrderGaps,
     outOfOrder,
-    overlaps,
     queueMs: Math.round(queueMs),
     chainMs: Math.round(chainMs),
     handoff: roundedSummary(handoff),

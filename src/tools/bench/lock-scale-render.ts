@@ -45,7 +45,6 @@ export function renderLockScale(r: LockScaleReport): string {
       [
         ['acquired', `${q.acquired} / ${q.waiters}`, `all`, verdict(q.acquired === q.waiters)],
         ['out-of-order acquisitions', String(q.outOfOrder), '0', verdict(q.outOfOrder === 0)],
-        ['overlapping holders', String(q.overlaps), '0', verdict(q.overlaps === 0)],
         ['queue order gaps (sequence vs queueing)', String(q.queueOrderGaps), '0', ''],
         ['watch notifications', `${q.frames.notificationsTotal} for ${q.handoffs} hand-offs`, '', ''],
         ['notifications per hand-off', q.perHandoff.notifications.toFixed(2), `≤ ${t.notificationsPerHandoffAtMost}`, verdict(t.noHerd)],
