@@ -80,7 +80,7 @@ export class FrameDecoder {
       });
     }
     if (this.total < PREFIX + length) return { kind: 'need-more', needed: PREFIX + length - this.total };
-    this.skip(PREFIX);
+    this.discard(PREFIX);
     return { kind: 'frame', payload: this.take(length) };
   }
 
@@ -111,7 +111,7 @@ export class FrameDecoder {
     return v | 0;
   }
 
-  private skip(n: number): void {
+  private discard(n: number): void {
     this.total -= n;
     while (n > 0) {
       const c = this.chunks[this.head]!;

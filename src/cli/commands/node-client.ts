@@ -4,6 +4,7 @@
  * data look as text and as JSON.
  */
 
+import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperClient, ZooKeeperError, type Stat } from '../../node.js';
 import { withServer } from '../../tools/local-server/with-server.js';
@@ -140,20 +141,9 @@ export interface StatJson {
   pzxid: string;
 }
 
+/** The Stat as JSON the way every zkwire tool shows records: longs as decimal strings, ints as numbers. */
 export function statToJson(s: Stat): StatJson {
-  return {
-    czxid: s.czxid.toString(),
-    mzxid: s.mzxid.toString(),
-    ctime: s.ctime.toString(),
-    mtime: s.mtime.toString(),
-    version: s.version,
-    cversion: s.cversion,
-    aversion: s.aversion,
-    ephemeralOwner: s.ephemeralOwner.toString(),
-    dataLength: s.dataLength,
-    numChildren: s.numChildren,
-    pzxid: s.pzxid.toString(),
-  };
+  return toJsonValue(s) as unknown as StatJson;
 }
 
 const hex = (n: bigint): string => `0x${BigInt.asUintN(64, n).toString(16)}`;
