@@ -2,6 +2,7 @@
 
 export * from './jute.js';
 export * from './utf8.js';
+export * from './bytes.js';
 export * from './hex.js';
 export * from './opcodes.js';
 export * from './error-codes.js';

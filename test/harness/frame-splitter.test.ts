@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameSplitter, type Piece } from './frame-splitter.js';
+import { concatBytes } from '../../src/protocol/bytes.js';
 
 function frame(xid: number, type: number, extra: number[] = []): Uint8Array {
   const bytes = new Uint8Array(12 + extra.length);
@@ -11,15 +12,6 @@ function frame(xid: number, type: number, extra: number[] = []): Uint8Array {
   return bytes;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** Feeds `stream` cut at the given chunk sizes (cycled) and returns every piece. */
 function feed(splitter: FrameSplitter, stream: Uint8Array, sizes: number[]): Piece[] {
@@ -33,7 +25,7 @@ function feed(splitter: FrameSplitter, stream: Uint8Array, sizes: number[]): Pie
 }
 
 const frames = [frame(1, 3, [0, 0, 0, 1, 0x2f, 0]), frame(-2, 11), frame(7, 4, Array.from({ length: 300 }, (_, i) => i & 0xff))];
-const stream = concat(frames);
+const stream = concatBytes(frames);
 
 describe('FrameSplitter', () => {
   it('returns the same whole frames, byte for byte, however the stream is split', () => {
@@ -71,7 +63,7 @@ describe('FrameSplitter', () => {
       const pieces = [...splitter.push(start), ...splitter.push(Uint8Array.from([9, 9]))];
       expect(splitter.raw).toBe(true);
       expect(pieces.every((p) => p.kind === 'raw')).toBe(true);
-      expect(concat(pieces.map((p) => p.bytes))).toEqual(concat([start, Uint8Array.from([9, 9])]));
+      expect(concatBytes(pieces.map((p) => p.bytes))).toEqual(concatBytes([start, Uint8Array.from([9, 9])]));
     }
   });
 

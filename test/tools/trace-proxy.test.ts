@@ -16,6 +16,7 @@ import { connectRequestFrame, createFrame, existsFrame, pingFrame, readConnectRe
 import { RawSocket } from '../harness/raw-socket.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { capturedHex, eventually, hex, parseCapture, traceTo, type Traced } from './trace-helpers.js';
+import { concatBytes } from '../../src/protocol/bytes.js';
 
 let upstream: { host: string; port: number };
 beforeAll(async () => {
@@ -35,9 +36,6 @@ const frames = (records: TraceRecord[], conn?: number): FrameRecord[] =>
 const closeOf = (records: TraceRecord[], conn: number): CloseRecord | undefined =>
   records.find((r): r is CloseRecord => r.type === 'close' && r.conn === conn);
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  return Uint8Array.from(Buffer.concat(parts));
-}
 
 /** A frame that frames correctly but whose getData body is cut short: the path claims 100 bytes, 3 follow. */
 function truncatedGetDataFrame(xid: number): Uint8Array {
@@ -82,14 +80,14 @@ describe('trace proxy with a raw client and a real server', () => {
     await send(pingFrame());
     expect(readReplyHeader(await raw.nextFrame()).xid).toBe(-2);
     // Two pipelined requests in one write: the proxy must not care how frames fall into chunks.
-    await send(concat([existsFrame(3, path), existsFrame(4, path)]));
+    await send(concatBytes([existsFrame(3, path), existsFrame(4, path)]));
     expect(readReplyHeader(await raw.nextFrame()).xid).toBe(3);
     expect(readReplyHeader(await raw.nextFrame()).xid).toBe(4);
     raw.destroy();
     const { records, capture } = traced;
     await eventually(() => closeOf(records, 1) !== undefined, 'the close record');
 
-    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concat(sent)));
+    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
     expect(capturedHex(capture, 1, 's2c')).toBe(hex(raw.received));
     const lines = parseCapture(capture);
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
@@ -122,7 +120,7 @@ describe('trace proxy with a raw client and a real server', () => {
     expect(summary.ops['exists']!.latencyMs!.count).toBe(3);
     expect(summary.ops['ping']).toMatchObject({ requests: 1, replies: 1 });
     expect(summary.errors).toEqual({ NONODE: 1 });
-    expect(summary.bytes).toEqual({ c2s: concat(sent).length, s2c: raw.received.length });
+    expect(summary.bytes).toEqual({ c2s: concatBytes(sent).length, s2c: raw.received.length });
 
     expect((await replay(capture)).filter((r) => !r.ok)).toEqual([]);
   });
@@ -146,7 +144,7 @@ describe('trace proxy with a raw client and a real server', () => {
     const answer = frames(records, 1).at(-1)!;
     expect(answer.frame).toMatchObject({ kind: 'reply', xid: 1, op: 'getData', err: -5 });
     expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concat(sent)));
+    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
     expect(capturedHex(capture, 1, 's2c')).toBe(hex(raw.received));
     expect(traced.proxy.summary().undecodable).toBe(1);
     expect(traced.proxy.summary().errors).toEqual({ MARSHALLINGERROR: 1 });
@@ -169,7 +167,7 @@ describe('trace proxy with a raw client and a real server', () => {
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ dir: 'c2s', kind: 'unframed' });
     expect(broken[0]!.error).toMatch(/frame length 2147483647 exceeds/);
-    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concat(sent)));
+    expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
     expect(parseCapture(capture).at(-1)).toMatchObject({ dir: 'c2s', kind: 'unframed', hex: '7fffffffdeadbeef' });
   });
 
@@ -286,7 +284,7 @@ describe('trace proxy byte transparency against a recording upstream (fault inje
     traced = await traceTo({ host: '127.0.0.1', port: address.port });
     const raw = await RawSocket.connect(traced.proxy.port);
     // A valid ConnectRequest, then bytes no server would accept, in uneven pieces.
-    const sent = concat([connectRequestFrame(), Uint8Array.from({ length: 300 }, (_, i) => (i * 37 + 11) & 0xff)]);
+    const sent = concatBytes([connectRequestFrame(), Uint8Array.from({ length: 300 }, (_, i) => (i * 37 + 11) & 0xff)]);
     for (let at = 0; at < sent.length; ) {
       const n = 1 + ((at * 7) % 53);
       await raw.write(sent.subarray(at, at + n));

@@ -27,6 +27,7 @@ import type { Corpus, CorpusFrame } from './corpus.js';
 import { fixPrefix, mutate, randomSplits } from './mutate.js';
 import type { Prng } from './prng.js';
 import { describeThrown, FuzzViolation } from './violation.js';
+import { concatBytes } from '../../protocol/bytes.js';
 
 export interface CodecTarget {
   readonly name: string;
@@ -97,7 +98,7 @@ export const frameDecoderTarget: CodecTarget = {
       parts.push(rng.chance(0.5) ? mutate(rng, f, corpus.donors, true).bytes : f);
     }
     if (rng.chance(0.1)) parts.push(rng.bytes(rng.size(64)));
-    const stream = concat(parts);
+    const stream = concatBytes(parts);
     const maxFrameSize = rng.pick([DEFAULT_MAX_FRAME_SIZE, 16, 64, 256, 1024, rng.range(0, 4096)]);
     const input = `max=${maxFrameSize} ${hexEncode(stream)}`;
     const whole = drive([stream], maxFrameSize, input);
@@ -315,14 +316,5 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export const CODEC_TARGETS: readonly CodecTarget[] = [frameDecoderTarget, conversationTarget, decodersTarget, fourLetterTarget];

@@ -8,6 +8,7 @@
 import { ConversationDecoder, detectFourLetterWord, type ConnectResponse, type Direction } from '../../protocol/index.js';
 import { FrameCutter } from './frame-cutter.js';
 import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
+import { concatBytes } from '../../protocol/bytes.js';
 
 export interface TraceClock {
   /** Wall clock, ms since the epoch (for display and the capture). */
@@ -57,7 +58,7 @@ export class TracedConnection {
     this.bytes[dir] += chunk.length;
     if (this.mode === 'start' && dir === 'c2s') {
       this.startBytes.push(chunk);
-      const held = concat(this.startBytes);
+      const held = concatBytes(this.startBytes);
       if (held.length < 4) {
         this.startBytes = [held];
         return;
@@ -78,11 +79,11 @@ export class TracedConnection {
     if (this.mode === 'start' && this.startBytes.length > 0) {
       // Fewer than four bytes ever came: report them as the incomplete frame they are.
       this.mode = 'zk';
-      this.feed('c2s', concat(this.startBytes));
+      this.feed('c2s', concatBytes(this.startBytes));
     }
     for (const dir of ['c2s', 's2c'] as const) {
       if (this.mode === '4lw') {
-        const text = concat(this.text[dir]);
+        const text = concatBytes(this.text[dir]);
         if (text.length > 0) this.emitFrame(dir, text, null);
       } else if (this.cutters[dir].buffered > 0) {
         const held = this.cutters[dir].takeAll();
@@ -178,13 +179,3 @@ export class TracedConnection {
   }
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
