@@ -133,8 +133,10 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     await admin.mkdirp(floorDir, { containers: true });
     raw = await RawConnection.open(host, port);
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
-    // Warm both sides (JIT, server caches) before anything is recorded.
+    // Warm both sides (JIT, server caches) before anything is recorded — the create path too: a floor measured on
+    // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
     await floorPing(raw, 200, undefined);
+    await floorCreateEphemeralSequential(raw, floorDir, 500, undefined);
     const half = Math.max(1, Math.floor(floorSamples / 2));
     await measureFloor(raw, floorDir, half, floor);
 
