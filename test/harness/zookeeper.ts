@@ -14,6 +14,8 @@ export { startEnsemble, type ZkEnsemble } from './zk-ensemble.js';
 export interface ZkServerOptions extends ZkConfigOptions {
   /** How long to wait for the server to serve; generous because CI machines are slow. Default 30 s. */
   startTimeoutMs?: number;
+  /** JVM flags replacing the launcher's defaults (FAST_START_JVM_FLAGS), e.g. to add a `-D` system property. */
+  jvmFlags?: readonly string[];
 }
 
 export function startZooKeeper(opts: ZkServerOptions = {}): Promise<ZkServer> {

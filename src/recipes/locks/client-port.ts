@@ -105,22 +105,21 @@ export function clientPort(client: ZooKeeperClient, clock: RecipeClock = systemR
     },
 
     async ensureContainers(path) {
-      // mkdirp makes the last node persistent; the lock directory itself must be a container too (as Curator's
-      // creatingParentContainersIfNeeded makes it), so the server removes it once the lock is idle. Both calls
-      // queue at once and travel together.
-      const slash = path.lastIndexOf('/');
-      const parent = slash <= 0 ? undefined : path.slice(0, slash);
-      const parents = parent === undefined ? Promise.resolve() : client.mkdirp(parent, { containers: true });
-      const self = client.create(path, null, { mode: 'container' }).then(
-        () => undefined,
-        (err: unknown) => {
-          if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
-          throw err;
-        },
+      // Every missing ancestor and the lock directory itself become containers, as Curator's
+      // creatingParentContainersIfNeeded makes them, so the server removes them once the lock is idle. All creates
+      // queue at once (FIFO puts parents first) and travel together: one round trip.
+      const parts = path.split('/').slice(1);
+      const creates = parts.map((_, i) =>
+        client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container' }).then(
+          () => undefined,
+          (err: unknown) => {
+            if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
+            throw err;
+          },
+        ),
       );
-      const [first, second] = await Promise.allSettled([parents, self]);
-      if (first.status === 'rejected') throw first.reason;
-      if (second.status === 'rejected') throw second.reason;
+      const failed = (await Promise.allSettled(creates)).find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
     },
 
     getChildren(path) {
