@@ -39,7 +39,9 @@ async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, ha
   // a reconnect could hit a watch added meanwhile.
   if (session.state !== 'connected' && session.state !== 'connected-read-only') return;
   try {
-    await ctx.send('addWatch', server, OpCode.removeWatches, { path: server, type: WatcherType.Any }, {}, () => undefined);
+    // Through the public removal, so every local watcher the server drops with it is told (a one-shot watch whose
+    // reply was still in flight when we sent this would otherwise wait for an event that can never come).
+    await removeWatches(ctx, handle.path, 'any', {});
   } catch {
     // Best effort: the session may be closing or the link dropping; either way the watch is gone.
   }

@@ -110,4 +110,21 @@ describe('persistent watches', () => {
     await second.close();
     await zk.delete(path);
   });
+
+  it('closing the last persistent watch while a one-shot watch on the path is in flight tells that watch it was removed', async () => {
+    await using zk = await connectShared();
+    const path = uniquePath();
+    await zk.create(path);
+    const persistent = await zk.addWatch(path);
+    // The getData (setting a one-shot watch) and the removal the close sends go out in this order, in one write:
+    // the server sets the data watch, then removes every watch on the path with it.
+    const read = zk.getData(path, { watch: true });
+    const closed = persistent.close();
+    const { watch } = await read;
+    await closed;
+    const event = await Promise.race([watch, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000))]);
+    expect(event === 'pending' ? event : event.type).toBe('DataWatchRemoved');
+    expect(await zk.checkWatches(path, 'any')).toBe(false);
+    await zk.delete(path);
+  });
 });
