@@ -108,7 +108,11 @@ export class Session {
         connection: () => this.conn,
         sessionId: () => this.id,
         wrote: () => this.heartbeat.sent(),
-        rejectAuth: (record, err) => this.#credentials.reject(record, err),
+        rejectAuth: (record, err) => {
+          this.#credentials.reject(record, err);
+          // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
+          if (this.conn !== undefined) this.announce(this.conn);
+        },
       },
       this.tracer,
     );

@@ -107,7 +107,14 @@ export class NodeOps {
     const name = findProtectedChild(children, protectedId);
     if (name === undefined) return undefined;
     const path = joinPath(dir, name);
-    const stamp = await this.retrying(() => this.port.stamp(path), undefined);
+    let stamp: NodeStamp | undefined;
+    try {
+      stamp = await this.retrying(() => this.port.stamp(path), undefined);
+    } catch (err) {
+      // We found our node but cannot read it: nobody else will ever delete it while this session lives.
+      if (!isSessionLost(err)) void this.guaranteedDelete(path).catch(() => undefined);
+      throw err;
+    }
     if (stamp === undefined) return undefined;
     if (stamp.ephemeralOwner !== this.port.sessionId()) {
       void this.guaranteedDelete(path).catch(() => undefined);
