@@ -15,7 +15,8 @@ export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: 
 
 export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposable {
   private readonly queue: WatchEvent[] = [];
-  private wake: (() => void) | undefined;
+  /** Everyone waiting in next(): all are woken, so two concurrent readers can never strand one. */
+  private waiters: (() => void)[] = [];
   private ended = false;
   private removal: Promise<void> | undefined;
   /** The registry callback; the client registers it under the server path. */
@@ -33,7 +34,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
       this.queue.push(mapPath(event));
       // A session-ending event is the last one.
       if (event.type === 'None') this.ended = true;
-      this.wake?.();
+      this.wakeAll();
     };
   }
 
@@ -52,7 +53,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
     this.removal ??= (async () => {
       const wasEnded = this.ended;
       this.ended = true;
-      this.wake?.();
+      this.wakeAll();
       if (!wasEnded) await this.remove();
     })();
     return this.removal;
@@ -68,9 +69,14 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
       const event = this.queue.shift();
       if (event !== undefined) return event;
       if (this.ended) return undefined;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+  }
+
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {

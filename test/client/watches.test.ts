@@ -127,4 +127,26 @@ describe('persistent watches', () => {
     expect(await zk.checkWatches(path, 'any')).toBe(false);
     await zk.delete(path);
   });
+
+  it('two readers waiting on one persistent watch both settle: one gets the event, both end on close', async () => {
+    await using zk = await connectShared();
+    const path = uniquePath();
+    await zk.create(path);
+    const watch = await zk.addWatch(path);
+    const first = watch.next();
+    const second = watch.next();
+    await zk.setData(path, 'x');
+    const settled = await Promise.race([
+      Promise.any([first, second]),
+      new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000)),
+    ]);
+    expect(settled === 'pending' ? settled : settled?.type).toBe('NodeDataChanged');
+    await watch.close();
+    const both = await Promise.race([
+      Promise.all([first, second]),
+      new Promise<'pending'>((r) => setTimeout(() => r('pending'), 5_000)),
+    ]);
+    expect(both === 'pending' ? both : both.map((e) => e?.type ?? 'end').sort()).toEqual(['NodeDataChanged', 'end']);
+    await zk.delete(path);
+  });
 });
