@@ -108,12 +108,18 @@ export class StateMachine {
     return {
       [Symbol.asyncIterator]: () => {
         const queue: StateChange[] = [];
-        let wake: (() => void) | undefined;
+        // Every reader waiting in next() is woken, so concurrent next() calls can never strand one.
+        let waiters: (() => void)[] = [];
+        const wake = (): void => {
+          const woken = waiters;
+          waiters = [];
+          for (const w of woken) w();
+        };
         let done = this.terminal;
         const unsubscribe = this.subscribe((change) => {
           queue.push(change);
           if (isTerminal(change.to)) unsubscribe();
-          wake?.();
+          wake();
         });
         if (done) unsubscribe();
         return {
@@ -125,15 +131,14 @@ export class StateMachine {
                 return { value: change, done: false };
               }
               if (done) return { value: undefined, done: true };
-              await new Promise<void>((resolve) => (wake = resolve));
-              wake = undefined;
+              await new Promise<void>((resolve) => waiters.push(resolve));
             }
           },
           return: async (): Promise<IteratorResult<StateChange>> => {
             done = true;
             queue.length = 0;
             unsubscribe();
-            wake?.();
+            wake();
             return { value: undefined, done: true };
           },
         };
