@@ -10,6 +10,9 @@ import { isRetryable, ZooKeeperError } from '../../errors.js';
 import type { LockLostSignal } from './lock-lost.js';
 import { REVOKE_MESSAGE } from './naming.js';
 import type { LockPort, PortWatch } from './port.js';
+import { sleep } from '../retry.js';
+
+const RETRY_PAUSE_MS = 100;
 
 /** Called with the lock node's path when someone asks the holder to release. */
 export type RevocationListener = (node: string) => void;
@@ -42,6 +45,9 @@ export function watchRevocation(
         }
         if (!isRetryable(err)) return;
         await port.waitConnected();
+        // A retryable error on a live link (THROTTLEDOP, say) returns from waitConnected at once: pause so the
+        // watch does not spin on the server.
+        await sleep(RETRY_PAUSE_MS, port.clock).catch(() => undefined);
         continue;
       }
       current = read.watch;
