@@ -16,14 +16,19 @@ import {
 
 export type CheckResults = Record<string, true | string>;
 
-interface Opened {
+export interface Opened {
   stream: ByteStream;
   frames: FrameCollector;
   closes: (Error | undefined)[];
   closed: Promise<Error | undefined>;
 }
 
-async function open(transport: Transport, endpoint: Endpoint, signal = new AbortController().signal): Promise<Opened> {
+/** Opens a stream on `transport`, collecting its frames and every onClose call. */
+export async function openStream(
+  transport: Transport,
+  endpoint: Endpoint,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<Opened> {
   const frames = new FrameCollector();
   const closes: (Error | undefined)[] = [];
   let onClosed!: (err: Error | undefined) => void;
@@ -42,7 +47,8 @@ async function open(transport: Transport, endpoint: Endpoint, signal = new Abort
   return { stream, frames, closes, closed };
 }
 
-function framesOrEnd(s: Opened, count: number): Promise<Uint8Array[]> {
+/** Resolves with the first `count` frames, or fails as soon as the stream ends before they came. */
+export function framesOrEnd(s: Opened, count: number): Promise<Uint8Array[]> {
   const ended = s.closed.then((err) => {
     throw new Error(`stream ended after ${s.frames.frames.length} of ${count} frames: ${String(err)}`);
   });
@@ -52,7 +58,7 @@ function framesOrEnd(s: Opened, count: number): Promise<Uint8Array[]> {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 async function handshakeAndPeerEnd(transport: Transport, endpoint: Endpoint): Promise<true | string> {
-  const s = await open(transport, endpoint);
+  const s = await openStream(transport, endpoint);
   s.stream.write(connectRequestFrame(10_000));
   const [payload] = await framesOrEnd(s, 1);
   const reply = parseConnectResponse(payload!);
@@ -71,7 +77,7 @@ async function handshakeAndPeerEnd(transport: Transport, endpoint: Endpoint): Pr
 }
 
 async function writeOrder(transport: Transport, endpoint: Endpoint): Promise<true | string> {
-  const s = await open(transport, endpoint);
+  const s = await openStream(transport, endpoint);
   s.stream.write(connectRequestFrame(10_000));
   await framesOrEnd(s, 1);
   const count = 300;
@@ -92,7 +98,7 @@ async function writeOrder(transport: Transport, endpoint: Endpoint): Promise<tru
 }
 
 async function closeOnce(transport: Transport, endpoint: Endpoint): Promise<true | string> {
-  const s = await open(transport, endpoint);
+  const s = await openStream(transport, endpoint);
   s.stream.write(connectRequestFrame(10_000));
   await framesOrEnd(s, 1);
   s.stream.close();
@@ -108,7 +114,7 @@ async function closeOnce(transport: Transport, endpoint: Endpoint): Promise<true
 
 async function abortedSignal(transport: Transport, endpoint: Endpoint): Promise<true | string> {
   try {
-    await open(transport, endpoint, AbortSignal.abort());
+    await openStream(transport, endpoint, AbortSignal.abort());
     return 'connect with an aborted signal resolved';
   } catch (err) {
     const code = (err as { code?: unknown }).code;
@@ -118,7 +124,7 @@ async function abortedSignal(transport: Transport, endpoint: Endpoint): Promise<
 
 async function refused(transport: Transport, host: string, closedPort: number): Promise<true | string> {
   try {
-    const s = await open(transport, { host, port: closedPort });
+    const s = await openStream(transport, { host, port: closedPort });
     s.stream.close();
     return `connect to closed port ${closedPort} resolved`;
   } catch {

@@ -8,12 +8,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
-import type { ByteStream, Endpoint } from '../../src/transport/types.js';
+import type { Endpoint } from '../../src/transport/types.js';
 import { webSocketTransport, type StreamSocketAddress } from '../../src/transport/web.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { nodeStreamSocket, type NodeStreamSocket } from './node-stream-socket.js';
+import { framesOrEnd, openStream, type Opened } from './stream-checks.js';
 import {
-  FrameCollector,
   closeSessionFrame,
   connectRequestFrame,
   existsFrame,
@@ -41,38 +41,10 @@ function recordingTransport(gate?: Promise<void>) {
   return { transport, sockets };
 }
 
-interface OpenedStream {
-  stream: ByteStream;
-  frames: FrameCollector;
-  closes: (Error | undefined)[];
-  closed: Promise<Error | undefined>;
-}
+type OpenedStream = Opened;
 
-async function open(transport = recordingTransport().transport, signal = new AbortController().signal): Promise<OpenedStream> {
-  const frames = new FrameCollector();
-  const closes: (Error | undefined)[] = [];
-  let onClosed!: (err: Error | undefined) => void;
-  const closed = new Promise<Error | undefined>((resolve) => (onClosed = resolve));
-  const stream = await transport.connect(
-    zk,
-    {
-      onData: (chunk) => frames.push(chunk),
-      onClose: (err) => {
-        closes.push(err);
-        onClosed(err);
-      },
-    },
-    { signal },
-  );
-  return { stream, frames, closes, closed };
-}
-
-/** Resolves with the first `count` frames, or fails as soon as the stream ends before they came. */
-function framesOrEnd(s: OpenedStream, count: number): Promise<Uint8Array[]> {
-  const ended = s.closed.then((err) => {
-    throw new Error(`stream ended after ${s.frames.frames.length} of ${count} frames: ${String(err)}`);
-  });
-  return Promise.race([s.frames.waitFor(count), ended]);
+function open(transport = recordingTransport().transport, signal = new AbortController().signal): Promise<OpenedStream> {
+  return openStream(transport, zk, signal);
 }
 
 /** Sends a ConnectRequest and returns the server's ConnectResponse. */
