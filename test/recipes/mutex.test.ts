@@ -4,17 +4,18 @@ import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { attemptRevoke } from '../../src/recipes/locks/revocation.js';
 import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, stillPending, UUID } from './helpers.js';
 
+// Two sessions on the shared server, used by every test in this file (each on its own lock path).
+let a: ZooKeeperClient;
+let b: ZooKeeperClient;
+
+beforeAll(async () => {
+  [a, b] = (await connectClients(2)) as [ZooKeeperClient, ZooKeeperClient];
+});
+afterAll(async () => {
+  await closeAll([a, b]);
+});
+
 describe('InterProcessMutex', () => {
-  let a: ZooKeeperClient;
-  let b: ZooKeeperClient;
-
-  beforeAll(async () => {
-    [a, b] = (await connectClients(2)) as [ZooKeeperClient, ZooKeeperClient];
-  });
-  afterAll(async () => {
-    await closeAll([a, b]);
-  });
-
   it('acquires uncontended with a Curator-named node, a fencing token, and releases it', async () => {
     const path = lockPath();
     const mutex = new InterProcessMutex(a, path);
@@ -114,16 +115,6 @@ describe('InterProcessMutex', () => {
 });
 
 describe('InterProcessMutex revocation and lost nodes', () => {
-  let a: ZooKeeperClient;
-  let b: ZooKeeperClient;
-
-  beforeAll(async () => {
-    [a, b] = (await connectClients(2)) as [ZooKeeperClient, ZooKeeperClient];
-  });
-  afterAll(async () => {
-    await closeAll([a, b]);
-  });
-
   it('attemptRevoke asks a revocable holder to release; a non-revocable holder is not asked', async () => {
     const path = lockPath();
     const mutex = new InterProcessMutex(a, path);
