@@ -4,24 +4,15 @@
  * no unsettled call.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { HostileServer, type ReplyAct } from '../../src/tools/fuzz/hostile-server.js';
 import { listenHostile } from '../../src/tools/fuzz/net-server.js';
 import { Prng } from '../../src/tools/fuzz/prng.js';
+import { trapCrashes } from './crash-trap.js';
 
-const crashes: string[] = [];
-const onUncaught = (e: unknown): void => void crashes.push(`uncaught: ${String(e)}`);
-const onUnhandled = (e: unknown): void => void crashes.push(`unhandled rejection: ${String(e)}`);
-beforeAll(() => {
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(() => {
-  process.off('uncaughtException', onUncaught);
-  process.off('unhandledRejection', onUnhandled);
-});
+const crashes = trapCrashes();
 
 async function settle(p: Promise<unknown>): Promise<string> {
   try {

@@ -5,35 +5,19 @@
  * after a valid handshake, timeOut 0). Only typed errors and reconnects: no crash, no hang, nothing left behind.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../src/tools/fuzz/corpus.js';
 import { inputRng, runFuzz } from '../../src/tools/fuzz/engine.js';
 import { runSessionScenario, sessionTarget } from '../../src/tools/fuzz/session-target.js';
+import { trapCrashes } from './crash-trap.js';
 
 const corpus = loadCorpus();
-/**
- * Server acts that trip a known, reported bug, left out here so this set keeps guarding everything else while the
- * fix is pending (the bug's own test in hostile-server.test.ts fails meanwhile). Empty now: every bug the fuzzer
- * found so far is fixed.
- */
-const KNOWN_BUG_ACTS: string[] = [];
-const crashes: string[] = [];
-const onUncaught = (e: unknown): void => void crashes.push(`uncaught: ${String(e)}`);
-const onUnhandled = (e: unknown): void => void crashes.push(`unhandled rejection: ${String(e)}`);
-
-beforeAll(() => {
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(() => {
-  process.off('uncaughtException', onUncaught);
-  process.off('unhandledRejection', onUnhandled);
-});
+const crashes = trapCrashes();
 
 describe('session fuzzing against a hostile server (fixed seeds)', () => {
   for (const seed of [1, 2, 3, 4]) {
     it(`seed ${seed}: typed errors and reconnects only, every call settles, nothing left after close`, async () => {
-      const [report] = await runFuzz({ seed, corpus, targets: [sessionTarget({ exclude: KNOWN_BUG_ACTS })], inputs: 100 });
+      const [report] = await runFuzz({ seed, corpus, targets: [sessionTarget()], inputs: 100 });
       expect(report!.failures).toEqual([]);
       expect(crashes).toEqual([]);
     });
@@ -43,7 +27,7 @@ describe('session fuzzing against a hostile server (fixed seeds)', () => {
     const outcomes: Record<string, number> = {};
     let connections = 0;
     for (let i = 0; i < 60; i++) {
-      const r = await runSessionScenario(inputRng(5, 'session', i), corpus, { exclude: KNOWN_BUG_ACTS });
+      const r = await runSessionScenario(inputRng(5, 'session', i), corpus);
       connections += r.connections;
       for (const [k, v] of Object.entries(r.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + v;
     }
