@@ -9,10 +9,10 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { CODEC_TARGETS } from '../src/tools/fuzz/codec-targets.js';
-import { loadCorpus } from '../src/tools/fuzz/corpus.js';
-import { replayInput, runFuzz, type FuzzTarget, type TargetReport } from '../src/tools/fuzz/engine.js';
-import { sessionTarget } from '../src/tools/fuzz/session-target.js';
+import { CODEC_TARGETS } from '../test/fuzz/engine/codec-targets.js';
+import { loadCorpus } from '../test/fuzz/engine/corpus.js';
+import { replayInput, runFuzz, type FuzzTarget, type TargetReport } from '../test/fuzz/engine/engine.js';
+import { sessionTarget } from '../test/fuzz/engine/session-target.js';
 
 interface Args {
   seconds: number;

@@ -13,9 +13,9 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { runLockScale } from '../src/tools/bench/lock-scale.js';
-import { runHandoffAnalysis, type HandoffReport } from '../src/tools/bench/lock-scale-handoff.js';
-import { renderHandoffs, renderLockScale } from '../src/tools/bench/lock-scale-render.js';
+import { runLockScale } from './lock-scale/run.js';
+import { runHandoffAnalysis, type HandoffReport } from './lock-scale/handoff.js';
+import { renderHandoffs, renderLockScale } from './lock-scale/render.js';
 import { withServer } from '../src/tools/local-server/index.js';
 
 function usage(message: string): never {

@@ -5,9 +5,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CODEC_TARGETS, decoderNames } from '../../src/tools/fuzz/codec-targets.js';
-import { loadCorpus } from '../../src/tools/fuzz/corpus.js';
-import { replayInput, runFuzz, type FuzzTarget } from '../../src/tools/fuzz/engine.js';
+import { CODEC_TARGETS, decoderNames } from './engine/codec-targets.js';
+import { loadCorpus } from './engine/corpus.js';
+import { replayInput, runFuzz, type FuzzTarget } from './engine/engine.js';
 import * as protocol from '../../src/protocol/index.js';
 
 const corpus = loadCorpus();

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
-import { HostileServer, type ReplyAct } from '../../src/tools/fuzz/hostile-server.js';
-import { listenHostile } from '../../src/tools/fuzz/net-server.js';
-import { Prng } from '../../src/tools/fuzz/prng.js';
+import { HostileServer, type ReplyAct } from './engine/hostile-server.js';
+import { listenHostile } from './engine/net-server.js';
+import { Prng } from './engine/prng.js';
 import { trapCrashes } from './crash-trap.js';
 
 const crashes = trapCrashes();

@@ -9,9 +9,9 @@ import { ZooKeeperClient } from '../../src/client.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import type { StateChange } from '../../src/session/state.js';
-import type { HandshakeAct, ReplyAct } from '../../src/tools/fuzz/hostile-server.js';
-import { Prng } from '../../src/tools/fuzz/prng.js';
-import { VirtualLink } from '../../src/tools/fuzz/virtual-link.js';
+import type { HandshakeAct, ReplyAct } from './engine/hostile-server.js';
+import { Prng } from './engine/prng.js';
+import { VirtualLink } from './engine/virtual-link.js';
 
 const T = 6000;
 /** A dead link is noticed after 2/3 T and the session given up 4/3 T after the last frame: 3 T is generous. */

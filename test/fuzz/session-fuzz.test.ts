@@ -6,9 +6,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../src/tools/fuzz/corpus.js';
-import { inputRng, runFuzz } from '../../src/tools/fuzz/engine.js';
-import { runSessionScenario, sessionTarget } from '../../src/tools/fuzz/session-target.js';
+import { loadCorpus } from './engine/corpus.js';
+import { inputRng, runFuzz } from './engine/engine.js';
+import { runSessionScenario, sessionTarget } from './engine/session-target.js';
 import { trapCrashes } from './crash-trap.js';
 
 const corpus = loadCorpus();

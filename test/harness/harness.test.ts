@@ -87,6 +87,12 @@ describe('install discovery', () => {
     expect(install?.classpath).toMatch(/zookeeper/);
   });
 
+  it('finds nothing when ZOOKEEPER_HOME and ZOOKEEPER_JAR_DIR point nowhere, and says which jar it looked for', () => {
+    const env = { ...process.env, ZOOKEEPER_HOME: '/nonexistent', ZOOKEEPER_JAR_DIR: '/nonexistent/java' };
+    expect(findZooKeeperInstall(env)).toBeNull();
+    expect(missingInstallMessage(env)).toContain('no /nonexistent/java/zookeeper.jar');
+  });
+
   it('tells how to install when nothing is found', () => {
     const env = { PATH: '/nonexistent', ZOOKEEPER_HOME: '/nonexistent' };
     expect(missingInstallMessage(env)).toContain('sudo bash scripts/setup.sh');

@@ -1,11 +1,11 @@
-/** Loads the golden captures in ../shared/zk-golden (see its README) for the codec tests. */
+/** Loads the golden captures in test/fixtures/golden (see its README) for the codec tests. */
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hexDecode } from '../../src/protocol/index.js';
-import { goldenDir } from '../../src/tools/golden-dir.js';
+import { GOLDEN_DIR } from '../fixtures/golden-dir.js';
 
-export const GOLDEN_DIR = goldenDir();
+export { GOLDEN_DIR };
 
 export interface GoldenLine {
   file: string;

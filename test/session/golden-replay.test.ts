@@ -1,6 +1,6 @@
 /**
  * The session against scripted servers that answer with frames captured from a real ZooKeeper 3.8.0
- * (shared/zk-golden): our requests must match the Java client's bytes, and the golden replies must drive
+ * (test/fixtures/golden): our requests must match the Java client's bytes, and the golden replies must drive
  * the state machine. An addition to the real-server tests, not a replacement.
  */
 

@@ -5,10 +5,10 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runLockScale, type LockScaleReport } from '../../src/tools/bench/lock-scale.js';
-import { renderLockScale } from '../../src/tools/bench/lock-scale-render.js';
-import { runHandoffAnalysis, SEGMENTS } from '../../src/tools/bench/lock-scale-handoff.js';
-import { countOutOfOrder, sequenceOf } from '../../src/tools/bench/lock-scale-queue.js';
+import { runLockScale, type LockScaleReport } from '../../bench/lock-scale/run.js';
+import { renderLockScale } from '../../bench/lock-scale/render.js';
+import { runHandoffAnalysis, SEGMENTS } from '../../bench/lock-scale/handoff.js';
+import { countOutOfOrder, sequenceOf } from '../../bench/lock-scale/queue.js';
 import type { LatencySummary } from '../../src/tools/bench/recorder.js';
 import { sharedServer } from '../harness/zookeeper.js';
 

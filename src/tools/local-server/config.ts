@@ -1,7 +1,7 @@
 /**
  * zoo.cfg contents for throwaway local servers (the CLI's "no --server given" path and the test harness).
  *
- * The base matches the golden captures (shared/zk-golden/README.md): every 4lw enabled, TTL nodes enabled, no admin
+ * The base matches the golden captures (test/fixtures/golden/README.md): every 4lw enabled, TTL nodes enabled, no admin
  * HTTP server, tickTime 2000 (so session timeouts clamp to 4000..40000 ms). Two additions make it cheaper without
  * changing anything a client can see on the wire: no connection limit per IP (many clients share 127.0.0.1), and
  * no fsync per transaction (durability across an OS crash is irrelevant for a temp dir; a SIGKILLed JVM still leaves

@@ -4,7 +4,8 @@ import path from 'node:path';
 /**
  * Finding a local ZooKeeper server to launch: a Java binary plus the server's class path.
  *
- * Order: ZOOKEEPER_HOME (an unpacked Apache release: lib/*.jar), then Debian's packages (/usr/share/java). Debian's
+ * Order: ZOOKEEPER_HOME (an unpacked Apache release: lib/*.jar), then Debian's packages (/usr/share/java, or the
+ * directory ZOOKEEPER_JAR_DIR names, which also lets a test hide the system install). Debian's
  * zookeeper.jar carries a manifest Class-Path naming every dependency it needs, so the jar alone is a complete class
  * path; slf4j-simple is added so the server's log goes to stderr, which we capture into a file for error messages.
  */
@@ -16,23 +17,30 @@ export interface ZooKeeperInstall {
 }
 
 export const DEBIAN_ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
-const DEBIAN_SLF4J_SIMPLE_JAR = '/usr/share/java/slf4j-simple.jar';
-// The manifest's Class-Path omits netty-codec, which the Netty connection factory (the only one that serves a
-// TLS secureClientPort) needs: without it every TLS connection dies with NoClassDefFoundError.
-const DEBIAN_NETTY_CODEC_JAR = '/usr/share/java/netty-codec.jar';
+// slf4j-simple sends the server's log to stderr. The manifest's Class-Path omits netty-codec, which the Netty
+// connection factory (the only one that serves a TLS secureClientPort) needs: without it every TLS connection dies
+// with NoClassDefFoundError.
+const SYSTEM_EXTRA_JARS = ['slf4j-simple.jar', 'netty-codec.jar'];
 
 export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooKeeperInstall | null {
   const java = findJava(env);
   if (java === null) return null;
   const fromHome = env['ZOOKEEPER_HOME'] ? zooKeeperHomeClasspath(env['ZOOKEEPER_HOME']) : null;
   if (fromHome !== null) return { java, classpath: fromHome, source: `ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}` };
-  if (isFile(DEBIAN_ZOOKEEPER_JAR)) {
-    const jars = [DEBIAN_ZOOKEEPER_JAR];
-    if (isFile(DEBIAN_SLF4J_SIMPLE_JAR)) jars.push(DEBIAN_SLF4J_SIMPLE_JAR);
-    if (isFile(DEBIAN_NETTY_CODEC_JAR)) jars.push(DEBIAN_NETTY_CODEC_JAR);
-    return { java, classpath: jars.join(path.delimiter), source: '/usr/share/java (Debian packages)' };
+  const dir = systemJarDir(env);
+  const zookeeperJar = path.join(dir, 'zookeeper.jar');
+  if (isFile(zookeeperJar)) {
+    const jars = [zookeeperJar];
+    for (const extra of SYSTEM_EXTRA_JARS) if (isFile(path.join(dir, extra))) jars.push(path.join(dir, extra));
+    return { java, classpath: jars.join(path.delimiter), source: `${dir} (Debian packages)` };
   }
   return null;
+}
+
+/** Where Debian's jars are looked for: ZOOKEEPER_JAR_DIR when set, else /usr/share/java. */
+function systemJarDir(env: NodeJS.ProcessEnv): string {
+  const dir = env['ZOOKEEPER_JAR_DIR'];
+  return dir !== undefined && dir !== '' ? dir : path.dirname(DEBIAN_ZOOKEEPER_JAR);
 }
 
 /** Like findZooKeeperInstall, but throws the how-to-install message when nothing is there. */
@@ -52,7 +60,7 @@ export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purp
   const found = [
     `java: ${findJava(env) ?? 'not found (JAVA_HOME, PATH, /usr/bin/java)'}`,
     `ZooKeeper jars: ${env['ZOOKEEPER_HOME'] ? `none usable under ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}, ` : ''}` +
-      `${isFile(DEBIAN_ZOOKEEPER_JAR) ? DEBIAN_ZOOKEEPER_JAR : `no ${DEBIAN_ZOOKEEPER_JAR}`}`,
+      `${isFile(systemJar(env)) ? systemJar(env) : `no ${systemJar(env)}`}`,
   ];
   const docker = fs.existsSync('/var/run/docker.sock')
     ? `\n  (A Docker socket exists, but zkwire does not start ZooKeeper in containers.)`
@@ -83,6 +91,10 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
   for (const dir of (env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, 'java'));
   candidates.push('/usr/bin/java');
   return candidates.find(isExecutable) ?? null;
+}
+
+function systemJar(env: NodeJS.ProcessEnv): string {
+  return path.join(systemJarDir(env), 'zookeeper.jar');
 }
 
 function zooKeeperHomeClasspath(home: string): string | null {

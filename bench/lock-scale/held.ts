@@ -9,11 +9,11 @@
  * acquire ÷ create at each level with the same ratio at 0 held: the part that grows there is the client's.
  */
 
-import { InterProcessMutex, type Lease } from '../../recipes/index.js';
-import type { ZooKeeperClient } from '../../client.js';
-import { floorCreateEphemeralSequential } from './floor.js';
-import type { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { InterProcessMutex, type Lease } from '../../src/recipes/index.js';
+import type { ZooKeeperClient } from '../../src/client.js';
+import { floorCreateEphemeralSequential } from '../../src/tools/bench/floor.js';
+import type { RawConnection } from '../../src/tools/bench/raw-client.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
 
 export interface HeldOptions {
   /** The client every measured acquire goes through (it also holds half of the held locks). */

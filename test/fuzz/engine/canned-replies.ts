@@ -3,7 +3,7 @@
  * correctly when it chooses to (and the client gets far enough to meet the next lie).
  */
 
-import { OpCode, type MultiRequest, type MultiResponse, type Stat } from '../../protocol/index.js';
+import { OpCode, type MultiRequest, type MultiResponse, type Stat } from '../../../src/protocol/index.js';
 
 export function cannedStat(version = 0): Stat {
   return {

@@ -5,7 +5,7 @@
  * produce false alarms. A handler that throws is recorded: over a real socket that is an uncaught exception.
  */
 
-import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from '../../transport/types.js';
+import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from '../../../src/transport/types.js';
 import type { HostileServer } from './hostile-server.js';
 import { describeThrown } from './violation.js';
 

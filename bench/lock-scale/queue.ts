@@ -12,10 +12,10 @@
  * hand-off latency (a release called → the next waiter's acquire resolved) and the chain's total time.
  */
 
-import type { ZooKeeperClient } from '../../client.js';
-import { InterProcessMutex, type Lease } from '../../recipes/index.js';
-import { getChildrenCalls, type FrameCounter, type FrameCounts } from './lock-scale-frames.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import type { ZooKeeperClient } from '../../src/client.js';
+import { InterProcessMutex, type Lease } from '../../src/recipes/index.js';
+import { getChildrenCalls, type FrameCounter, type FrameCounts } from './frames.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
 
 export interface QueueOptions {
   /** Traced clients (their onFrame is `counter.listener`); waiter i queues through clients[i % length]. */

@@ -5,7 +5,7 @@
  * real timers that is a busy loop.
  */
 
-import type { Clock, TimerHandle } from '../../session/clock.js';
+import type { Clock, TimerHandle } from '../../../src/session/clock.js';
 
 interface Entry {
   readonly at: number;

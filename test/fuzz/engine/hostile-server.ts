@@ -24,7 +24,7 @@ import {
   JuteWriter,
   OpCode,
   Xid,
-} from '../../protocol/index.js';
+} from '../../../src/protocol/index.js';
 import { cannedReplyBody } from './canned-replies.js';
 import { mutate, fixPrefix } from './mutate.js';
 import type { Prng } from './prng.js';

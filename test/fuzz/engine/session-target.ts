@@ -10,9 +10,9 @@
  *  - every frame the client writes decodes on the server side, and tracing (onFrame) never breaks the session.
  */
 
-import { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
-import { ErrorCode, ClientErrorCode } from '../../protocol/index.js';
+import { ZooKeeperClient } from '../../../src/client.js';
+import { ZooKeeperError } from '../../../src/errors.js';
+import { ErrorCode, ClientErrorCode } from '../../../src/protocol/index.js';
 import type { Corpus } from './corpus.js';
 import type { FuzzTarget } from './engine.js';
 import type { Prng } from './prng.js';

@@ -15,13 +15,13 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { ZooKeeperClient } from '../../node.js';
-import { OpCode } from '../../protocol/index.js';
-import { InterProcessMutex } from '../../recipes/index.js';
-import type { FrameTrace } from '../../session/trace.js';
-import { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
-import { firstEndpoint } from './server-info.js';
+import { ZooKeeperClient } from '../../src/node.js';
+import { OpCode } from '../../src/protocol/index.js';
+import { InterProcessMutex } from '../../src/recipes/index.js';
+import type { FrameTrace } from '../../src/session/trace.js';
+import { RawConnection } from '../../src/tools/bench/raw-client.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { firstEndpoint } from '../../src/tools/bench/server-info.js';
 
 export interface HandoffOptions {
   connectString: string;

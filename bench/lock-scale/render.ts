@@ -1,9 +1,9 @@
 /** The terminal report of bench lock-scale: one table per part, each with its target and met / missed. */
 
-import type { LockScaleReport } from './lock-scale.js';
-import { SEGMENTS, type HandoffReport } from './lock-scale-handoff.js';
-import type { LatencySummary } from './recorder.js';
-import { fmtUs, renderTable } from './table.js';
+import type { LockScaleReport } from './run.js';
+import { SEGMENTS, type HandoffReport } from './handoff.js';
+import type { LatencySummary } from '../../src/tools/bench/recorder.js';
+import { fmtUs, renderTable } from '../../src/tools/bench/table.js';
 
 const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
 const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');

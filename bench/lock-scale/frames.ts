@@ -8,7 +8,7 @@
  * waiters' watches on their predecessors. Setup uses it to know that a waiter has finished queueing.
  */
 
-import type { FrameListener, FrameTrace } from '../../session/trace.js';
+import type { FrameListener, FrameTrace } from '../../src/session/trace.js';
 
 export interface FrameCounts {
   /** Requests sent, by operation name (pings counted apart). */

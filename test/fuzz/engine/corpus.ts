@@ -1,12 +1,12 @@
 /**
- * The seed corpus: real captured frames from the golden files (shared/zk-golden, one JSON line per frame), grouped
+ * The seed corpus: real captured frames from the golden files (test/fixtures/golden, one JSON line per frame), grouped
  * by connection so conversation-level targets can replay a real exchange with some frames mutated.
  */
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hexDecode } from '../../protocol/index.js';
-import { goldenDir } from '../golden-dir.js';
+import { hexDecode } from '../../../src/protocol/index.js';
+import { GOLDEN_DIR } from '../../fixtures/golden-dir.js';
 
 export interface CorpusFrame {
   readonly file: string;
@@ -27,10 +27,10 @@ export interface Corpus {
   readonly donors: readonly Uint8Array[];
 }
 
-export const DEFAULT_GOLDEN_DIR = goldenDir();
+export const DEFAULT_GOLDEN_DIR = GOLDEN_DIR;
 
 export function loadCorpus(dir: string = DEFAULT_GOLDEN_DIR): Corpus {
-  if (!existsSync(dir)) throw new Error(`golden frames not found in ${dir} (set ZK_GOLDEN_DIR)`);
+  if (!existsSync(dir)) throw new Error(`golden frames not found in ${dir}`);
   const frames: CorpusFrame[] = [];
   const byConn = new Map<string, CorpusFrame[]>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {

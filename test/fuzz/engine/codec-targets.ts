@@ -5,7 +5,7 @@
  * TypeError, and buffers bounded by the configured frame limit.
  */
 
-import * as protocol from '../../protocol/index.js';
+import * as protocol from '../../../src/protocol/index.js';
 import {
   ConversationDecoder,
   DEFAULT_MAX_FRAME_SIZE,
@@ -22,12 +22,12 @@ import {
   utf8Decode,
   utf8Encode,
   type FrameResult,
-} from '../../protocol/index.js';
+} from '../../../src/protocol/index.js';
 import type { Corpus, CorpusFrame } from './corpus.js';
 import { fixPrefix, mutate, randomSplits } from './mutate.js';
 import type { Prng } from './prng.js';
 import { describeThrown, FuzzViolation } from './violation.js';
-import { concatBytes } from '../../protocol/bytes.js';
+import { concatBytes } from '../../../src/protocol/bytes.js';
 
 export interface CodecTarget {
   readonly name: string;

@@ -9,14 +9,14 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
-import { CreateFlags, OpCode } from '../../protocol/index.js';
-import { runHeldLocks, type HeldReport } from './lock-scale-held.js';
-import { FrameCounter } from './lock-scale-frames.js';
-import { runQueue, type QueueReport } from './lock-scale-queue.js';
-import { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
-import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
+import { ZooKeeperClient } from '../../src/node.js';
+import { CreateFlags, OpCode } from '../../src/protocol/index.js';
+import { runHeldLocks, type HeldReport } from './held.js';
+import { FrameCounter } from './frames.js';
+import { runQueue, type QueueReport } from './queue.js';
+import { RawConnection } from '../../src/tools/bench/raw-client.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { firstEndpoint, serverInfo, type ServerInfo } from '../../src/tools/bench/server-info.js';
 
 export interface LockScaleOptions {
   connectString: string;
