@@ -63,7 +63,11 @@ export class ZooKeeperClient implements AsyncDisposable {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== undefined) validatePath(parsed.chroot, 'connect');
     if (options.transport === undefined) {
-      throw clientError('BAD_ARGUMENT', 'no transport: pass options.transport, or import the Node entry point', { op: 'connect' });
+      throw clientError(
+        'BAD_ARGUMENT',
+        "no transport: this entry has none by default, so pass options.transport (streamSocketTransport(connect) with the runtime's socket connect, denoTransport()), or import 'zkwire/node'",
+        { op: 'connect' },
+      );
     }
     this.#clock = options.clock ?? systemClock;
     this.#session = new Session(sessionOptions(parsed.hosts, options.transport, this.#clock, options));

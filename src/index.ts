@@ -1,8 +1,24 @@
 /**
- * zkwire's portable public surface: no runtime-specific imports, so it loads in Node, Deno, Bun and edge
- * runtimes alike. Pass a transport in the options (nodeTransport from the Node entry, denoTransport,
- * webSocketTransport); under Node the package root resolves to ./node.js, which supplies node:net itself.
+ * zkwire's portable public surface: no runtime-specific imports, so it loads in Node, Deno, Bun and edge runtimes
+ * alike. The package root resolves here under the `workerd` and `default` export conditions, and `zkwire/portable`
+ * always does; under the `node` condition the root resolves to ./node.js, which has the same API plus node:net as
+ * the default transport. Here there is no default transport: pass one in the options (`streamSocketTransport` over
+ * the runtime's socket `connect`, `denoTransport`, or `nodeTransport` from 'zkwire/node').
+ *
+ * @module
  */
+
+import { ZooKeeperClient } from './client.js';
+import type { ClientOptions } from './client/types.js';
+
+/**
+ * Connects and resolves once the session is established. This entry has no default transport, so
+ * `options.transport` is required: without it the promise rejects with a ZooKeeperError whose code is BAD_ARGUMENT.
+ * (The Node entry's `connect`, which the package root gives Node, Bun and Deno, defaults to node:net.)
+ */
+export function connect(connectString: string, options: ClientOptions = {}): Promise<ZooKeeperClient> {
+  return ZooKeeperClient.connect(connectString, options);
+}
 
 export { ZooKeeperClient } from './client.js';
 export type {
@@ -45,7 +61,18 @@ export type { Clock, TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
 export { denoTransport, type DenoTransportOptions } from './transport/deno.js';
-export { webSocketTransport, type WebSocketTransportOptions, type StreamSocketConnect } from './transport/web.js';
+export {
+  streamSocketTransport,
+  webSocketTransport,
+  type StreamSocket,
+  type StreamSocketAddress,
+  type StreamSocketConnect,
+  type StreamSocketOptions,
+  type StreamSocketTransportOptions,
+  type StreamReader,
+  type StreamWriter,
+  type WebSocketTransportOptions,
+} from './transport/web.js';
 
 // The lock recipes: built only on the client API above, re-exported so one import gives both.
 export * from './recipes/index.js';

@@ -50,16 +50,17 @@ export type StreamSocketConnect = (
   options: StreamSocketOptions,
 ) => StreamSocket | Promise<StreamSocket>;
 
-export interface WebSocketTransportOptions {
+/** Options of {@link streamSocketTransport}. */
+export interface StreamSocketTransportOptions {
   /** Ask the runtime for TLS (Cloudflare's `secureTransport: 'on'`). Default false. */
   readonly secureTransport?: boolean;
 }
 
 /**
- * A Transport over a web-stream socket runtime. Example for Cloudflare Workers:
- * `import { connect } from 'cloudflare:sockets'; webSocketTransport(connect)`.
+ * A Transport over a runtime's stream sockets (a socket made of a ReadableStream and a WritableStream). Example for
+ * Cloudflare Workers: `import { connect } from 'cloudflare:sockets'; streamSocketTransport(connect)`.
  */
-export function webSocketTransport(connect: StreamSocketConnect, options: WebSocketTransportOptions = {}): Transport {
+export function streamSocketTransport(connect: StreamSocketConnect, options: StreamSocketTransportOptions = {}): Transport {
   const secure = options.secureTransport === true;
   return {
     connect: (endpoint, handlers, connectOptions) =>
@@ -72,6 +73,18 @@ export function webSocketTransport(connect: StreamSocketConnect, options: WebSoc
       ),
   };
 }
+
+/**
+ * The old name of {@link streamSocketTransport}: it never spoke the WebSocket protocol, it wraps stream sockets.
+ * @deprecated Use {@link streamSocketTransport}.
+ */
+export const webSocketTransport: typeof streamSocketTransport = streamSocketTransport;
+
+/**
+ * The old name of {@link StreamSocketTransportOptions}.
+ * @deprecated Use {@link StreamSocketTransportOptions}.
+ */
+export type WebSocketTransportOptions = StreamSocketTransportOptions;
 
 /**
  * Opens one socket and wraps it as a ByteStream. Exported for adapters whose runtime needs its own connect

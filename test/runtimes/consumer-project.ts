@@ -55,7 +55,7 @@ export function makeConsumerProject(): ConsumerProject {
  * The runtimes load dist/, not src/: fail with the fix in the message rather than test a stale build.
  * (`npm test` builds first; running vitest alone after editing src needs `npm run build`.)
  */
-function assertBuilt(): void {
+export function assertBuilt(): void {
   const built = path.join(REPO_ROOT, 'dist', 'index.js');
   if (!fs.existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does)`);
   const builtAt = fs.statSync(built).mtimeMs;

@@ -48,7 +48,7 @@ async function transportOption(): Promise<{ transport?: ReturnType<Root['denoTra
     case 'web': {
       // The edge-runtime adapter, fed node:net sockets turned into web streams: the whole client over it.
       const { nodeStreamSocket } = await import('../transport/node-stream-socket.js');
-      return { transport: zk.webSocketTransport((address) => nodeStreamSocket(address)) };
+      return { transport: zk.streamSocketTransport((address) => nodeStreamSocket(address)) };
     }
     default:
       throw new Error(`unknown transport ${transportName}`);

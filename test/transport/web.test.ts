@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import type { Endpoint } from '../../src/transport/types.js';
-import { webSocketTransport, type StreamSocketAddress } from '../../src/transport/web.js';
+import { streamSocketTransport, type StreamSocketAddress } from '../../src/transport/web.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { nodeStreamSocket, type NodeStreamSocket } from './node-stream-socket.js';
 import { framesOrEnd, openStream, type Opened } from './stream-checks.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
 /** A transport that remembers every socket it made, so tests can check they were released. */
 function recordingTransport(gate?: Promise<void>) {
   const sockets: NodeStreamSocket[] = [];
-  const transport = webSocketTransport((address: StreamSocketAddress) => {
+  const transport = streamSocketTransport((address: StreamSocketAddress) => {
     const socket = nodeStreamSocket(address, gate === undefined ? {} : { openGate: gate });
     sockets.push(socket);
     return socket;
@@ -133,7 +133,7 @@ describe('web transport against a real ZooKeeper', () => {
   it('rejects connect to a port nobody listens on, without calling onClose', async () => {
     const closedPort = await unusedPort();
     const closes: unknown[] = [];
-    const transport = webSocketTransport((address) => nodeStreamSocket(address));
+    const transport = streamSocketTransport((address) => nodeStreamSocket(address));
     await expect(
       transport.connect(
         { host: '127.0.0.1', port: closedPort },
@@ -186,7 +186,7 @@ describe('web transport aborts', () => {
     const late = new Promise<void>((resolve) => (release = resolve));
     const made: NodeStreamSocket[] = [];
     // An async connect (like Deno's) that only hands its socket over after the caller gave up.
-    const transport = webSocketTransport(async (address) => {
+    const transport = streamSocketTransport(async (address) => {
       await late;
       const socket = nodeStreamSocket(address);
       made.push(socket);
@@ -203,7 +203,7 @@ describe('web transport aborts', () => {
 
   it('a silent server does not end the stream by itself; close() does', async () => {
     const port = (silent.address() as { port: number }).port;
-    const transport = webSocketTransport((address) => nodeStreamSocket(address));
+    const transport = streamSocketTransport((address) => nodeStreamSocket(address));
     const closes: unknown[] = [];
     const stream = await transport.connect(
       { host: '127.0.0.1', port },

@@ -1,0 +1,12 @@
+/**
+ * The `zkwire/tools` entry (Node only): the tracing proxy behind `zkwire trace`, for programs and test suites that
+ * want to watch what a ZooKeeper client sends, and the printers the CLI uses for its records and summary.
+ *
+ * @module
+ */
+
+export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './tools/trace/proxy.js';
+export type { TraceClock } from './tools/trace/connection.js';
+export type { CloseRecord, Direction, FrameRecord, OpenRecord, RawRecord, TraceRecord } from './tools/trace/records.js';
+export type { LatencySummary, OpSummary, TraceSummary } from './tools/trace/stats.js';
+export { formatRecordJson, formatRecordText, formatSummaryText } from './tools/trace/format.js';

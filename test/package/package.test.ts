@@ -1,0 +1,278 @@
+/**
+ * The published package, checked the way users' toolchains see it: `npm pack` of the build, installed from the
+ * tarball into a throwaway consumer project (pack.ts), then
+ * - what the tarball holds: the build and the docs only, within a size budget, with no path of this machine;
+ * - TypeScript consumers under moduleResolution node16, nodenext and bundler, each with an ESM and a CommonJS file,
+ *   importing every entry, and `connect`/`ZooKeeperClient` with the same types whatever entry they come from;
+ * - Node loading it by `import` and by `require` (require(esm), why `engines` says ^20.19 || >=22.12);
+ * - esbuild bundling it for the node, neutral and browser platforms, and the neutral bundle running;
+ * - @arethetypeswrong/cli (profile esm-only: the package ships no CommonJS build) and publint on the tarball.
+ * No server: the checks stop before a connection is opened.
+ */
+
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { publint } from 'publint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../runtimes/run-runtime.js';
+import { packAndInstall, type PackedPackage } from './pack.js';
+
+const run = promisify(execFile);
+
+/** Budget for the packed tarball: what it weighs now plus room to grow, so an accidental inclusion shows. */
+const MAX_PACKED_BYTES = 300_000;
+const MAX_FILES = 360;
+
+const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/protocol', 'zkwire/tools'];
+
+/** An ESM consumer: every entry, and the one API whatever entry it is taken from. */
+const ESM_CONSUMER = `
+import { connect, streamSocketTransport, ZooKeeperClient, ZooKeeperError, InterProcessMutex, type ClientOptions } from 'zkwire';
+import * as portable from 'zkwire/portable';
+import * as node from 'zkwire/node';
+import { InterProcessReadWriteLock } from 'zkwire/recipes';
+import { ConversationDecoder, FrameDecoder, OpCode } from 'zkwire/protocol';
+import { startTraceProxy, type TraceRecord } from 'zkwire/tools';
+
+// connect and ZooKeeperClient exist in every entry, with interchangeable types.
+const fromRoot: (cs: string, o?: ClientOptions) => Promise<ZooKeeperClient> = connect;
+const fromPortable: typeof fromRoot = portable.connect;
+const fromNode: typeof fromRoot = node.connect;
+const nodeAsPortable: typeof portable.connect = node.connect;
+const portableAsNode: (cs: string, o?: ClientOptions) => Promise<node.ZooKeeperClient> = portable.connect;
+const clientTypes: [portable.ZooKeeperClient, node.ZooKeeperClient] = [null as unknown as ZooKeeperClient, null as unknown as ZooKeeperClient];
+
+export async function use(socketConnect: Parameters<typeof streamSocketTransport>[0]): Promise<void> {
+  const zk = await connect('127.0.0.1:2181', { transport: streamSocketTransport(socketConnect) });
+  const lock = new InterProcessMutex(zk, '/locks/a');
+  const lease = await lock.acquire();
+  await lease.release();
+  new InterProcessReadWriteLock(zk, '/locks/rw');
+  const err: ZooKeeperError | undefined = undefined;
+  new FrameDecoder();
+  new ConversationDecoder();
+  const op: number = OpCode.create;
+  const onRecord = (r: TraceRecord): string => r.type;
+  void startTraceProxy;
+  void [fromPortable, fromNode, nodeAsPortable, portableAsNode, clientTypes, err, op, onRecord];
+  await zk.close();
+}
+`;
+
+/** CommonJS under nodenext: require(esm), which TypeScript allows there since 5.8. */
+const CJS_REQUIRE_CONSUMER = `
+import { connect, ZooKeeperClient } from 'zkwire';
+import { FrameDecoder } from 'zkwire/protocol';
+export const opened: (cs: string) => Promise<ZooKeeperClient> = connect;
+export const decoder = new FrameDecoder();
+`;
+
+/** CommonJS under node16 (no require(esm) there): types by resolution-mode, values by dynamic import. */
+const CJS_IMPORT_CONSUMER = `
+import type { ZooKeeperClient } from 'zkwire' with { 'resolution-mode': 'import' };
+export async function open(cs: string): Promise<ZooKeeperClient> {
+  const { connect } = await import('zkwire');
+  return connect(cs);
+}
+`;
+
+/** A consumer that targets any runtime: only the portable entries, no Node types. */
+const PORTABLE_CONSUMER = `
+import { connect, streamSocketTransport, InterProcessMutex, type ZooKeeperClient } from 'zkwire';
+import * as portable from 'zkwire/portable';
+import { FrameDecoder } from 'zkwire/protocol';
+export async function open(socketConnect: Parameters<typeof streamSocketTransport>[0]): Promise<ZooKeeperClient> {
+  const zk: portable.ZooKeeperClient = await connect('zk:2181', { transport: streamSocketTransport(socketConnect) });
+  new InterProcessMutex(zk, '/locks/a');
+  new FrameDecoder();
+  return zk;
+}
+`;
+
+interface Resolution {
+  readonly name: string;
+  readonly moduleResolution: 'node16' | 'nodenext' | 'bundler';
+  readonly module: string;
+  readonly files: Readonly<Record<string, string>>;
+  readonly types: readonly string[];
+  readonly lib: readonly string[];
+}
+
+// The package's types use `AsyncDisposable` (for `await using`): consumers need ESNext.Disposable in lib, or
+// @types/node, which declares it.
+const RESOLUTIONS: readonly Resolution[] = [
+  { name: 'node16', moduleResolution: 'node16', module: 'node16', files: { 'esm.mts': ESM_CONSUMER, 'cjs.cts': CJS_IMPORT_CONSUMER }, types: ['node'], lib: ['ES2022'] },
+  { name: 'nodenext', moduleResolution: 'nodenext', module: 'nodenext', files: { 'esm.mts': ESM_CONSUMER, 'cjs.cts': CJS_REQUIRE_CONSUMER }, types: ['node'], lib: ['ES2022'] },
+  { name: 'bundler', moduleResolution: 'bundler', module: 'preserve', files: { 'esm.mts': ESM_CONSUMER, 'cjs.cts': CJS_REQUIRE_CONSUMER }, types: ['node'], lib: ['ES2022'] },
+  { name: 'bundler, portable entries only, no @types/node', moduleResolution: 'bundler', module: 'preserve', files: { 'esm.mts': PORTABLE_CONSUMER }, types: [], lib: ['ES2022', 'ESNext.Disposable', 'DOM'] },
+];
+
+let pkg: PackedPackage;
+
+beforeAll(async () => {
+  pkg = await packAndInstall();
+}, 60_000);
+
+afterAll(() => pkg?.remove());
+
+describe('the tarball', () => {
+  it('holds the build, the README and the CHANGELOG, and nothing else', () => {
+    const unexpected = pkg.files
+      .map((f) => f.path)
+      .filter((p) => !/^(dist\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(p));
+    expect(unexpected).toEqual([]);
+    const paths = pkg.files.map((f) => f.path);
+    // dist/tools/bench is `zkwire bench`; the repository's bench/ and test/ machinery must not be there.
+    expect(paths.filter((p) => /\.map$|\/fuzz\/|golden|lock-scale|^dist\/(test|bench)\//.test(p))).toEqual([]);
+    expect(paths).toContain('dist/cli/main.js');
+  });
+
+  it(`stays within the size budget (${MAX_PACKED_BYTES} bytes packed, ${MAX_FILES} files)`, () => {
+    expect(pkg.packedSize).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+    expect(pkg.files.length).toBeLessThanOrEqual(MAX_FILES);
+  });
+
+  it('names no path of this machine', () => {
+    const installed = path.join(pkg.consumer, 'node_modules', 'zkwire');
+    const machinePaths = [REPO_ROOT, path.dirname(REPO_ROOT) + path.sep, os.homedir() + path.sep];
+    const hits: string[] = [];
+    for (const { path: file } of pkg.files) {
+      const text = fs.readFileSync(path.join(installed, file), 'utf8');
+      for (const p of machinePaths) if (text.includes(p)) hits.push(`${file}: ${p}`);
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('engines states the Node versions where require(esm) works, since no CommonJS build is shipped', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(pkg.consumer, 'node_modules', 'zkwire', 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
+  });
+});
+
+describe('TypeScript consumers', () => {
+  it.each(RESOLUTIONS.map((r, i) => ({ ...r, i })))('type-check under moduleResolution $name', async (r) => {
+    const dir = path.join(pkg.consumer, `ts-${r.i}`);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [file, text] of Object.entries(r.files)) fs.writeFileSync(path.join(dir, file), text);
+    const tsconfig = {
+      compilerOptions: {
+        module: r.module,
+        moduleResolution: r.moduleResolution,
+        target: 'ES2022',
+        lib: r.lib,
+        types: r.types,
+        strict: true,
+        noEmit: true,
+        // The package's own declarations are checked too: a broken .d.ts fails here.
+        skipLibCheck: false,
+      },
+      files: Object.keys(r.files),
+    };
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', dir]).then(
+      () => '',
+      (e: { stdout: string; stderr: string }) => `${e.stdout}${e.stderr}`,
+    );
+    expect(result).toBe('');
+  });
+});
+
+describe('Node', () => {
+  it('loads every entry by import and by require, and the portable connect asks for a transport', async () => {
+    const script = path.join(pkg.consumer, 'load.cjs');
+    fs.writeFileSync(
+      script,
+      `
+const entries = ${JSON.stringify(ENTRIES)};
+(async () => {
+  const out = {};
+  for (const e of entries) {
+    const imported = await import(e);
+    const required = require(e);
+    out[e] = { imported: Object.keys(imported).length, required: Object.keys(required).length, connect: typeof imported.connect };
+  }
+  out.rootIsNode = typeof require('zkwire').nodeTransport === 'function';
+  const portable = await import('zkwire/portable');
+  out.portableError = await portable.connect('127.0.0.1:1').then(() => 'connected', (e) => e.code + ': ' + e.message);
+  console.log(JSON.stringify(out));
+})();
+`,
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: pkg.consumer });
+    const out = JSON.parse(stdout) as Record<string, { imported: number; required: number; connect: string }> & {
+      rootIsNode: boolean;
+      portableError: string;
+    };
+    for (const e of ENTRIES) {
+      expect(out[e]!.imported, e).toBeGreaterThan(0);
+      expect(out[e]!.required, e).toBe(out[e]!.imported);
+    }
+    for (const e of ['zkwire', 'zkwire/portable', 'zkwire/node']) expect(out[e]!.connect, e).toBe('function');
+    expect(out.rootIsNode).toBe(true);
+    expect(out.portableError).toMatch(/^BAD_ARGUMENT: .*options\.transport/);
+  });
+});
+
+describe('esbuild', () => {
+  const entry = `
+import { connect, streamSocketTransport, InterProcessMutex } from 'zkwire';
+import { FrameDecoder } from 'zkwire/protocol';
+export const result = connect('127.0.0.1:1').then(() => 'connected', (e) => e.code);
+export { streamSocketTransport, InterProcessMutex, FrameDecoder };
+`;
+
+  it.each(['node', 'neutral', 'browser'] as const)('bundles the package for platform %s', async (platform) => {
+    const entryFile = path.join(pkg.consumer, `bundle-entry-${platform}.mjs`);
+    const outfile = path.join(pkg.consumer, `bundle-${platform}.mjs`);
+    fs.writeFileSync(entryFile, entry);
+    const out = await build({
+      entryPoints: [entryFile],
+      bundle: true,
+      format: 'esm',
+      platform,
+      outfile,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(out.errors).toEqual([]);
+    const inputs = Object.keys(out.metafile.inputs);
+    if (platform === 'node') {
+      expect(inputs.some((i) => i.endsWith('zkwire/dist/node.js'))).toBe(true);
+    } else {
+      // The portable build: no Node module anywhere in it.
+      expect(inputs.some((i) => i.endsWith('zkwire/dist/node.js'))).toBe(false);
+      expect(fs.readFileSync(outfile, 'utf8')).not.toMatch(/from\s*["']node:/);
+      // Without a transport the bundled connect refuses at once, with the typed error.
+      const bundled = (await import(outfile)) as { result: Promise<string> };
+      expect(await bundled.result).toBe('BAD_ARGUMENT');
+    }
+  });
+});
+
+describe('package linters', () => {
+  it('@arethetypeswrong/cli finds no problem (profile esm-only)', async () => {
+    const attw = path.join(REPO_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const result = await run(process.execPath, [attw, pkg.tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color']).then(
+      (r) => ({ code: 0, output: r.stdout }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, output: `${e.stdout}${e.stderr}` }),
+    );
+    expect(result.code, result.output).toBe(0);
+  });
+
+  it('publint reports nothing, suggestions included', async () => {
+    const tarball = fs.readFileSync(pkg.tarball);
+    const { messages } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) as ArrayBuffer },
+      level: 'suggestion',
+      strict: true,
+    });
+    expect(messages).toEqual([]);
+  });
+});
