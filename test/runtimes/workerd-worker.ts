@@ -1,0 +1,49 @@
+/**
+ * The smoke run inside workerd: a Worker whose fetch handler connects through `cloudflare:sockets` with the
+ * stream-socket transport, runs the cross-runtime smoke suite (smoke.ts) plus a mutex acquire/release, and answers
+ * with the same JSON the other runtimes print. Bundled by workerd.ts with esbuild against the packed package
+ * (the `workerd` export condition), so 'zkwire' here is what a Worker project would get from npm.
+ * Query: `?connect=<connectString>`.
+ */
+
+import { connect as socketConnect } from 'cloudflare:sockets';
+import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from 'zkwire';
+import { runSmoke, type SmokeResults } from './smoke.js';
+
+const transport = streamSocketTransport(socketConnect);
+const open = (connectString: string): Promise<ZooKeeperClient> => connect(connectString, { transport, sessionTimeoutMs: 10_000 });
+
+/** Acquire and release a mutex; the lock node must exist while held and be gone after. */
+async function mutexStep(connectString: string): Promise<true | string> {
+  const zk = await open(connectString);
+  try {
+    const path = `/zkwire-smoke-lock-${crypto.randomUUID()}`;
+    const mutex = new InterProcessMutex(zk, path);
+    const lease = await mutex.acquire();
+    const held = await mutex.getParticipantNodes();
+    if (held.length !== 1 || !mutex.isAcquiredInThisProcess()) return `while held: participants ${JSON.stringify(held)}`;
+    await lease.release();
+    const after = await mutex.getParticipantNodes();
+    if (after.length !== 0 || mutex.isAcquiredInThisProcess()) return `after release: participants ${JSON.stringify(after)}`;
+    await zk.deleteRecursive(path);
+    return true;
+  } finally {
+    await zk.close();
+  }
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const connectString = new URL(request.url).searchParams.get('connect') ?? '';
+    const results: SmokeResults = await runSmoke(open, connectString);
+    try {
+      results['mutex'] = await mutexStep(connectString);
+    } catch (err) {
+      results['mutex'] = `threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+    }
+    const runtime = `workerd ${(globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? ''}`.trim();
+    return new Response(JSON.stringify({ runtime, transport: 'stream-socket', results }), {
+      headers: { 'content-type': 'application/json' },
+    });
+  },
+};
