@@ -1,13 +1,15 @@
 /**
  * The smoke run inside workerd: a Worker whose fetch handler connects through `cloudflare:sockets` with the
  * stream-socket transport, runs the cross-runtime smoke suite (smoke.ts) plus a mutex acquire/release, and answers
- * with the same JSON the other runtimes print. Bundled by workerd.ts with esbuild against the packed package
- * (the `workerd` export condition), so 'zkwire' here is what a Worker project would get from npm.
- * Query: `?connect=<connectString>`.
+ * with the same JSON the other runtimes print. Query: `?connect=<connectString>`.
+ *
+ * The import of src/index.ts is for the type-checker only: workerd.ts bundles this file with esbuild and resolves
+ * that import to 'zkwire' in the consumer project (the packed package, through its `workerd` export condition),
+ * so the Worker runs what a Worker project would get from npm.
  */
 
 import { connect as socketConnect } from 'cloudflare:sockets';
-import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from 'zkwire';
+import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from '../../src/index.js';
 import { runSmoke, type SmokeResults } from './smoke.js';
 
 const transport = streamSocketTransport(socketConnect);

@@ -43,8 +43,22 @@ export async function prepareWorker(pkg: PackedPackage): Promise<string> {
     fs.copyFileSync(path.join(REPO_ROOT, file), target);
   }
   fs.mkdirSync(dir, { recursive: true });
-  await build({
+  const bundled = await build({
     entryPoints: [path.join(pkg.consumer, 'test/runtimes/workerd-worker.ts')],
+    plugins: [
+      {
+        // The worker names ../../src/index.js for the type-checker; the Worker gets the installed package instead.
+        name: 'packed-zkwire',
+        setup(b) {
+          b.onResolve({ filter: /\/src\/index\.js$/ }, async () => {
+            const resolved = await b.resolve('zkwire', { kind: 'import-statement', resolveDir: pkg.consumer });
+            if (resolved.errors.length > 0) return { errors: resolved.errors };
+            return { path: resolved.path };
+          });
+        },
+      },
+    ],
+    metafile: true,
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -53,6 +67,10 @@ export async function prepareWorker(pkg: PackedPackage): Promise<string> {
     outfile: path.join(dir, 'worker.js'),
     logLevel: 'silent',
   });
+  const fromPackage = Object.keys(bundled.metafile.inputs).filter((input) => input.includes('node_modules/zkwire/dist/'));
+  if (!fromPackage.some((input) => input.endsWith('dist/index.js'))) {
+    throw new Error(`the Worker bundle did not take zkwire from the packed package: ${Object.keys(bundled.metafile.inputs).join(', ')}`);
+  }
   fs.writeFileSync(path.join(dir, 'config.capnp'), config('worker.js'));
   return dir;
 }
