@@ -41,7 +41,7 @@ export type {
   WatchKeeperState,
   WatchOptions,
 } from './client/types.js';
-export { Op, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
+export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export { PersistentWatch } from './client/watch-handle.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';

@@ -23,8 +23,24 @@ export type ReadOp =
   | { readonly kind: 'getData'; readonly path: string }
   | { readonly kind: 'getChildren'; readonly path: string };
 
+/** The op builders' type, spelled out so the public API has an explicit type (JSR's no-slow-types rule). */
+export interface OpBuilders {
+  /** A create in a multi; `options.mode` defaults to persistent, `options.acl` to the client's default ACL. */
+  create(path: string, data?: Data | null, options?: { mode?: CreateMode; acl?: readonly ACL[]; ttl?: number }): WriteOp;
+  /** A delete in a multi; version -1 (the default) matches any version. */
+  delete(path: string, version?: number): WriteOp;
+  /** A setData in a multi; version -1 (the default) matches any version. */
+  setData(path: string, data: Data, version?: number): WriteOp;
+  /** A version check in a multi: the whole multi fails with BADVERSION unless the node is at `version`. */
+  check(path: string, version: number): WriteOp;
+  /** A getData in a multiRead. */
+  getData(path: string): ReadOp;
+  /** A getChildren in a multiRead. */
+  getChildren(path: string): ReadOp;
+}
+
 /** Builders for multi() and multiRead() ops. */
-export const Op = {
+export const Op: OpBuilders = {
   create(path: string, data?: Data | null, options: { mode?: CreateMode; acl?: readonly ACL[]; ttl?: number } = {}): WriteOp {
     return { kind: 'create', path, data, mode: options.mode, acl: options.acl, ttl: options.ttl };
   },
@@ -43,7 +59,7 @@ export const Op = {
   getChildren(path: string): ReadOp {
     return { kind: 'getChildren', path };
   },
-} as const;
+};
 
 export type OpResult =
   | { readonly type: 'create'; readonly path: string; readonly stat: Stat | undefined }
