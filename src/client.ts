@@ -51,6 +51,7 @@ import type { PersistentWatch } from './client/watch-handle.js';
 /** Room left in a request frame for header, path and ACLs when checking data against jute.maxbuffer. */
 const FRAME_OVERHEAD_ALLOWANCE = 1024;
 
+/** A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close it with `close()` or `await using`. */
 export class ZooKeeperClient implements AsyncDisposable {
   // ES private fields, not TypeScript `private`: util.inspect, console.log and JSON see none of them, so
   // logging a client never prints the session behind it (its credentials, password, queued AuthPackets).
@@ -100,6 +101,7 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   // ---- session ---------------------------------------------------------------------------------------
 
+  /** The session's state now (see SessionState). */
   get state(): SessionState {
     return this.#session.state;
   }
@@ -124,6 +126,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#session.server;
   }
 
+  /** The session timeout the server granted (0 before the first handshake); it may differ from the one asked for. */
   get negotiatedTimeoutMs(): number {
     return this.#session.negotiatedTimeoutMs;
   }
@@ -143,6 +146,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#session.close();
   }
 
+  /** `await using` support: closes the client (see `close()`). */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
@@ -156,6 +160,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     return writes.create(this.#ctx, path, data, options);
   }
 
+  /** Deletes the node at `path` (NONODE if missing, NOTEMPTY if it has children, BADVERSION if `options.version` does not match). */
   delete(path: string, options: VersionOptions = {}): Promise<void> {
     return writes.deleteNode(this.#ctx, path, options);
   }
@@ -167,7 +172,9 @@ export class ZooKeeperClient implements AsyncDisposable {
     return reads.exists(this.#ctx, path, options);
   }
 
+  /** Reads a node's data and stat (NONODE if missing). */
   getData(path: string, options?: WatchOptions & { watch?: false }): Promise<NodeData>;
+  /** Reads a node's data and stat and sets a one-shot data watch, returned as `watch` (a promise of the event). */
   getData(path: string, options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
   getData(path: string, options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
     return reads.getData(this.#ctx, path, options);
@@ -180,10 +187,12 @@ export class ZooKeeperClient implements AsyncDisposable {
     return reads.getConfig(this.#ctx, options);
   }
 
+  /** Replaces a node's data; resolves with the new stat (BADVERSION if `options.version` does not match). */
   setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {
     return writes.setData(this.#ctx, path, data, options);
   }
 
+  /** Reads a node's ACL and stat. */
   getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
     return reads.getACL(this.#ctx, path, options);
   }

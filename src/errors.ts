@@ -10,6 +10,7 @@ import { ErrorCode, errorName, type ErrorCodeName } from './protocol/error-codes
 
 export type { ErrorCodeName } from './protocol/error-codes.js';
 
+/** What a ZooKeeperError may carry besides its code and message. */
 export interface ZooKeeperErrorOptions {
   /** The server's numeric code, when the error came from a reply. */
   readonly errno?: number;
@@ -22,6 +23,7 @@ export interface ZooKeeperErrorOptions {
   readonly results?: readonly OpResult[];
 }
 
+/** Every error zkwire reports: `code` is ZooKeeper's own name (NONODE, BADVERSION, CONNECTIONLOSS, SESSIONEXPIRED, ...) or one of the client's (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED). */
 export class ZooKeeperError extends Error {
   override readonly name = 'ZooKeeperError';
   readonly code: ErrorCodeName;

@@ -60,7 +60,7 @@ export type { FrameTrace, FrameListener } from './session/trace.js';
 export type { Clock, TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
-export { denoTransport, type DenoTransportOptions } from './transport/deno.js';
+export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';
 export {
   streamSocketTransport,
   webSocketTransport,

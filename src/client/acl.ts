@@ -8,11 +8,13 @@ import { base64, sha1 } from './sha1.js';
 
 export { Perms };
 
+/** An identity under an auth scheme: `world:anyone`, `digest:user:base64(sha1)`, `ip:10.0.0.0/8`, `auth:`. */
 export interface Id {
   readonly scheme: string;
   readonly id: string;
 }
 
+/** One ACL entry: the permissions (a sum of `Perms`) granted to an identity. */
 export interface ACL {
   readonly perms: number;
   readonly id: Id;

@@ -7,6 +7,7 @@
 import { clientError } from '../errors.js';
 import { CreateFlags, OpCode } from '../protocol/opcodes.js';
 
+/** How a node is created: persistent or ephemeral, optionally sequential, or a container or TTL node. */
 export type CreateMode =
   | 'persistent'
   | 'ephemeral'

@@ -13,12 +13,14 @@ import type { ACL } from './acl.js';
 import type { CreateMode } from './create-mode.js';
 import type { Data } from './types.js';
 
+/** One write of a `multi()`: built with `Op.create`, `Op.delete`, `Op.setData` or `Op.check`. */
 export type WriteOp =
   | { readonly kind: 'create'; readonly path: string; readonly data?: Data | null | undefined; readonly mode?: CreateMode | undefined; readonly acl?: readonly ACL[] | undefined; readonly ttl?: number | undefined }
   | { readonly kind: 'delete'; readonly path: string; readonly version: number }
   | { readonly kind: 'setData'; readonly path: string; readonly data: Data; readonly version: number }
   | { readonly kind: 'check'; readonly path: string; readonly version: number };
 
+/** One read of a `multiRead()`: built with `Op.getData` or `Op.getChildren`. */
 export type ReadOp =
   | { readonly kind: 'getData'; readonly path: string }
   | { readonly kind: 'getChildren'; readonly path: string };
@@ -61,6 +63,7 @@ export const Op: OpBuilders = {
   },
 };
 
+/** The result of one op of a `multi()` or `multiRead()`, in the order of the ops. */
 export type OpResult =
   | { readonly type: 'create'; readonly path: string; readonly stat: Stat | undefined }
   | { readonly type: 'delete' }

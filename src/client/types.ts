@@ -15,6 +15,7 @@ export type { WatchEvent, WatchEventType, WatchKeeperState } from '../session/wa
 /** Node data as given by callers: bytes, or a string sent as UTF-8. */
 export type Data = Uint8Array | string;
 
+/** Options of `connect` and the `ZooKeeperClient` constructor. */
 export interface ClientOptions {
   /** Requested session timeout, default 30 000 ms (the server clamps it to [2, 20] ticks). */
   readonly sessionTimeoutMs?: number;
@@ -49,10 +50,12 @@ export interface ClientOptions {
   readonly random?: () => number;
 }
 
+/** Options every operation accepts. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of `create`. */
 export interface CreateOptions extends CallOptions {
   /** Default `persistent`. */
   readonly mode?: CreateMode;
@@ -63,22 +66,26 @@ export interface CreateOptions extends CallOptions {
   readonly stat?: boolean;
 }
 
+/** What `create` resolves with when asked for the stat: the created path (with its sequence suffix) and its stat. */
 export interface Created {
   /** The created path (with the sequence suffix for sequential modes). */
   readonly path: string;
   readonly stat: Stat;
 }
 
+/** Options of the operations that take an expected version (`setData`, `delete`, `setACL`). */
 export interface VersionOptions extends CallOptions {
   /** Expected version; -1 (default) matches any. */
   readonly version?: number;
 }
 
+/** Options of the reads that can set a one-shot watch (`exists`, `getData`, `getChildren`). */
 export interface WatchOptions extends CallOptions {
   /** Leave a one-shot watch: the result then carries `watch`, a promise of the first event. */
   readonly watch?: boolean;
 }
 
+/** The one-shot watch a read set: `watch` resolves with the event that fires it. */
 export interface Watched {
   /**
    * Resolves with the first event for the node (or a final `None` event with state Expired / Closed /
@@ -87,26 +94,32 @@ export interface Watched {
   readonly watch: Promise<WatchEvent>;
 }
 
+/** A node's data and stat, as `getData` returns them. */
 export interface NodeData {
   /** The data (empty when the node's data is null). */
   readonly data: Uint8Array;
   readonly stat: Stat;
 }
 
+/** A node's children with the parent's stat, as `getChildren(path, { stat: true })` returns them. */
 export interface ChildrenWithStat {
   readonly children: string[];
   readonly stat: Stat;
 }
 
+/** The mode of a persistent watch: on the node only, or on the node and its whole subtree. */
 export type AddWatchMode = 'persistent' | 'persistent-recursive';
 
+/** Which watches `removeWatches` removes: child watches, data watches, or both. */
 export type RemoveWatchType = 'children' | 'data' | 'any';
 
+/** One identity the server associates with the session, as `whoAmI` reports it. */
 export interface ClientIdentity {
   readonly scheme: string;
   readonly user: string;
 }
 
+/** Options of `mkdirp`. */
 export interface MkdirpOptions extends CallOptions {
   /** Create missing parents as containers (removed by the server once empty) instead of persistent nodes. */
   readonly containers?: boolean;

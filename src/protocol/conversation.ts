@@ -19,8 +19,10 @@ import { decodeReplyHeader, decodeRequestHeader, type ReplyHeader, type RequestH
 import { multiOpRecordName, multiResultRecordName, type MultiRequest, type MultiResponse } from './records/multi.js';
 import { decodeWatcherEvent, type WatcherEvent } from './records/watcher-event.js';
 
+/** Which way a frame travelled: client to server or server to client. */
 export type Direction = 'c2s' | 's2c';
 
+/** What a frame is, as the decoder classified it. */
 export type FrameKind =
   | 'connect-request'
   | 'connect-response'
@@ -30,16 +32,19 @@ export type FrameKind =
   | '4lw-command'
   | '4lw-response';
 
+/** A request frame: its header and decoded body. */
 export interface DecodedRequest {
   header: RequestHeader;
   body?: unknown;
 }
 
+/** A reply frame: its header and decoded body (the body of the request it answers, matched by xid). */
 export interface DecodedReply {
   header: ReplyHeader;
   body?: unknown;
 }
 
+/** A four-letter word or its text answer (no framing). */
 export interface FourLetterText {
   text: string;
 }
@@ -49,12 +54,15 @@ export interface DescribedMultiRequest extends MultiRequest {
   ops: (MultiRequest['ops'][number] & { op: string; record: string | null })[];
 }
 
+/** A multi reply with each result's record named. */
 export interface DescribedMultiResponse extends MultiResponse {
   results: (MultiResponse['results'][number] & { op: string; record: string | null })[];
 }
 
+/** Any decoded frame of a conversation. */
 export type DecodedFrame = ConnectRequest | ConnectResponse | DecodedRequest | DecodedReply | FourLetterText;
 
+/** One frame as the ConversationDecoder sees it: kind, decoded value (or the error), op name and a one-line summary. */
 export interface DescribedFrame {
   kind: FrameKind;
   xid?: number;
@@ -87,12 +95,14 @@ const RESERVED_REPLY_OPS = new Map<number, number>([
   [Xid.setWatches, OpCode.setWatches],
 ]);
 
+/** Decodes both directions of one TCP connection frame by frame, remembering what it needs (the handshake, the opcode of each pending xid) to decode replies. */
 export class ConversationDecoder {
   private mode: 'start' | 'zk' | '4lw' = 'start';
   private connectSent = false;
   private connectReceived = false;
   private readonly pending = new Map<number, Pending>();
 
+  /** Decodes the next whole frame (length prefix included) seen in direction `dir`; never throws, a bad frame is described with its error. */
   decode(dir: Direction, frame: Uint8Array): DescribedFrame {
     try {
       return this.decodeUnsafe(dir, frame);

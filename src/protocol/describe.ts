@@ -10,6 +10,7 @@ import { EventType, opName } from './opcodes.js';
 import { OpaqueBody } from './records/opaque.js';
 import { isValidUtf8, utf8Decode } from './utf8.js';
 
+/** A JSON value, as toJsonValue produces it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**

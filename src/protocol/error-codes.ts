@@ -38,6 +38,7 @@ export const ErrorCode = {
   THROTTLEDOP: -127,
 } as const;
 
+/** The name of a server error code (NONODE, BADVERSION, ...). */
 export type ServerErrorName = keyof typeof ErrorCode;
 
 /** Conditions only the client can see; they have no ZooKeeper number. */
@@ -58,7 +59,9 @@ export const ClientErrorCode = {
   UNKNOWN_ERROR: 'UNKNOWN_ERROR',
 } as const;
 
+/** The name of a client-side error code (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED, ...). */
 export type ClientErrorName = keyof typeof ClientErrorCode;
+/** Any error code name, server or client. */
 export type ErrorCodeName = ServerErrorName | ClientErrorName;
 
 const BY_NUMBER = new Map<number, ServerErrorName>();

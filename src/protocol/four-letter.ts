@@ -25,10 +25,12 @@ export const FOUR_LETTER_WORDS = [
   'hash',
 ] as const;
 
+/** One of the four-letter admin commands ZooKeeper answers (`ruok`, `srvr`, `mntr`, ...). */
 export type FourLetterWord = (typeof FOUR_LETTER_WORDS)[number];
 
 const WORDS = new Set<string>(FOUR_LETTER_WORDS);
 
+/** Whether `s` is a four-letter word zkwire knows. */
 export function isFourLetterWord(s: string): s is FourLetterWord {
   return WORDS.has(s);
 }
@@ -74,6 +76,7 @@ export interface ServerStats {
   fields: Record<string, string>;
 }
 
+/** The `wchs` answer: how many connections watch how many paths. */
 export interface WatchSummary {
   connections: number;
   paths: number;
@@ -92,6 +95,7 @@ function setIf<K extends keyof ServerStats>(out: ServerStats, key: K, value: Ser
 
 const CONNECTION_LINE = /^\/?(.*)\[(\d+)\]\((.*)\)$/;
 
+/** Parses one line of the `cons` answer; undefined if it is not a connection line. */
 export function parseConnectionLine(line: string): ConnectionInfo | undefined {
   const m = CONNECTION_LINE.exec(line.trim());
   if (m === null) return undefined;
@@ -174,6 +178,7 @@ export function parseSrvr(text: string): ServerStats {
   return out;
 }
 
+/** Parses the `stat` answer: the `srvr` fields (the client list that `stat` adds is ignored). */
 export const parseStat = parseSrvr;
 
 /** mntr: `key<TAB>value` lines; numeric values become numbers, the rest stay strings. */

@@ -17,6 +17,7 @@ import { JUTE_MAX_BUFFER } from './opcodes.js';
  */
 export const DEFAULT_MAX_FRAME_SIZE = JUTE_MAX_BUFFER + 64 * 1024;
 
+/** Why a stream cannot be framed any more (a negative or over-limit length prefix). */
 export interface FrameError {
   code: 'FRAME_TOO_LARGE' | 'CORRUPT';
   message: string;
@@ -24,11 +25,13 @@ export interface FrameError {
   length?: number;
 }
 
+/** What `FrameDecoder.next()` yields: a whole frame, a framing error, or nothing yet. */
 export type FrameResult =
   | { kind: 'frame'; payload: Uint8Array }
   | { kind: 'need-more'; needed: number }
   | { kind: 'error'; error: FrameError };
 
+/** Options of the FrameDecoder. */
 export interface FrameDecoderOptions {
   /** Largest accepted payload (the length prefix's value), default DEFAULT_MAX_FRAME_SIZE. */
   maxFrameSize?: number;
@@ -36,6 +39,7 @@ export interface FrameDecoderOptions {
 
 const PREFIX = 4;
 
+/** Cuts a byte stream into ZooKeeper frames (int32 length prefix + payload), however the bytes are split into chunks. */
 export class FrameDecoder {
   private readonly maxFrameSize: number;
   private readonly chunks: Uint8Array[] = [];
@@ -55,6 +59,7 @@ export class FrameDecoder {
     return this.total;
   }
 
+  /** Appends bytes received from the stream. */
   push(chunk: Uint8Array): void {
     if (chunk.length === 0 || this.failure !== undefined) return;
     this.chunks.push(chunk);

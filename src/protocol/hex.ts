@@ -5,6 +5,7 @@
 
 const DIGITS = '0123456789abcdef';
 
+/** Lowercase hex of `bytes[start, end)`. */
 export function hexEncode(bytes: Uint8Array, start = 0, end = bytes.length): string {
   let out = '';
   for (let i = start; i < end; i++) {

@@ -9,8 +9,10 @@
 
 import { utf8Decode, utf8EncodeInto, utf8MaxBytes } from './utf8.js';
 
+/** Why decoding stopped: the bytes ended too soon, or they cannot be the record. */
 export type JuteDecodeReason = 'short' | 'corrupt';
 
+/** A record could not be decoded from the bytes. */
 export class JuteDecodeError extends Error {
   override readonly name = 'JuteDecodeError';
   constructor(
@@ -26,6 +28,7 @@ export class JuteDecodeError extends Error {
 /** Jute's `-1` length: a null buffer, string or vector (distinct from an empty one). */
 export const NULL_LENGTH = -1;
 
+/** Reads Jute primitives (big-endian ints and longs, length-prefixed buffers, strings and vectors) from bytes. */
 export class JuteReader {
   private readonly view: DataView;
   private pos: number;
@@ -41,10 +44,12 @@ export class JuteReader {
     this.end = end;
   }
 
+  /** Where the next read starts. */
   get offset(): number {
     return this.pos;
   }
 
+  /** Bytes left before the end. */
   get remaining(): number {
     return this.end - this.pos;
   }
@@ -59,6 +64,7 @@ export class JuteReader {
     }
   }
 
+  /** Reads an int32; `what` names it in the error. */
   readInt(what = 'int'): number {
     this.need(4, what);
     const v = this.view.getInt32(this.pos);
@@ -66,6 +72,7 @@ export class JuteReader {
     return v;
   }
 
+  /** Reads an int64. */
   readLong(what = 'long'): bigint {
     this.need(8, what);
     const v = this.view.getBigInt64(this.pos);
@@ -73,6 +80,7 @@ export class JuteReader {
     return v;
   }
 
+  /** Reads a boolean (one byte). */
   readBool(what = 'boolean'): boolean {
     this.need(1, what);
     // Java's reader treats any non-zero byte as true; so do we. Re-encoding writes 0/1, which is
@@ -90,6 +98,7 @@ export class JuteReader {
     return len;
   }
 
+  /** Reads a length-prefixed buffer; null for length -1. */
   readBuffer(what = 'buffer'): Uint8Array | null {
     const len = this.readLength(what);
     if (len === NULL_LENGTH) return null;
@@ -100,6 +109,7 @@ export class JuteReader {
     return out;
   }
 
+  /** Reads a length-prefixed UTF-8 string; null for length -1. */
   readString(what = 'ustring'): string | null {
     const len = this.readLength(what);
     if (len === NULL_LENGTH) return null;
@@ -123,6 +133,7 @@ export class JuteReader {
     return out;
   }
 
+  /** Reads a vector of strings; null for length -1. */
   readStringVector(what = 'vector<ustring>'): string[] | null {
     return this.readVector((r) => r.readString(`${what} element`) ?? '', what);
   }
@@ -151,10 +162,12 @@ export class JuteWriter {
     this.view = new DataView(this.buf.buffer);
   }
 
+  /** Bytes written so far. */
   get length(): number {
     return this.pos;
   }
 
+  /** Starts over, keeping the buffer's memory. */
   reset(): this {
     this.pos = 0;
     return this;
@@ -171,6 +184,7 @@ export class JuteWriter {
     this.view = new DataView(next.buffer);
   }
 
+  /** Writes an int32. */
   writeInt(v: number): this {
     this.ensure(4);
     this.view.setInt32(this.pos, v);
@@ -178,6 +192,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes an int64. */
   writeLong(v: bigint): this {
     this.ensure(8);
     this.view.setBigInt64(this.pos, BigInt.asIntN(64, v));
@@ -185,12 +200,14 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes a boolean (one byte). */
   writeBool(v: boolean): this {
     this.ensure(1);
     this.buf[this.pos++] = v ? 1 : 0;
     return this;
   }
 
+  /** Writes a length-prefixed buffer; null as length -1. */
   writeBuffer(v: Uint8Array | null): this {
     if (v === null) return this.writeInt(NULL_LENGTH);
     this.ensure(4 + v.length);
@@ -200,6 +217,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes a length-prefixed UTF-8 string; null as length -1. */
   writeString(v: string | null): this {
     if (v === null) return this.writeInt(NULL_LENGTH);
     this.ensure(4 + utf8MaxBytes(v));
@@ -209,6 +227,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes a vector: its length, then each item with `writeItem`; null as length -1. */
   writeVector<T>(items: readonly T[] | null, writeItem: (w: JuteWriter, item: T) => void): this {
     if (items === null) return this.writeInt(NULL_LENGTH);
     this.writeInt(items.length);
@@ -216,6 +235,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes a vector of strings; null as length -1. */
   writeStringVector(items: readonly string[] | null): this {
     if (items === null) return this.writeInt(NULL_LENGTH);
     this.writeInt(items.length);
@@ -223,6 +243,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Writes raw bytes, with no length prefix. */
   writeBytes(v: Uint8Array): this {
     this.ensure(v.length);
     this.buf.set(v, this.pos);

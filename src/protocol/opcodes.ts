@@ -35,7 +35,9 @@ export const OpCode = {
   error: -1,
 } as const;
 
+/** The name of an opcode (`create`, `getData`, ...). */
 export type OpName = keyof typeof OpCode;
+/** The number of an opcode. */
 export type OpCodeValue = (typeof OpCode)[OpName];
 
 const NAMES = new Map<number, OpName>();

@@ -9,8 +9,11 @@ import { ZooKeeperError } from '../errors.js';
 
 /** The timers a recipe uses; the same shape as the client's clock option, so the client's clock can be passed in. */
 export interface RecipeClock {
+  /** Milliseconds on a monotonic clock. */
   now(): number;
+  /** Calls `fn` after `ms` milliseconds. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a timer. */
   clearTimeout(handle: unknown): void;
 }
 
@@ -29,6 +32,7 @@ export interface RetryPolicy {
   nextDelay(retryCount: number, elapsedMs: number): number | undefined;
 }
 
+/** Options of `exponentialBackoff`. */
 export interface ExponentialBackoffOptions {
   /** Delay before the first retry, before jitter. Default 100 ms. */
   readonly baseDelayMs?: number;

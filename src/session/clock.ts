@@ -6,10 +6,13 @@
 
 export type TimerHandle = unknown;
 
+/** Time and timers, injectable so tests can drive time. */
 export interface Clock {
   /** Milliseconds on a monotonic-enough scale; only differences are used. */
   now(): number;
+  /** Calls `fn` after `ms` milliseconds. */
   setTimeout(fn: () => void, ms: number): TimerHandle;
+  /** Cancels a timer. */
   clearTimeout(handle: TimerHandle): void;
 }
 

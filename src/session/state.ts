@@ -15,8 +15,10 @@ export type SessionState =
   | 'auth-failed'
   | 'closed';
 
+/** A connection event, named as Curator's ConnectionState names them. */
 export type ConnectionEvent = 'CONNECTED' | 'SUSPENDED' | 'RECONNECTED' | 'LOST' | 'READ_ONLY';
 
+/** One state transition of the session, as `stateChanges()` yields it. */
 export interface StateChange {
   readonly from: SessionState;
   readonly to: SessionState;

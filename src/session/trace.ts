@@ -6,6 +6,7 @@
 
 import { ConversationDecoder, OpCode, Xid, type DescribedFrame } from '../protocol/index.js';
 
+/** One frame the session sent or received, as the `onFrame` option reports it. */
 export interface FrameTrace {
   readonly dir: 'c2s' | 's2c';
   /** Clock time (ms) when the frame was written or read. */
@@ -19,6 +20,7 @@ export interface FrameTrace {
   readonly frame: DescribedFrame;
 }
 
+/** The `onFrame` callback. */
 export type FrameListener = (trace: FrameTrace) => void;
 
 export function sessionIdHex(id: bigint): string {

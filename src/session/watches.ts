@@ -10,6 +10,7 @@
 
 export type WatchKind = 'data' | 'exist' | 'child' | 'persistent' | 'persistentRecursive';
 
+/** What happened to the watched node. */
 export type WatchEventType =
   | 'None'
   | 'NodeCreated'
@@ -20,8 +21,10 @@ export type WatchEventType =
   | 'ChildWatchRemoved'
   | 'PersistentWatchRemoved';
 
+/** The session state a watch event reports. */
 export type WatchKeeperState = 'SyncConnected' | 'Expired' | 'AuthFailed' | 'Closed';
 
+/** A watch event: what happened, to which path, in which session state. */
 export interface WatchEvent {
   readonly type: WatchEventType;
   readonly state: WatchKeeperState;

@@ -34,6 +34,7 @@ interface DenoNamespace {
 
 declare const Deno: DenoNamespace | undefined;
 
+/** TLS options of the Deno transport. */
 export interface DenoTlsOptions {
   /** PEM root certificates trusted in addition to Deno's defaults (e.g. a private CA for the ensemble). */
   readonly caCerts?: readonly string[];
@@ -42,11 +43,13 @@ export interface DenoTlsOptions {
   readonly key?: string;
 }
 
+/** Options of `denoTransport`. */
 export interface DenoTransportOptions {
   /** true or TLS options: connect with `Deno.connectTls`. Default: plain TCP. */
   readonly tls?: boolean | DenoTlsOptions;
 }
 
+/** A Transport over `Deno.connect` (or `Deno.connectTls` with `options.tls`). */
 export function denoTransport(options: DenoTransportOptions = {}): Transport {
   const tls = options.tls === true ? {} : options.tls === false ? undefined : options.tls;
   return {

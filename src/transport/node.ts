@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as tls from 'node:tls';
 import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './types.js';
 
+/** Options of `nodeTransport`. */
 export interface NodeTransportOptions {
   /** Connect with TLS: `true` for defaults, or node:tls options (ca, cert, key, servername, …). */
   readonly tls?: boolean | tls.ConnectionOptions;
@@ -31,6 +32,7 @@ class NodeByteStream implements ByteStream {
   }
 }
 
+/** A Transport over node:net (or node:tls with `options.tls`), the Node entry's default. */
 export function nodeTransport(options: NodeTransportOptions = {}): Transport {
   return {
     connect(endpoint: Endpoint, handlers: ByteStreamHandlers, { signal }: ConnectOptions): Promise<ByteStream> {

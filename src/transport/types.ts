@@ -14,6 +14,7 @@ export interface Endpoint {
   readonly port: number;
 }
 
+/** What a ByteStream calls as bytes arrive and when it ends. */
 export interface ByteStreamHandlers {
   /** Bytes arrived. The chunk is owned by the receiver from now on. */
   onData(chunk: Uint8Array): void;
@@ -21,6 +22,7 @@ export interface ByteStreamHandlers {
   onClose(error?: Error): void;
 }
 
+/** An open connection to one server, as the session uses it. */
 export interface ByteStream {
   /**
    * Queues bytes for sending. Never throws for a closed stream (the close is reported through onClose);
@@ -33,6 +35,7 @@ export interface ByteStream {
   readonly description?: string;
 }
 
+/** Options of `Transport.connect`. */
 export interface ConnectOptions {
   /** Aborted when the connect attempt's deadline passes or the client closes. */
   readonly signal: AbortSignal;

@@ -12,32 +12,45 @@ import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transpor
 
 /** The part of a ReadableStreamDefaultReader this adapter uses. */
 export interface StreamReader {
+  /** Reads the next chunk. */
   read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  /** Stops reading. */
   cancel(reason?: unknown): Promise<void>;
 }
 
 /** The part of a WritableStreamDefaultWriter this adapter uses. */
 export interface StreamWriter {
+  /** Writes a chunk. */
   write(chunk: Uint8Array): Promise<void>;
+  /** Stops writing and drops what is queued. */
   abort(reason?: unknown): Promise<void>;
 }
 
 /** A socket made of two web streams, as Cloudflare's `connect()` returns it. */
 export interface StreamSocket {
-  readonly readable: { getReader(): StreamReader };
-  readonly writable: { getWriter(): StreamWriter };
+  readonly readable: {
+    /** Locks the receiving stream to one reader. */
+    getReader(): StreamReader;
+  };
+  readonly writable: {
+    /** Locks the sending stream to one writer. */
+    getWriter(): StreamWriter;
+  };
   /** Settles when the socket is closed; rejects on a socket error. Optional: Deno's connections lack it. */
   readonly closed?: Promise<unknown>;
   /** Resolves once the connection (and TLS handshake) is established. Optional: older workerd lacks it. */
   readonly opened?: Promise<unknown>;
+  /** Closes the socket. */
   close(): Promise<unknown> | void;
 }
 
+/** Where a stream socket connects. */
 export interface StreamSocketAddress {
   hostname: string;
   port: number;
 }
 
+/** The options the transport passes to the runtime's connect. */
 export interface StreamSocketOptions {
   secureTransport: 'off' | 'on';
   /** false: the socket closes as a whole when the peer ends its side (a ZooKeeper session cannot half-close). */

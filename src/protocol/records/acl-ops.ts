@@ -4,15 +4,18 @@ import type { JuteReader, JuteWriter } from '../jute.js';
 import { decodeACLVector, encodeACLVector, type ACL } from './acl.js';
 import { decodeStat, encodeStat, type Stat } from './stat.js';
 
+/** The body of a getACL request. */
 export interface GetACLRequest {
   path: string | null;
 }
 
+/** The body of a getACL reply. */
 export interface GetACLResponse {
   acl: ACL[] | null;
   stat: Stat;
 }
 
+/** The body of a setACL request. */
 export interface SetACLRequest {
   path: string | null;
   acl: ACL[] | null;
@@ -20,6 +23,7 @@ export interface SetACLRequest {
   version: number;
 }
 
+/** The body of a setACL reply. */
 export interface SetACLResponse {
   stat: Stat;
 }

@@ -2,11 +2,13 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** An identity under an auth scheme (`world:anyone`, `digest:user:hash`, `ip:addr`). */
 export interface Id {
   scheme: string | null;
   id: string | null;
 }
 
+/** One ACL entry: permission bits granted to an identity. */
 export interface ACL {
   perms: number;
   id: Id;

@@ -2,6 +2,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** The body of a reconfig request. */
 export interface ReconfigRequest {
   joiningServers: string | null;
   leavingServers: string | null;
@@ -9,6 +10,7 @@ export interface ReconfigRequest {
   curConfigId: bigint;
 }
 
+/** An error code as a body: addWatch's reply, and a failed op's result inside a multi. */
 export interface ErrorResponse {
   err: number;
 }

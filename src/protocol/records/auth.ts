@@ -2,6 +2,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** The body of an auth request (xid -4): scheme and credentials. */
 export interface AuthPacket {
   /** Always 0 in practice. */
   type: number;
@@ -9,19 +10,23 @@ export interface AuthPacket {
   auth: Uint8Array | null;
 }
 
+/** The body of a SASL request. */
 export interface GetSASLRequest {
   token: Uint8Array | null;
 }
 
+/** The body of a SASL reply. */
 export interface SetSASLResponse {
   token: Uint8Array | null;
 }
 
+/** One identity in a whoAmI reply. */
 export interface ClientInfo {
   authScheme: string | null;
   user: string | null;
 }
 
+/** The body of a whoAmI reply. */
 export interface WhoAmIResponse {
   clientInfo: ClientInfo[] | null;
 }

@@ -5,37 +5,45 @@
 import type { JuteReader, JuteWriter } from '../jute.js';
 import { decodeStat, encodeStat, type Stat } from './stat.js';
 
+/** The body of a getChildren request. */
 export interface GetChildrenRequest {
   path: string | null;
   watch: boolean;
 }
 
+/** The body of a getChildren reply. */
 export interface GetChildrenResponse {
   children: string[] | null;
 }
 
+/** The body of a getChildren2 request (children and the parent's stat). */
 export interface GetChildren2Request {
   path: string | null;
   watch: boolean;
 }
 
+/** The body of a getChildren2 reply. */
 export interface GetChildren2Response {
   children: string[] | null;
   stat: Stat;
 }
 
+/** The body of a getEphemerals request. */
 export interface GetEphemeralsRequest {
   prefixPath: string | null;
 }
 
+/** The body of a getEphemerals reply. */
 export interface GetEphemeralsResponse {
   ephemerals: string[] | null;
 }
 
+/** The body of a getAllChildrenNumber request. */
 export interface GetAllChildrenNumberRequest {
   path: string | null;
 }
 
+/** The body of a getAllChildrenNumber reply. */
 export interface GetAllChildrenNumberResponse {
   totalNumber: number;
 }

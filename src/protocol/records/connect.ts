@@ -8,6 +8,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** The first frame a client sends: protocol version, last zxid seen, timeout, session id and password. */
 export interface ConnectRequest {
   protocolVersion: number;
   lastZxidSeen: bigint;
@@ -17,6 +18,7 @@ export interface ConnectRequest {
   readOnly?: boolean;
 }
 
+/** The server's answer to a ConnectRequest: negotiated timeout, session id and password. */
 export interface ConnectResponse {
   protocolVersion: number;
   timeOut: number;
@@ -25,6 +27,7 @@ export interface ConnectResponse {
   readOnly?: boolean;
 }
 
+/** Writes a ConnectRequest (with the trailing readOnly byte). */
 export function encodeConnectRequest(w: JuteWriter, v: ConnectRequest): void {
   w.writeInt(v.protocolVersion);
   w.writeLong(v.lastZxidSeen);
@@ -34,6 +37,7 @@ export function encodeConnectRequest(w: JuteWriter, v: ConnectRequest): void {
   if (v.readOnly !== undefined) w.writeBool(v.readOnly);
 }
 
+/** Reads a ConnectRequest; the readOnly byte is optional, as old clients omit it. */
 export function decodeConnectRequest(r: JuteReader): ConnectRequest {
   const out: ConnectRequest = {
     protocolVersion: r.readInt('ConnectRequest.protocolVersion'),
@@ -46,6 +50,7 @@ export function decodeConnectRequest(r: JuteReader): ConnectRequest {
   return out;
 }
 
+/** Writes a ConnectResponse. */
 export function encodeConnectResponse(w: JuteWriter, v: ConnectResponse): void {
   w.writeInt(v.protocolVersion);
   w.writeInt(v.timeOut);

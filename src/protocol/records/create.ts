@@ -16,6 +16,7 @@ export interface CreateTTLRequest extends CreateRequest {
   ttl: bigint;
 }
 
+/** The body of a create reply: the created path. */
 export interface CreateResponse {
   path: string | null;
 }

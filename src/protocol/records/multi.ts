@@ -39,6 +39,7 @@ import {
 } from './node-data.js';
 import type { CheckVersionRequest, DeleteRequest, GetDataRequest, GetDataResponse, SetDataRequest, SetDataResponse } from './node-data.js';
 
+/** The header before each op or result of a multi: type, done flag and error. */
 export interface MultiHeader {
   /** The op's opcode; -1 for an error result and for the end marker. */
   type: number;
@@ -46,6 +47,7 @@ export interface MultiHeader {
   err: number;
 }
 
+/** The body of one op of a multi request. */
 export type MultiOpRequest =
   | CreateRequest
   | CreateTTLRequest
@@ -55,6 +57,7 @@ export type MultiOpRequest =
   | GetDataRequest
   | GetChildrenRequest;
 
+/** The body of one result of a multi reply. */
 export type MultiResultBody =
   | CreateResponse
   | Create2Response
@@ -63,22 +66,26 @@ export type MultiResultBody =
   | GetChildrenResponse
   | ErrorResponse;
 
+/** One op of a multi request: its opcode and body. */
 export interface MultiOp {
   header: MultiHeader;
   body: MultiOpRequest;
 }
 
+/** One result of a multi reply: its type and body. */
 export interface MultiResult {
   header: MultiHeader;
   /** null for delete and check results, which carry no record. */
   body: MultiResultBody | null;
 }
 
+/** The body of a multi or multiRead request. */
 export interface MultiRequest {
   ops: MultiOp[];
   end: MultiHeader;
 }
 
+/** The body of a multi or multiRead reply. */
 export interface MultiResponse {
   results: MultiResult[];
   end: MultiHeader;

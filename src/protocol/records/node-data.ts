@@ -6,48 +6,58 @@
 import type { JuteReader, JuteWriter } from '../jute.js';
 import { decodeStat, encodeStat, type Stat } from './stat.js';
 
+/** The body of a delete request. */
 export interface DeleteRequest {
   path: string | null;
   version: number;
 }
 
+/** The body of an exists request. */
 export interface ExistsRequest {
   path: string | null;
   watch: boolean;
 }
 
+/** The body of an exists reply. */
 export interface ExistsResponse {
   stat: Stat;
 }
 
+/** The body of a getData request. */
 export interface GetDataRequest {
   path: string | null;
   watch: boolean;
 }
 
+/** The body of a getData reply. */
 export interface GetDataResponse {
   data: Uint8Array | null;
   stat: Stat;
 }
 
+/** The body of a setData request. */
 export interface SetDataRequest {
   path: string | null;
   data: Uint8Array | null;
   version: number;
 }
 
+/** The body of a setData reply. */
 export interface SetDataResponse {
   stat: Stat;
 }
 
+/** The body of a sync request. */
 export interface SyncRequest {
   path: string | null;
 }
 
+/** The body of a sync reply. */
 export interface SyncResponse {
   path: string | null;
 }
 
+/** The body of a check op (a version check inside a multi). */
 export interface CheckVersionRequest {
   path: string | null;
   version: number;

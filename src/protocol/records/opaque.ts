@@ -6,6 +6,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** A body kept as raw bytes: an op the codec does not decode, passed through unchanged. */
 export class OpaqueBody {
   constructor(readonly raw: Uint8Array) {}
 }

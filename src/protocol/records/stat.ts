@@ -2,6 +2,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** A znode's metadata: zxids, times, versions, ephemeral owner, data length and child count. */
 export interface Stat {
   czxid: bigint;
   mzxid: bigint;

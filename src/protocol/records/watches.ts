@@ -5,24 +5,28 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
+/** The body of a checkWatches request. */
 export interface CheckWatchesRequest {
   path: string | null;
   /** WatcherType. */
   type: number;
 }
 
+/** The body of a removeWatches request. */
 export interface RemoveWatchesRequest {
   path: string | null;
   /** WatcherType. */
   type: number;
 }
 
+/** The body of an addWatch request (persistent or persistent-recursive). */
 export interface AddWatchRequest {
   path: string | null;
   /** AddWatchMode. */
   mode: number;
 }
 
+/** The body of setWatches: the watches to re-register after a reconnect, with the last zxid seen. */
 export interface SetWatches {
   relativeZxid: bigint;
   dataWatches: string[] | null;
@@ -30,6 +34,7 @@ export interface SetWatches {
   childWatches: string[] | null;
 }
 
+/** setWatches2: SetWatches plus persistent and persistent-recursive watches. */
 export interface SetWatches2 extends SetWatches {
   persistentWatches: string[] | null;
   persistentRecursiveWatches: string[] | null;

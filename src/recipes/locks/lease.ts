@@ -19,6 +19,7 @@ export interface LeaseBackend {
   releaseOne(): Promise<void>;
 }
 
+/** A held lock: release it with `release()` or `await using`. `signal` aborts when the lock may be lost; `fencingToken` orders holders. */
 export class Lease implements AsyncDisposable {
   readonly acquired = true as const;
   private releasing: Promise<void> | undefined;
@@ -62,6 +63,7 @@ export class Lease implements AsyncDisposable {
     return this.releasing;
   }
 
+  /** `await using` support: releases the lock. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.release();
   }
@@ -83,6 +85,7 @@ export interface NotAcquired extends AsyncDisposable {
   readonly acquired: false;
 }
 
+/** What an acquire with `timeoutMs` resolves with when the time ran out: `{ acquired: false }`. */
 export const NOT_ACQUIRED: NotAcquired = Object.freeze({
   acquired: false as const,
   [Symbol.asyncDispose]: (): Promise<void> => Promise.resolve(),

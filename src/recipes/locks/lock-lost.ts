@@ -16,6 +16,7 @@
 import { ZooKeeperError } from '../../errors.js';
 import type { LockPort } from './port.js';
 
+/** When a held lock counts as lost: as soon as the connection is suspended, or only when the session is lost. */
 export type LockLostPolicy = 'suspended' | 'lost';
 
 export class LockLostSignal {

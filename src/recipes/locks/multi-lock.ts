@@ -30,15 +30,18 @@ export class MultiLease implements AsyncDisposable {
     return AbortSignal.any(this.leases.map((l) => l.signal));
   }
 
+  /** Whether `release()` has been called. */
   get released(): boolean {
     return this.releasing !== undefined;
   }
 
+  /** Releases every lease, in the reverse order of acquisition. */
   release(): Promise<void> {
     this.releasing ??= releaseInReverse(this.leases);
     return this.releasing;
   }
 
+  /** `await using` support: releases every lease. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.release();
   }
@@ -57,6 +60,7 @@ async function releaseInReverse(leases: readonly Lease[]): Promise<void> {
   if (failures.length > 1) throw new AggregateError(failures, `${failures.length} locks failed to release`);
 }
 
+/** Several locks taken as one (Curator's InterProcessMultiLock): all are acquired, or none is held. */
 export class InterProcessMultiLock {
   private readonly locks: readonly InterProcessLock[];
   private readonly clock: RecipeClock;

@@ -16,9 +16,11 @@
 export const LOCK_NAME = 'lock-';
 /** Both eight characters long; Curator's sorting relies on that and so do we (see predicate.ts). */
 export const READ_LOCK_NAME = '__READ__';
+/** The node name prefix of write-lock contenders, as Curator names them. */
 export const WRITE_LOCK_NAME = '__WRIT__';
 export const SEMAPHORE_LOCKS = 'locks';
 export const SEMAPHORE_LEASES = 'leases';
+/** The node name prefix of semaphore leases, as Curator names them. */
 export const LEASE_NAME = 'lease-';
 /** Written into a holder's lock node to ask it to release (Curator's Revoker does the same). */
 export const REVOKE_MESSAGE = '__REVOKE__';

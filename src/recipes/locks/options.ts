@@ -8,6 +8,7 @@ import type { LockLostPolicy } from './lock-lost.js';
 import { isValidLockPath } from './naming.js';
 import type { LockPort } from './port.js';
 
+/** Options of the lock recipes. */
 export interface LockOptions {
   /**
    * When to abort a lease's lock-lost signal: `suspended` (default) as soon as the connection drops, or `lost`

@@ -29,7 +29,9 @@ export class ReadWriteHalf implements InterProcessLock {
     private readonly refuse: (owner: object) => string | undefined,
   ) {}
 
+  /** Waits until this half of the lock is held; resolves with the lease. */
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
+  /** Waits at most `options.timeoutMs`; resolves with NOT_ACQUIRED if the time runs out. */
   acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
     const owner = ownerOf(options, 'acquire');
@@ -40,6 +42,7 @@ export class ReadWriteHalf implements InterProcessLock {
     return this.lock.acquire({ ...options, owner });
   }
 
+  /** Releases a lease of this half (the same as `lease.release()`). */
   release(lease: Lease): Promise<void> {
     return lease.release();
   }
@@ -48,6 +51,7 @@ export class ReadWriteHalf implements InterProcessLock {
     return this.lock.isAcquiredInThisProcess();
   }
 
+  /** Whether `owner` holds this half of the lock. */
   isHeldBy(owner: object): boolean {
     return this.lock.isHeldBy(owner);
   }
@@ -57,11 +61,13 @@ export class ReadWriteHalf implements InterProcessLock {
     return this.lock.participantNodes((name) => name.includes(this.lockName));
   }
 
+  /** Asks to be told when another process requests this half's release (Curator's revocation). */
   makeRevocable(listener: RevocationListener): void {
     this.lock.makeRevocable(listener);
   }
 }
 
+/** Curator's InterProcessReadWriteLock: many readers or one writer; the writer may also take the read lock. */
 export class InterProcessReadWriteLock {
   readonly readLock: ReadWriteHalf;
   readonly writeLock: ReadWriteHalf;

@@ -22,6 +22,7 @@ import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import type { LockPort } from './port.js';
 import { watchRevocation, type RevocationListener } from './revocation.js';
 
+/** Options of `acquire` on every lock. */
 export interface AcquireOptions {
   /** Give up after this many milliseconds, resolving to `{acquired: false}`. Default: wait for ever. */
   readonly timeoutMs?: number;
@@ -33,7 +34,9 @@ export interface AcquireOptions {
 
 /** What every lock object offers (mutex, semaphore mutex, read lock, write lock, multi-lock). */
 export interface InterProcessLock {
+  /** Waits until the lock is held; resolves with the lease. */
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
+  /** Waits at most `options.timeoutMs`; resolves with NOT_ACQUIRED if the time runs out. */
   acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
   /** True while any owner in this process holds the lock (or its node is still being deleted). */
   isAcquiredInThisProcess(): boolean;

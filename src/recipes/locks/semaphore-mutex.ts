@@ -29,6 +29,7 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
     return this.semaphore.acquireOne(rest);
   }
 
+  /** Releases a lease (the same as `lease.release()`). */
   release(lease: Lease): Promise<void> {
     return lease.release();
   }
@@ -37,6 +38,7 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
     return this.semaphore.leasesHeldInThisProcess > 0;
   }
 
+  /** The lease nodes of every process holding or waiting for the lock. */
   getParticipantNodes(): Promise<string[]> {
     return this.semaphore.getParticipantNodes();
   }

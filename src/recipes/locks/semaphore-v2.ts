@@ -24,6 +24,7 @@ import type { LockPort } from './port.js';
 import { getsTheLock } from './predicate.js';
 import { deadlineOf, ReentrantLock, type AcquireOptions } from './reentrant-lock.js';
 
+/** Options of a semaphore acquire: like AcquireOptions, without an owner (semaphore leases are not re-entrant). */
 export type SemaphoreAcquireOptions = Omit<AcquireOptions, 'owner'>;
 
 const EMPTY = new Uint8Array(0);
@@ -31,6 +32,7 @@ const EMPTY = new Uint8Array(0);
 /** Our lease node vanished while we waited (session lost): start that lease over. */
 class LeaseGone extends Error {}
 
+/** Curator's InterProcessSemaphoreV2: at most `maxLeases` leases at a time across every process. */
 export class InterProcessSemaphoreV2 {
   private readonly port: LockPort;
   private readonly ops: NodeOps;

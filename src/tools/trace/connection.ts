@@ -10,6 +10,7 @@ import { FrameCutter } from './frame-cutter.js';
 import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
 import { concatBytes } from '../../protocol/bytes.js';
 
+/** The clocks the tracer reads (injectable for tests). */
 export interface TraceClock {
   /** Wall clock, ms since the epoch (for display and the capture). */
   wall(): number;

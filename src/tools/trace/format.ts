@@ -98,6 +98,7 @@ function rawText(rec: RawRecord): string {
   return `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} ${arrow} ${what}${why} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
 }
 
+/** A record as one line of `zkwire trace` output. */
 export function formatRecordText(rec: TraceRecord): string {
   switch (rec.type) {
     case 'frame':
@@ -114,6 +115,7 @@ export function formatRecordText(rec: TraceRecord): string {
   }
 }
 
+/** A record as the JSON object `zkwire trace --json` prints. */
 export function formatRecordJson(rec: TraceRecord): { [key: string]: JsonValue } {
   const base: { [key: string]: JsonValue } = { event: rec.type, time: new Date(rec.time).toISOString(), conn: rec.conn };
   switch (rec.type) {

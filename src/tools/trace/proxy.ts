@@ -14,11 +14,13 @@ import { TracedConnection, type TraceClock } from './connection.js';
 import type { CloseRecord, TraceRecord } from './records.js';
 import { TraceStats, type TraceSummary } from './stats.js';
 
+/** A TCP address. */
 export interface HostPort {
   host: string;
   port: number;
 }
 
+/** Options of `startTraceProxy`. */
 export interface TraceProxyOptions {
   /** Where to listen; port 0 picks a free port (see TraceProxy.port). */
   listen: HostPort;
@@ -35,6 +37,7 @@ export interface TraceProxyOptions {
   clock?: TraceClock;
 }
 
+/** A running tracing proxy. */
 export interface TraceProxy {
   readonly host: string;
   readonly port: number;
@@ -46,10 +49,12 @@ export interface TraceProxy {
   stop(): Promise<TraceSummary>;
 }
 
+/** The largest frame the tracer buffers to decode by default: 64 MiB. */
 export const DEFAULT_TRACE_MAX_FRAME_SIZE = 64 * 1024 * 1024;
 
 const systemClock: TraceClock = { wall: () => Date.now(), mono: () => performance.now() };
 
+/** Starts a tracing proxy: listens on `listen`, forwards every connection to `upstream`, and reports every frame both ways to `onRecord`. */
 export async function startTraceProxy(opts: TraceProxyOptions): Promise<TraceProxy> {
   const proxy = new Proxy(opts);
   await proxy.listen();

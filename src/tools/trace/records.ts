@@ -46,6 +46,7 @@ export interface RawRecord extends RecordBase {
   sessionId: bigint | undefined;
 }
 
+/** A client connected to the proxy. */
 export interface OpenRecord extends RecordBase {
   type: 'open';
   /** The client's address, "host:port". */
@@ -53,6 +54,7 @@ export interface OpenRecord extends RecordBase {
   upstream: string;
 }
 
+/** A proxied connection ended. */
 export interface CloseRecord extends RecordBase {
   type: 'close';
   /** Which side ended the connection first. */
@@ -63,4 +65,5 @@ export interface CloseRecord extends RecordBase {
   bytes: { c2s: number; s2c: number };
 }
 
+/** Anything the tracing proxy reports. */
 export type TraceRecord = FrameRecord | RawRecord | OpenRecord | CloseRecord;

@@ -4,6 +4,7 @@ import { errName } from '../../protocol/index.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import type { TraceRecord } from './records.js';
 
+/** Latency percentiles, in ms. */
 export interface LatencySummary {
   count: number;
   p50: number;
@@ -11,6 +12,7 @@ export interface LatencySummary {
   max: number;
 }
 
+/** The totals of one op. */
 export interface OpSummary {
   /** Requests seen (c2s). */
   requests: number;
@@ -22,6 +24,7 @@ export interface OpSummary {
   latencyMs: LatencySummary | null;
 }
 
+/** The totals of a trace, as `zkwire trace` prints them when it stops. */
 export interface TraceSummary {
   connections: number;
   frames: { c2s: number; s2c: number };
