@@ -47,9 +47,13 @@ function bufferJson(b: Uint8Array): JsonValue {
   return out;
 }
 
-/** "0x…" for zxids and session ids: that is how ZooKeeper's own logs print them. */
+/**
+ * "0x…" for zxids and session ids, as ZooKeeper prints them (Long.toHexString): the 64 bits unsigned, so a session
+ * id whose top bit is set (a server id of 128 or more) reads the same here as in the server's log, and -1 is
+ * 0xffffffffffffffff.
+ */
 export function hexId(v: bigint): string {
-  return v < 0n ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`;
+  return `0x${BigInt.asUintN(64, v).toString(16)}`;
 }
 
 const SHORT = 32;

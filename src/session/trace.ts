@@ -4,7 +4,7 @@
  * the session id in hex. Costs nothing when no onFrame is given: the session only calls in here then.
  */
 
-import { ConversationDecoder, OpCode, Xid, type DescribedFrame } from '../protocol/index.js';
+import { ConversationDecoder, hexId, OpCode, Xid, type DescribedFrame } from '../protocol/index.js';
 
 /** One frame the session sent or received, as the `onFrame` option reports it. */
 export interface FrameTrace {
@@ -23,9 +23,8 @@ export interface FrameTrace {
 /** The `onFrame` callback. */
 export type FrameListener = (trace: FrameTrace) => void;
 
-export function sessionIdHex(id: bigint): string {
-  return `0x${BigInt.asUintN(64, id).toString(16)}`;
-}
+/** The session id as ZooKeeper prints it: one format for the client, traces and the CLI (hexId). */
+export const sessionIdHex: (id: bigint) => string = hexId;
 
 export class Tracer {
   private conversation = new ConversationDecoder();

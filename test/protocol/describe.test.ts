@@ -1,7 +1,20 @@
 /** toJsonValue's golden shape rules and the one-line summaries. */
 
 import { describe, expect, it } from 'vitest';
-import { OpaqueBody, shortData, summarizeRequestBody, toJsonValue, utf8Encode } from '../../src/protocol/index.js';
+import {
+  ConversationDecoder,
+  encodeConnectRequestFrame,
+  encodeConnectResponseFrame,
+  hexId,
+  JuteWriter,
+  OpaqueBody,
+  shortData,
+  summarizeRequestBody,
+  toJsonValue,
+  utf8Encode,
+} from '../../src/protocol/index.js';
+import { sessionIdHex } from '../../src/session/trace.js';
+import { formatRecordText } from '../../src/tools/trace/format.js';
 
 describe('toJsonValue', () => {
   it('writes longs as decimal strings, including beyond 2^53 and negative', () => {
@@ -35,5 +48,33 @@ describe('summaries', () => {
     expect(shortData(utf8Encode('abc'))).toBe('"abc"(3B)');
     expect(shortData(new Uint8Array([0, 1, 2]))).toBe('0x000102(3B)');
     expect(shortData(new Uint8Array(100).fill(0x41))).toBe(`"${'A'.repeat(32)}…"(100B)`);
+  });
+});
+
+describe('session ids', () => {
+  // A session id starts with the server id in its top byte: server 129 makes it negative as a Jute (signed) long.
+  const wire = BigInt.asIntN(64, 0x8100000000000001n);
+  const printed = '0x8100000000000001';
+
+  it('print as ZooKeeper prints them, unsigned, even with the top bit set', () => {
+    expect(wire < 0n).toBe(true);
+    expect(hexId(wire)).toBe(printed);
+    expect(hexId(-1n)).toBe('0xffffffffffffffff');
+    expect(hexId(0x26n)).toBe('0x26');
+  });
+
+  it('read the same in the client (sessionIdHex), the frame describer and the trace printer', () => {
+    const w = new JuteWriter();
+    encodeConnectRequestFrame(w, { protocolVersion: 0, lastZxidSeen: 0n, timeOut: 30_000, sessionId: 0n, passwd: new Uint8Array(16) });
+    const request = w.written().slice();
+    w.reset();
+    encodeConnectResponseFrame(w, { protocolVersion: 0, timeOut: 30_000, sessionId: wire, passwd: new Uint8Array(16), readOnly: false });
+    const decoder = new ConversationDecoder();
+    decoder.decode('c2s', request);
+    const response = decoder.decode('s2c', w.written().slice());
+    expect(sessionIdHex(wire)).toBe(printed);
+    expect(response.summary).toContain(`sessionId=${printed}`);
+    const line = formatRecordText({ type: 'close', conn: 1, time: 0, by: 'client', error: undefined, sessionId: wire, bytes: { c2s: 0, s2c: 0 } });
+    expect(line).toContain(printed);
   });
 });
