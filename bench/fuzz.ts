@@ -1,5 +1,5 @@
 /**
- * The long fuzz run (issue 6 item 2): the same targets as test/fuzz, for as long as you like, from one seed.
+ * The long fuzz run: the same targets as test/fuzz, for as long as you like, from one seed.
  *
  *   npm run fuzz -- --seconds 300 --seed 1 [--target decoders,session] [--exclude silent] [--json FILE]
  *   npm run fuzz -- --seed 1 --replay session:1234      (one input again, with its failure in full)

@@ -1,5 +1,5 @@
 /**
- * bench/lock-scale (issue 4, targets): does a lock cost more while the process holds many others, and do 1 000
+ * bench/lock-scale: does a lock cost more while the process holds many others, and do 1 000
  * waiters on one lock hand off in order with no herd? Without --server it starts a throwaway local ZooKeeper
  * (and says so).
  *

@@ -1,5 +1,5 @@
 /**
- * bench/lock (issue 4, item 10): the uncontended lock path — acquire, release and cycle latency with one
+ * bench/lock: the uncontended lock path — acquire, release and cycle latency with one
  * session — and contended throughput with K sessions on one lock, each next to the floor (one create round trip,
  * delete + getChildren for hand-offs) measured in the same run. Without --server it starts a throwaway local
  * ZooKeeper (and says so).

@@ -1,5 +1,5 @@
 /**
- * bench lock-scale, part 1 (issue 4 target "no per-acquire cost that grows with the number of locks held in the
+ * bench lock-scale, part 1 (target: "no per-acquire cost that grows with the number of locks held in the
  * process"): uncontended acquire/release on a fresh lock path while this process already holds 0, 100, 1 000,
  * 5 000 other locks — each on its own path, half through the measuring client and half through other clients —
  * and once more at 0 after releasing them all, so machine drift over the run shows.

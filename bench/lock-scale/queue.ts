@@ -1,5 +1,5 @@
 /**
- * bench lock-scale, part 2 (issue 4 target "1,000 waiters on one lock hand off in order with no herd"): W
+ * bench lock-scale, part 2 (target: "1,000 waiters on one lock hand off in order with no herd"): W
  * InterProcessMutex waiters queue on one path behind a holder, spread over S sessions, each waiter its own mutex
  * object. They queue one at a time — the next starts only once the previous one's watch on its predecessor is
  * set (its getData reply seen through onFrame) — so the queue order is known, and the sequence numbers confirm it.

@@ -1,9 +1,9 @@
 /**
- * bench lock-scale: the two scaling targets of issue 4, against one server.
+ * bench lock-scale: the two lock scaling targets, against one server.
  *   1. held locks — uncontended acquire/release latency while the process holds 0 … 5 000 other locks
- *      (lock-scale-held.ts);
+ *      (held.ts);
  *   2. a long queue — W waiters on one lock, handed off one to the next, counted through every session's frame
- *      trace for order and herd (lock-scale-queue.ts), next to the delete + getChildren floor.
+ *      trace for order and herd (queue.ts), next to the delete + getChildren floor.
  * Each part runs on its own sessions and its own directory under /zkwire-bench, removed afterwards.
  */
 

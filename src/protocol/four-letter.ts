@@ -1,5 +1,5 @@
 /**
- * Four-letter words (zk-protocol.md §18): plain-text admin commands sent instead of a ConnectRequest on a fresh
+ * Four-letter words: plain-text admin commands sent instead of a ConnectRequest on a fresh
  * connection. This file knows the command set, recognises a 4lw connection from its first four bytes, and turns
  * the text of the common answers (srvr, stat, mntr, wchs, cons) into structured objects.
  */

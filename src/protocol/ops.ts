@@ -1,6 +1,6 @@
 /**
  * The opcode tables: which record a request of each opcode carries and which record its successful reply
- * carries (zk-protocol.md §6), plus whole-frame encoders for the session's hot path.
+ * carries (records named as in ZooKeeper's zookeeper.jute), plus whole-frame encoders for the session's hot path.
  *
  * Frame encoders append to a caller-owned JuteWriter (length prefix back-patched), so a session can coalesce
  * many frames into one write and reuse one writer: nothing here allocates per field.
@@ -152,7 +152,7 @@ const ROWS: [OpName, RecordCodec<any> | null, RecordCodec<any> | null][] = [
     codec('GetChildren2Request', children.encodeGetChildren2Request, children.decodeGetChildren2Request),
     codec('GetChildren2Response', children.encodeGetChildren2Response, children.decodeGetChildren2Response),
   ],
-  // A standalone check has no reply record (3.8.0 never even answers a matching one, zk-protocol.md §20).
+  // A standalone check has no reply record (a standalone ZooKeeper 3.8.0 never even answers a matching one).
   ['check', codec('CheckVersionRequest', node.encodeCheckVersionRequest, node.decodeCheckVersionRequest), null],
   ['multi', multiRequest, multiResponse],
   ['create2', createRequest, create2Response],

@@ -1,5 +1,5 @@
 /**
- * Four-letter words over a plain socket (zk-protocol.md §18): send the four ASCII bytes, then read text until the
+ * Four-letter words over a plain socket: send the four ASCII bytes, then read text until the
  * server closes the connection — that close is the only end-of-answer marker the protocol has. Used by `zkwire 4lw`,
  * by the local-server launcher's readiness probe (`srvr`), and through it by the test harness.
  */

@@ -1,5 +1,5 @@
 /**
- * Bad input from the caller (issue 6 item 3): every public ZooKeeperClient method with invalid arguments gets a
+ * Bad input from the caller: every public ZooKeeperClient method with invalid arguments gets a
  * typed ZooKeeperError — BAD_ARGUMENT for the arguments, ABORTED for an aborted signal, CLOSED after close() —
  * before anything is written (checked with the onFrame trace), and the session is unharmed: a valid call right
  * after succeeds on the same session. Against a real server.

@@ -1,5 +1,5 @@
 /**
- * Seeded fuzzing of the codec (issue 6 item 2): mutated golden frames and random bytes through the frame decoder,
+ * Seeded fuzzing of the codec: mutated golden frames and random bytes through the frame decoder,
  * the conversation decoder, every exported decodeX and the four-letter-word parsers. A fixed seed set keeps
  * `npm test` reproducible; `node .build/bench/fuzz.js --seconds 300 --seed N` runs the same targets for longer.
  */

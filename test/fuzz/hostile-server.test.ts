@@ -157,7 +157,7 @@ describe('regressions: bugs the fuzzer found', () => {
 
   for (const act of ['silent', 'ping-xid', 'auth-xid'] as const) {
     it(`a request whose reply never comes (${act}) while pings are answered settles within 3 session timeouts`, async () => {
-      // ZooKeeper answers pings through the same pipeline as requests, in order (zk-protocol.md §4.3): a ping
+      // ZooKeeper answers pings through the same pipeline as requests, in order: a ping
       // reply that overtakes an older request proves that request's reply is lost.
       let first = true;
       const s = setup({ reply: () => (first ? ((first = false), act) : 'ok') });

@@ -1,5 +1,5 @@
 /**
- * Seeded fuzzing of a live session against a hostile fake server (issue 6 item 2): the real ZooKeeperClient over
+ * Seeded fuzzing of a live session against a hostile fake server: the real ZooKeeperClient over
  * an in-memory transport on virtual time, the server lying on handshakes and replies (truncated frames, wrong
  * xids, lying lengths, frames just over the limit, unknown error codes, notifications for unknown paths, garbage
  * after a valid handshake, timeOut 0). Only typed errors and reconnects: no crash, no hang, nothing left behind.

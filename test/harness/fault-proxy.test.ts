@@ -88,7 +88,7 @@ async function connectedThroughProxy(): Promise<{ socket: RawSocket; response: U
 describe('fault proxy in pass mode', () => {
   it('carries a hand-built ConnectRequest and the 37-byte ConnectResponse byte for byte', async () => {
     const request = connectRequestFrame(30_000);
-    // The observed frame from zk-protocol.md §3.1: 45-byte payload, new session, timeout 30000, readOnly byte 0.
+    // A ConnectRequest as the Java client sends it: 45-byte payload, new session, timeout 30000, readOnly byte 0.
     expect(hex(request)).toBe(`0000002d00000000000000000000000000007530000000000000000000000010${'00'.repeat(16)}00`);
     const c2sBefore = tee.c2s().length;
     const s2cBefore = tee.s2c().length;

@@ -1,5 +1,5 @@
 /**
- * Cuts one direction of a ZooKeeper TCP stream into whole frames (zk-protocol.md §1: int32 length + payload) so the
+ * Cuts one direction of a ZooKeeper TCP stream into whole frames (each an int32 length + payload) so the
  * fault proxy can decide per frame. Deliberately independent of src/protocol: the harness must not trust the code it
  * tests. Frames are returned as the exact bytes that came in, length prefix included.
  *

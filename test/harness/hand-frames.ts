@@ -1,6 +1,7 @@
 /**
  * ZooKeeper frames written byte by byte with a DataView, for harness tests and fault-injection tests that must not
- * depend on src/protocol (the codec under test). Layouts from zk-protocol.md §3, §4 and §6.
+ * depend on src/protocol (the codec under test). Layouts as in ZooKeeper's zookeeper.jute:
+ * int32 length prefix, then the ConnectRequest/Response or a RequestHeader/ReplyHeader and the body.
  */
 class HandWriter {
   private bytes = new Uint8Array(256);
@@ -79,7 +80,7 @@ export const OP_CREATE = 1;
 export const OP_EXISTS = 3;
 export const OP_PING = 11;
 
-/** Ping: header only, xid -2 (§10). */
+/** Ping: header only, xid -2. */
 export function pingFrame(): Uint8Array {
   return new HandWriter().int(-2).int(OP_PING).frame();
 }

@@ -53,7 +53,7 @@ describe('frame encoders', () => {
 });
 
 describe('opcode table', () => {
-  it('names the records as zk-protocol.md §6 does', () => {
+  it('names the records as zookeeper.jute does', () => {
     expect(requestRecordName(OpCode.createContainer)).toBe('CreateRequest');
     expect(responseRecordName(OpCode.createContainer)).toBe('Create2Response');
     expect(responseRecordName(OpCode.addWatch)).toBe('ErrorResponse');

@@ -1,5 +1,5 @@
 /**
- * `zkwire lock` (issue 4 item 9) as users run it: the built CLI in separate processes against a real ZooKeeper.
+ * `zkwire lock` as users run it: the built CLI in separate processes against a real ZooKeeper.
  * Acquire + release with JSON output; a second process times out (exit 2) while the first holds; and a lock lost
  * while held (the link paused by the fault proxy past the read timeout) is reported at once with exit 3.
  */

@@ -1,5 +1,5 @@
 /**
- * The node commands (issue 3 item 5) as users run them: the built CLI in separate processes against a real
+ * The node commands as users run them: the built CLI in separate processes against a real
  * ZooKeeper, checked against what a separate client sees. Text and --json output, exit statuses (0 / 1 with the
  * error's code name / 2 for usage), --help, globals on either side of the command, and `watch` streaming events
  * until SIGTERM/SIGINT.

@@ -1,5 +1,5 @@
 /**
- * `zkwire bench lock|raw`: the lock-latency benchmark (issue 5) and the raw round-trip benchmark against a floor,
+ * `zkwire bench lock|raw`: the lock-latency benchmark and the raw round-trip benchmark against a floor,
  * over src/tools/bench. Without --server both run against a throwaway local ZooKeeper, and say so.
  */
 

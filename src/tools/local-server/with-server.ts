@@ -3,7 +3,7 @@ import type { LocalServer } from './server-process.js';
 import { startLocalServer, type LocalServerOptions } from './standalone.js';
 
 /**
- * The CLI's "no --server given" path (issue 5, item 3): commands that need a server run against `--server` when one is
+ * The CLI's "no --server given" path: commands that need a server run against `--server` when one is
  * given, else against a throwaway local ZooKeeper started for the command and stopped after it — and they say so on
  * stderr, so nobody mistakes a benchmark of a fresh local JVM for one of their ensemble.
  */
