@@ -5,7 +5,7 @@
  * the default transport. Here there is no default transport: pass one in the options (`streamSocketTransport` over
  * the runtime's socket `connect`, `denoTransport`, or `nodeTransport` from 'zkwire/node').
  *
- * @module
+ * @module zkwire/portable
  */
 
 import { ZooKeeperClient } from './client.js';

@@ -4,6 +4,8 @@
  *
  * The default is supplied by a subclass rather than a module-global registry, so the portable client
  * never depends on which entry was loaded and two transports can still live in one process.
+ *
+ * @module zkwire/node
  */
 
 import { ZooKeeperClient as PortableClient } from './client.js';

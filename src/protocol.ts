@@ -4,7 +4,7 @@
  * notification, and read four-letter-word answers. The client does not need any of this; it is for tools that look
  * at ZooKeeper traffic (captures, proxies, test servers).
  *
- * @module
+ * @module zkwire/protocol
  */
 
 // Framing and whole-conversation decoding.

@@ -2,7 +2,7 @@
  * The `zkwire/tools` entry (Node only): the tracing proxy behind `zkwire trace`, for programs and test suites that
  * want to watch what a ZooKeeper client sends, and the printers the CLI uses for its records and summary.
  *
- * @module
+ * @module zkwire/tools
  */
 
 export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './tools/trace/proxy.js';

@@ -1,5 +1,7 @@
 /**
  * The lock recipes, Apache Curator's five locks on the public client API. Re-exported by the package entry.
+ *
+ * @module zkwire/recipes
  */
 
 export { InterProcessMutex } from './locks/mutex.js';
