@@ -51,7 +51,10 @@ import type { PersistentWatch } from './client/watch-handle.js';
 /** Room left in a request frame for header, path and ACLs when checking data against jute.maxbuffer. */
 const FRAME_OVERHEAD_ALLOWANCE = 1024;
 
-/** A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close it with `close()` or `await using`. */
+/**
+ * A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close
+ * it with `close()` or `await using`.
+ */
 export class ZooKeeperClient implements AsyncDisposable {
   // ES private fields, not TypeScript `private`: util.inspect, console.log and JSON see none of them, so
   // logging a client never prints the session behind it (its credentials, password, queued AuthPackets).
@@ -160,7 +163,10 @@ export class ZooKeeperClient implements AsyncDisposable {
     return writes.create(this.#ctx, path, data, options);
   }
 
-  /** Deletes the node at `path` (NONODE if missing, NOTEMPTY if it has children, BADVERSION if `options.version` does not match). */
+  /**
+   * Deletes the node at `path` (NONODE if missing, NOTEMPTY if it has children, BADVERSION if `options.version` does
+   * not match).
+   */
   delete(path: string, options: VersionOptions = {}): Promise<void> {
     return writes.deleteNode(this.#ctx, path, options);
   }

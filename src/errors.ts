@@ -23,7 +23,10 @@ export interface ZooKeeperErrorOptions {
   readonly results?: readonly OpResult[];
 }
 
-/** Every error zkwire reports: `code` is ZooKeeper's own name (NONODE, BADVERSION, CONNECTIONLOSS, SESSIONEXPIRED, ...) or one of the client's (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED). */
+/**
+ * Every error zkwire reports: `code` is ZooKeeper's own name (NONODE, BADVERSION, CONNECTIONLOSS, SESSIONEXPIRED, ...)
+ * or one of the client's (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED).
+ */
 export class ZooKeeperError extends Error {
   override readonly name = 'ZooKeeperError';
   readonly code: ErrorCodeName;

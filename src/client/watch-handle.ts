@@ -13,7 +13,10 @@ export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: 
   return { watcher: (event) => resolve(mapPath(event)), promise };
 }
 
-/** A persistent (optionally recursive) watch: an async iterable of events that lasts until removed. `await using` or `remove()` removes it from the server. */
+/**
+ * A persistent (optionally recursive) watch: an async iterable of events that lasts until removed. `await using` or
+ * `remove()` removes it from the server.
+ */
 export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposable {
   private readonly queue: WatchEvent[] = [];
   /** Everyone waiting in next(): all are woken, so two concurrent readers can never strand one. */
@@ -81,7 +84,9 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
     for (const wake of waiters) wake();
   }
 
-  /** The events, in the order the server sent them; the iteration ends when the watch is removed or the session ends. */
+  /**
+   * The events, in the order the server sent them; the iteration ends when the watch is removed or the session ends.
+   */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {
       next: async (): Promise<IteratorResult<WatchEvent>> => {

@@ -95,14 +95,20 @@ const RESERVED_REPLY_OPS = new Map<number, number>([
   [Xid.setWatches, OpCode.setWatches],
 ]);
 
-/** Decodes both directions of one TCP connection frame by frame, remembering what it needs (the handshake, the opcode of each pending xid) to decode replies. */
+/**
+ * Decodes both directions of one TCP connection frame by frame, remembering what it needs (the handshake, the opcode of
+ * each pending xid) to decode replies.
+ */
 export class ConversationDecoder {
   private mode: 'start' | 'zk' | '4lw' = 'start';
   private connectSent = false;
   private connectReceived = false;
   private readonly pending = new Map<number, Pending>();
 
-  /** Decodes the next whole frame (length prefix included) seen in direction `dir`; never throws, a bad frame is described with its error. */
+  /**
+   * Decodes the next whole frame (length prefix included) seen in direction `dir`; never throws, a bad frame is
+   * described with its error.
+   */
   decode(dir: Direction, frame: Uint8Array): DescribedFrame {
     try {
       return this.decodeUnsafe(dir, frame);

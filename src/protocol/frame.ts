@@ -39,7 +39,9 @@ export interface FrameDecoderOptions {
 
 const PREFIX = 4;
 
-/** Cuts a byte stream into ZooKeeper frames (int32 length prefix + payload), however the bytes are split into chunks. */
+/**
+ * Cuts a byte stream into ZooKeeper frames (int32 length prefix + payload), however the bytes are split into chunks.
+ */
 export class FrameDecoder {
   private readonly maxFrameSize: number;
   private readonly chunks: Uint8Array[] = [];

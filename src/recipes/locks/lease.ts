@@ -19,7 +19,10 @@ export interface LeaseBackend {
   releaseOne(): Promise<void>;
 }
 
-/** A held lock: release it with `release()` or `await using`. `signal` aborts when the lock may be lost; `fencingToken` orders holders. */
+/**
+ * A held lock: release it with `release()` or `await using`. `signal` aborts when the lock may be lost; `fencingToken`
+ * orders holders.
+ */
 export class Lease implements AsyncDisposable {
   readonly acquired = true as const;
   private releasing: Promise<void> | undefined;

@@ -54,7 +54,10 @@ export const DEFAULT_TRACE_MAX_FRAME_SIZE = 64 * 1024 * 1024;
 
 const systemClock: TraceClock = { wall: () => Date.now(), mono: () => performance.now() };
 
-/** Starts a tracing proxy: listens on `listen`, forwards every connection to `upstream`, and reports every frame both ways to `onRecord`. */
+/**
+ * Starts a tracing proxy: listens on `listen`, forwards every connection to `upstream`, and reports every frame both
+ * ways to `onRecord`.
+ */
 export async function startTraceProxy(opts: TraceProxyOptions): Promise<TraceProxy> {
   const proxy = new Proxy(opts);
   await proxy.listen();
