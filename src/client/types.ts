@@ -101,7 +101,7 @@ export interface NodeData {
   readonly stat: Stat;
 }
 
-/** A node's children with the parent's stat, as `getChildren(path, { stat: true })` returns them. */
+/** A node's children with the parent's stat, as `getChildrenWithStat` returns them. */
 export interface ChildrenWithStat {
   readonly children: string[];
   readonly stat: Stat;

@@ -178,7 +178,7 @@ export function parseSrvr(text: string): ServerStats {
   return out;
 }
 
-/** Parses the `stat` answer: the `srvr` fields (the client list that `stat` adds is ignored). */
+/** Parses the `stat` answer: the `srvr` fields plus the connection lines of its "Clients:" section (`clients`). */
 export const parseStat = parseSrvr;
 
 /** mntr: `key<TAB>value` lines; numeric values become numbers, the rest stay strings. */

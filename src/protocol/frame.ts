@@ -25,7 +25,7 @@ export interface FrameError {
   length?: number;
 }
 
-/** What `FrameDecoder.next()` yields: a whole frame, a framing error, or nothing yet. */
+/** What `FrameDecoder.next()` returns: a whole frame's payload, how many more bytes it needs, or a framing error. */
 export type FrameResult =
   | { kind: 'frame'; payload: Uint8Array }
   | { kind: 'need-more'; needed: number }

@@ -9,7 +9,7 @@ import { ZooKeeperError } from '../errors.js';
 
 /** The timers a recipe uses; the same shape as the client's clock option, so the client's clock can be passed in. */
 export interface RecipeClock {
-  /** Milliseconds on a monotonic clock. */
+  /** Milliseconds; only differences are used. */
   now(): number;
   /** Calls `fn` after `ms` milliseconds. */
   setTimeout(fn: () => void, ms: number): unknown;

@@ -27,7 +27,7 @@ export interface ConnectResponse {
   readOnly?: boolean;
 }
 
-/** Writes a ConnectRequest (with the trailing readOnly byte). */
+/** Writes a ConnectRequest (the trailing readOnly byte only when `readOnly` is set). */
 export function encodeConnectRequest(w: JuteWriter, v: ConnectRequest): void {
   w.writeInt(v.protocolVersion);
   w.writeLong(v.lastZxidSeen);
@@ -50,7 +50,7 @@ export function decodeConnectRequest(r: JuteReader): ConnectRequest {
   return out;
 }
 
-/** Writes a ConnectResponse. */
+/** Writes a ConnectResponse (the trailing readOnly byte only when `readOnly` is set). */
 export function encodeConnectResponse(w: JuteWriter, v: ConnectResponse): void {
   w.writeInt(v.protocolVersion);
   w.writeInt(v.timeOut);

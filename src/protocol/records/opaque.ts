@@ -6,7 +6,7 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
-/** A body kept as raw bytes: an op the codec does not decode, passed through unchanged. */
+/** A body kept as raw bytes: deleteContainer's, or that of an opcode ZooKeeper does not define. */
 export class OpaqueBody {
   constructor(readonly raw: Uint8Array) {}
 }
