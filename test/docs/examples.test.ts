@@ -88,7 +88,8 @@ it('finds the examples, runnable ones included', () => {
   for (const e of examples) expect(e.source, e.where).toMatch(/from 'zkwire(\/[a-z]+)?'/);
 });
 
-it('every ```ts example type-checks against the package types', async () => {
+// One tsc run over every example: more than the default test timeout on a loaded machine.
+it('every ```ts example type-checks against the package types', { timeout: 120_000 }, async () => {
   const tsconfig = {
     compilerOptions: {
       module: 'nodenext',

@@ -28,7 +28,8 @@ it('jsr.json offers the same version and entries as package.json', () => {
   expect(Object.keys(jsr.exports).sort()).toEqual(Object.keys(npm.exports).filter((k) => k !== './package.json').sort());
 });
 
-it('deno publish --dry-run passes, slow-type check included', async () => {
+// Deno type-checks every entry: like the other compile steps, it needs more than the default test timeout when loaded.
+it('deno publish --dry-run passes, slow-type check included', { timeout: 120_000 }, async () => {
   const result = await run(runtimeBinary('deno'), ['publish', '--dry-run', '--allow-dirty', '--sloppy-imports'], {
     cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1' },

@@ -19,7 +19,7 @@ beforeAll(async () => {
   pkg = await packAndInstall();
   workerDir = await prepareWorker(pkg);
   connectString = (await sharedServer()).connectString;
-}, 60_000);
+}, 120_000);
 
 afterAll(() => pkg?.remove());
 
