@@ -5,11 +5,13 @@
  */
 
 import { clientError, errorFromServer, ZooKeeperError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import type { Reply } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
+import { checkSignal } from './checks.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
 
@@ -39,7 +41,17 @@ export class ClientContext {
     options: CallOptions,
     onReply: (reply: Reply) => T,
   ): Promise<T> {
-    return this.session.request({ opcode, body, op, path, signal: options.signal, onReply });
+    const signal = checkSignal(options.signal, op, path);
+    const root = this.chroot.root;
+    if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply });
+    // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
+    // bare `NONODE (getChildren /)` would hide.
+    const mapped = (reply: Reply): T => {
+      if (reply.err !== ErrorCode.NONODE) return onReply(reply);
+      const server = this.chroot.toServer(path);
+      throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
+    };
+    return this.session.request({ opcode, body, op, path, signal, onReply: mapped });
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */

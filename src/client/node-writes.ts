@@ -1,6 +1,7 @@
 /** The write operations on one node: create, delete, setData, setACL. */
 
-import { clientError } from '../errors.js';
+import { clientError, errorFromServer } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { OpCode, type Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import { checkAcl, checkVersion } from './checks.js';
@@ -25,6 +26,9 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
       ...(ttl === undefined ? {} : { ttl }),
     };
     return ctx.send(op, path, createOpcode(mode, withStat), body, options, (reply) => {
+      if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
+        throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
+      }
       ok(reply, op, path);
       const res = reply.body as { path: string | null; stat?: Stat };
       const created = ctx.chroot.toClient(res.path ?? '');
