@@ -3,7 +3,7 @@
 import { FOUR_LETTER_WORDS, isFourLetterWord } from '../../protocol/index.js';
 import { parseConnectString } from '../../session/connect-string.js';
 import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four-letter-client.js';
-import { fourLetterJson, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
+import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
 
@@ -21,7 +21,8 @@ Options:
   --timeout MS   give up on a host after MS milliseconds (default ${DEFAULT_FOUR_LETTER_TIMEOUT_MS})
   --help         this text
 
-Exit status: 0 if every host answered, 1 otherwise, 2 on usage errors.
+Exit status: 0 if every host answered, 1 otherwise (also when a server does not allow the word), 2 on usage
+errors.
 `;
 
 /** Shared by `4lw` and its `srvr` shorthand. */
@@ -39,6 +40,13 @@ export async function runFourLetter(command: string, timeoutMs: number, io: CliI
         const message = e instanceof Error ? e.message : String(e);
         if (io.globals.json) io.out(`${JSON.stringify({ server, command, error: message })}\n`);
         else io.err(`zkwire 4lw: ${server}: ${message}\n`);
+        continue;
+      }
+      if (isNotWhitelisted(text)) {
+        failed++;
+        const error = `${command} is not allowed by this server (add it to 4lw.commands.whitelist in zoo.cfg)`;
+        if (io.globals.json) io.out(`${JSON.stringify({ server, command, error, answer: fourLetterJson(command, text) })}\n`);
+        else io.err(`zkwire 4lw: ${server}: ${error}\n`);
         continue;
       }
       if (io.globals.json) io.out(`${JSON.stringify({ server, command, answer: fourLetterJson(command, text) })}\n`);
