@@ -6,7 +6,7 @@
 
 import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
-import { ZooKeeperClient, ZooKeeperError, type Stat } from '../../node.js';
+import { ZooKeeperClient, ZooKeeperError, type ClientOptions, type Stat } from '../../node.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { CliIo } from '../types.js';
 
@@ -101,11 +101,7 @@ export async function runWithClient(
 ): Promise<number> {
   try {
     return await withServer(io.globals, io, async ({ connectString }) => {
-      const timeout = io.globals.sessionTimeout;
-      const client = await ZooKeeperClient.connect(connectString, {
-        ...(timeout === undefined ? {} : { sessionTimeoutMs: timeout }),
-        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
-      });
+      const client = await ZooKeeperClient.connect(connectString, clientOptions(io.globals, opts.signal));
       try {
         return await fn(client);
       } finally {
@@ -117,6 +113,15 @@ export async function runWithClient(
     io.err(`zkwire ${command}: ${describeError(e)}\n`);
     return 1;
   }
+}
+
+/** The client options the global flags ask for (session timeout, …), plus the command's interrupt. */
+export function clientOptions(globals: CliIo['globals'], signal?: AbortSignal): ClientOptions {
+  const timeout = globals.sessionTimeout;
+  return {
+    ...(timeout === undefined ? {} : { sessionTimeoutMs: timeout }),
+    ...(signal === undefined ? {} : { signal }),
+  };
 }
 
 /** Prints one JSON line with --json, else the text (a trailing newline is added to both). */
