@@ -334,7 +334,7 @@ describe('errors and usage', () => {
 });
 
 describe('watch', () => {
-  it('prints an event line per change of the node, then closes cleanly on SIGTERM (exit 0)', async () => {
+  it('prints an event line per change of the node, then closes cleanly on SIGTERM (exit 143)', async () => {
     const node = `${base}/watched`;
     const w = startWatch(node, '--server', server);
     await w.armed();
@@ -352,12 +352,12 @@ describe('watch', () => {
       { type: 'NodeDeleted', state: 'SyncConnected', path: node },
     ]);
     w.child.kill('SIGTERM');
-    expect(await w.exit).toEqual({ code: 0, signal: null });
+    expect(await w.exit).toEqual({ code: 143, signal: null });
     expect(w.lines).toHaveLength(5);
-    expect(w.stderr()).toBe(`watching ${node} (persistent)\n`);
+    expect(w.stderr()).toMatch(new RegExp(`^watching ${node} \\(persistent\\)\nzkwire watch: SIGTERM: stopping`));
   });
 
-  it('--recursive sees descendants; SIGINT ends it with exit 0', async () => {
+  it('--recursive sees descendants; SIGINT ends it with exit 130', async () => {
     const node = `${base}/tree`;
     const w = startWatch('--json', node, '--recursive', '--server', server);
     await w.armed();
@@ -370,7 +370,20 @@ describe('watch', () => {
       { type: 'NodeDataChanged', state: 'SyncConnected', path: `${node}/a` },
     ]);
     w.child.kill('SIGINT');
-    expect(await w.exit).toEqual({ code: 0, signal: null });
-    expect(w.stderr()).toBe(`watching ${node} (persistent-recursive)\n`);
+    expect(await w.exit).toEqual({ code: 130, signal: null });
+    expect(w.stderr()).toMatch(new RegExp(`^watching ${node} \\(persistent-recursive\\)\nzkwire watch: SIGINT: stopping`));
+  });
+
+  it('SIGHUP ends it like the others (exit 129), and its session is gone from the server', async () => {
+    const node = `${base}/hup`;
+    const w = startWatch(node, '--server', server);
+    await w.armed();
+    const before = await zk.getChildren('/zookeeper').catch(() => []); // a round trip after arming
+    expect(before).toBeDefined();
+    w.child.kill('SIGHUP');
+    expect(await w.exit).toEqual({ code: 129, signal: null });
+    expect(w.stderr()).toContain('SIGHUP: stopping');
+    await zk.create(node); // no one is left to see it: the watch process printed nothing more
+    expect(w.lines).toEqual([]);
   });
 });

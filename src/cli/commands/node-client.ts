@@ -8,6 +8,7 @@ import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperClient, ZooKeeperError, type ClientOptions, type Stat } from '../../node.js';
 import { withServer } from '../../tools/local-server/with-server.js';
+import type { Interrupt } from '../interrupt.js';
 import type { CliIo } from '../types.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
@@ -83,10 +84,10 @@ export function describeError(e: unknown): string {
 
 export interface RunOptions {
   /**
-   * The user's interrupt (the watch command aborts it on SIGINT/SIGTERM): it cancels connecting, and an error
-   * after it (e.g. ABORTED while connecting) is the interrupt doing its job, so exit 0 quietly.
+   * The command's interrupt (watch takes SIGINT/SIGTERM/SIGHUP): it cancels connecting, and an error after it
+   * (e.g. ABORTED while connecting) is the interrupt doing its job, so the exit status is 128 + the signal.
    */
-  readonly signal?: AbortSignal;
+  readonly interrupt?: Interrupt;
 }
 
 /**
@@ -101,15 +102,15 @@ export async function runWithClient(
 ): Promise<number> {
   try {
     return await withServer(io.globals, io, async ({ connectString }) => {
-      const client = await ZooKeeperClient.connect(connectString, clientOptions(io.globals, opts.signal));
+      const client = await ZooKeeperClient.connect(connectString, clientOptions(io.globals, opts.interrupt?.signal));
       try {
         return await fn(client);
       } finally {
-        await client.close();
+        await (opts.interrupt?.step('the session to close', client.close()) ?? client.close());
       }
     });
   } catch (e) {
-    if (opts.signal?.aborted === true) return 0;
+    if (opts.interrupt?.exitCode !== undefined) return opts.interrupt.exitCode;
     io.err(`zkwire ${command}: ${describeError(e)}\n`);
     return 1;
   }

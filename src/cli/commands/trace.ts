@@ -1,4 +1,4 @@
-/** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until Ctrl-C or SIGTERM. */
+/** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until SIGINT, SIGTERM or SIGHUP. */
 
 import fs from 'node:fs';
 import { parseConnectString } from '../../session/connect-string.js';
@@ -14,6 +14,7 @@ import {
   type TraceProxy,
   type TraceRecord,
 } from '../../tools/trace/index.js';
+import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 
 const usage = `Usage: zkwire trace [--listen HOST:PORT] [--upstream HOST:PORT] [--out FILE.jsonl] [--json]
@@ -22,8 +23,9 @@ A transparent TCP proxy for ZooKeeper traffic. Point any client (Java, Curator, 
 --listen address; every byte is forwarded to --upstream unchanged and at once, and both directions are decoded
 on the side: one line per frame with time, connection number, session id, direction, xid, op, path, result
 and, for replies, the latency since the request. Notifications (EVENT), pings (PING), four-letter words (4LW)
-and frames that cannot be decoded (UNDECODABLE, still forwarded) are marked. Ctrl-C or SIGTERM stops it and
-prints a summary: requests, replies and errors per op, latency p50/p99/max per op.
+and frames that cannot be decoded (UNDECODABLE, still forwarded) are marked. SIGINT (Ctrl-C), SIGTERM or SIGHUP
+stops it and prints a summary: requests, replies and errors per op, latency p50/p99/max per op; the exit status
+is then 128 + the signal (130, 143, 129).
 
 Options:
   --listen HOST:PORT     where clients connect (default 127.0.0.1:2182; port 0 picks a free one)
@@ -63,23 +65,6 @@ function parseTraceArgs(args: readonly string[]): TraceArgs | string {
   return { listen, upstream, out };
 }
 
-/** Resolves on the first SIGINT or SIGTERM; our handlers replace the default "die at once" for the session. */
-function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal: (s: NodeJS.Signals) => void = () => {};
-  const done = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-  });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    done,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
 async function openOut(file: string): Promise<fs.WriteStream> {
   const stream = fs.createWriteStream(file);
   await new Promise<void>((resolve, reject) => {
@@ -105,7 +90,8 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
     const line = out === undefined ? undefined : capture.line(rec);
     if (line !== undefined) out!.write(`${line}\n`);
   };
-  const signals = untilSignal();
+  using interrupt = onInterrupt('trace', io);
+  const stopped = new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
   try {
     let proxy: TraceProxy;
     try {
@@ -118,13 +104,12 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
       `zkwire trace: listening on ${formatHostPort(proxy)}, forwarding to ${formatHostPort(opts.upstream)}` +
         `${opts.out === undefined ? '' : `, capturing to ${opts.out}`}; Ctrl-C prints the summary\n`,
     );
-    await signals.done;
-    const summary = await proxy.stop();
-    io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary })}\n` : `\n${formatSummaryText(summary)}\n`);
-    return 0;
+    await stopped;
+    const summary = await interrupt.step('the proxied connections to close', proxy.stop());
+    if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
+    return interrupt.exitCode!;
   } finally {
-    signals.dispose();
-    if (out !== undefined) await new Promise<void>((resolve) => out!.end(() => resolve()));
+    if (out !== undefined) await interrupt.step(`${opts.out} to be written`, new Promise<void>((resolve) => out!.end(() => resolve())));
   }
 }
 
