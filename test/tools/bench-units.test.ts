@@ -141,6 +141,7 @@ describe('SVG', () => {
     const some = { count: 3, p50: 200, p90: 300, p99: 900, p999: 900, max: 900, min: 150, mean: 400 };
     const report = {
       benchmark: 'lock',
+      interrupted: false,
       server: { connectString: '127.0.0.1:1', version: '3.8.0-<&"weird">', mode: 'standalone', settings: {} },
       environment: { node: 'v20', cpu: 'x', cpus: 1, platform: 'linux-x64' },
       settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, floorSamples: 2, path: '/p' },

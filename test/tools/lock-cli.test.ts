@@ -260,4 +260,21 @@ describe('zkwire lock: lock lost while held', () => {
     }
     expect(await zk.getChildren(path).catch(() => [])).toEqual([]);
   });
+
+  it('a second signal while it waits on the paused server exits at once, naming what it stopped waiting for', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const run = zkwire(['lock', path, '--server', proxy.connectString, '--session-timeout', '4000', '--hold', '600000', '--json']);
+    expect((await run.nextLine())['acquired']).toBe(true);
+    proxy.pause();
+    run.child.kill('SIGTERM');
+    let stderr = '';
+    run.child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    while (!/waiting for the delete/.test(stderr)) await new Promise((r) => run.child.stderr.once('data', r));
+    run.child.kill('SIGINT');
+    const { code, lines, stderr: all } = await run.exit;
+    proxy.pass();
+    expect(code).toBe(143);
+    expect(all).toMatch(/SIGINT again: exiting now without waiting for the delete of /);
+    expect(lines.some((l) => 'released' in l)).toBe(false);
+  });
 });

@@ -12,7 +12,9 @@ import { runRawBench, type RawBenchOptions } from '../../tools/bench/raw-bench.j
 import { renderRawReport } from '../../tools/bench/raw-render.js';
 import { renderLockSvg } from '../../tools/bench/svg.js';
 import { withServer } from '../../tools/local-server/index.js';
+import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
+import { describeError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--json FILE] [--svg FILE]
@@ -38,7 +40,11 @@ requests in flight) through the client, next to the same operations on a bare so
 (the floor), alternating in rounds; then --sessions idle sessions in one fresh process and their RSS.
 
 Without --server, a throwaway local ZooKeeper is started for the run and stopped after it.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen, 2 on usage errors.
+SIGINT, SIGTERM or SIGHUP stop a run early: bench lock prints its report so far (marked INTERRUPTED), both
+close their sessions and remove the nodes they made, saying on stderr what they wait for; a second signal
+exits at once.
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen, 2 on usage errors, 128 + signal when
+interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {
@@ -162,30 +168,33 @@ export const benchCommand: Command = {
       return 2;
     }
     const stderrIsTTY = process.stderr.isTTY === true;
+    using interrupt = onInterrupt('bench', io);
+    const signal = interrupt.signal;
+    const onCleanup = (what: string): void => io.err(`zkwire bench ${parsed.sub}: waiting for ${what}\n`);
     try {
       return await withServer(io.globals, io, async ({ connectString }) => {
         if (parsed.sub === 'raw') {
-          const report = await runRawBench({ ...parsed.raw, connectString, onProgress: (l) => io.err(`  … ${l}\n`) });
+          const report = await runRawBench({ ...parsed.raw, connectString, signal, onCleanup, onProgress: (l) => io.err(`  … ${l}\n`) });
           if (parsed.json !== '-') io.out(renderRawReport(report));
           if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
-          return 0;
+          return interrupt.exitCode ?? 0;
         }
         const printer = lockProgressPrinter({ write: io.err, isTTY: stderrIsTTY });
         let report;
         try {
-          report = await runLockBench({ ...parsed.lock, connectString, onProgress: (p) => printer.update(p) });
+          report = await runLockBench({ ...parsed.lock, connectString, signal, onCleanup, onProgress: (p) => printer.update(p) });
         } finally {
           printer.finish();
         }
         if (parsed.json !== '-') io.out(renderLockReport(report));
         if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
         if (parsed.svg !== undefined) writeOut(io, parsed.svg, renderLockSvg(report), 'SVG');
+        if (interrupt.exitCode !== undefined) return interrupt.exitCode;
         return report.overlaps === 0 && report.fencingViolations === 0 ? 0 : 1;
       });
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      io.err(`zkwire bench ${parsed.sub}: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message ?? String(e)}\n`);
-      return 1;
+      io.err(`zkwire bench ${parsed.sub}: ${describeError(e)}\n`);
+      return interrupt.exitCode ?? 1;
     }
   },
 };
