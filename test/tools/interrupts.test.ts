@@ -114,4 +114,3 @@ describe('bench raw and demo interrupted', () => {
     expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0 });
   });
 });
-});
