@@ -12,6 +12,7 @@ import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { checkSignal } from './checks.js';
+import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
 
@@ -27,9 +28,23 @@ export class ClientContext {
   data(data: Data, op: string, path: string): Uint8Array {
     const bytes = toBytes(data, op, path);
     if (bytes.length > this.maxDataSize) {
-      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize}`, { op, path });
+      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize} (maxDataSize)`, { op, path });
     }
     return bytes;
+  }
+
+  /**
+   * Refuses (BAD_ARGUMENT) a request whose frame the server would answer by dropping the connection: over the
+   * data limit plus the room it leaves for a short create (exactly jute.maxbuffer with the defaults). `size` is
+   * only computed for large data, the one case where the rest of the request can tip it over.
+   */
+  checkRequestSize(op: string, path: string, dataLength: number, size: () => number): void {
+    const budget = this.maxDataSize + SHORT_CREATE_OVERHEAD;
+    if (dataLength + 64 * 1024 < budget) return;
+    const n = size();
+    if (n > budget) {
+      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, path });
+    }
   }
 
   /** Queues one request (synchronously: call order is wire order). */

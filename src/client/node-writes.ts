@@ -8,6 +8,7 @@ import { checkAcl, checkVersion } from './checks.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
 import { validatePath } from './paths.js';
+import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
 
 export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
@@ -25,6 +26,8 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
       flags: mode.flags,
       ...(ttl === undefined ? {} : { ttl }),
     };
+    const length = bytes?.length ?? 0;
+    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, ttl !== undefined));
     return ctx.send(op, path, createOpcode(mode, withStat), body, options, (reply) => {
       if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
         throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
@@ -51,6 +54,7 @@ export function setData(ctx: ClientContext, path: string, data: Data, options: V
   return guard(() => {
     validatePath(path, 'setData');
     const body = { path: ctx.chroot.toServer(path), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
+    ctx.checkRequestSize('setData', path, body.data.length, () => setDataRequestSize(body.path, body.data.length));
     return ctx.send('setData', path, OpCode.setData, body, options, (reply) => {
       ok(reply, 'setData', path);
       return (reply.body as { stat: Stat }).stat;
