@@ -14,7 +14,7 @@ import { renderLockSvg } from '../../tools/bench/svg.js';
 import { withServer } from '../../tools/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
-import { describeError } from './node-client.js';
+import { printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--json FILE] [--svg FILE]
@@ -193,7 +193,7 @@ export const benchCommand: Command = {
         return report.overlaps === 0 && report.fencingViolations === 0 ? 0 : 1;
       });
     } catch (e) {
-      io.err(`zkwire bench ${parsed.sub}: ${describeError(e)}\n`);
+      printError(io, `bench ${parsed.sub}`, e);
       return interrupt.exitCode ?? 1;
     }
   },

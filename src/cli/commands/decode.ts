@@ -49,6 +49,7 @@ export const decodeCommand: Command = {
     }
     let frames = 0;
     let failed = 0;
+    let unreadable = 0;
     for (const file of files) {
       let source: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream;
       if (file === '-') source = io.stdin;
@@ -59,8 +60,9 @@ export const decodeCommand: Command = {
           stream.once('error', (e) => resolve(e));
         });
         if (opened !== undefined) {
-          io.err(`zkwire decode: cannot read ${file}: ${opened.message}\n`);
-          failed++;
+          const code = (opened as NodeJS.ErrnoException).code;
+          io.err(`zkwire decode: ${code === 'ENOENT' ? `${file}: no such file` : `cannot read ${file}: ${opened.message}`}\n`);
+          unreadable++;
           continue;
         }
         source = stream;
@@ -72,6 +74,6 @@ export const decodeCommand: Command = {
       }
     }
     if (failed > 0) io.err(`zkwire decode: ${failed} of ${frames} frame(s) failed${opts.check === true ? ' to decode or re-encode identically' : ' to decode'}\n`);
-    return failed === 0 ? 0 : 1;
+    return failed === 0 && unreadable === 0 ? 0 : 1;
   },
 };

@@ -11,7 +11,7 @@ import { lockProgressPrinter } from '../../tools/bench/progress.js';
 import { withServer } from '../../tools/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
-import { describeError } from './node-client.js';
+import { printError } from './node-client.js';
 
 const usage = `Usage: zkwire demo [--server S]
 
@@ -65,7 +65,7 @@ export const demoCommand: Command = {
         return ok ? 0 : 1;
       });
     } catch (e) {
-      io.err(`zkwire demo: ${describeError(e)}\n`);
+      printError(io, 'demo', e);
       return interrupt.exitCode ?? 1;
     }
   },

@@ -6,6 +6,7 @@ import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four
 import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
+import { printError } from './node-client.js';
 
 const usage = `Usage: zkwire 4lw <command> [--server HOSTS] [--timeout MS] [--json]
 
@@ -59,7 +60,7 @@ export async function runFourLetter(command: string, timeoutMs: number, io: CliI
   try {
     await withServer(io.globals, io, (s) => ask(s.connectString));
   } catch (e) {
-    io.err(`zkwire 4lw: ${e instanceof Error ? e.message : String(e)}\n`);
+    printError(io, '4lw', e);
     return 1;
   }
   return failed === 0 ? 0 : 1;

@@ -6,7 +6,7 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../node.js';
 import {
   InterProcessMutex,
   InterProcessReadWriteLock,
@@ -18,7 +18,8 @@ import {
 import { systemClock } from '../../session/clock.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import { onInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
-import { clientOptions, describeError } from './node-client.js';
+import { connectForCli } from '../connect.js';
+import { describeError, printError, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const KINDS = ['mutex', 'semaphore-mutex', 'read', 'write', 'semaphore'] as const;
@@ -131,10 +132,10 @@ function holdFor(ms: number, signal: AbortSignal): Promise<'held' | 'aborted'> {
 
 async function runLock(a: LockArgs, connectString: string, io: CliIo, interrupt: Interrupt): Promise<number> {
   const print = (obj: Record<string, unknown>, text: string): void => io.out(a.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
-  const connected = await interrupt.step(`a session with ${connectString}`, ZooKeeperClient.connect(connectString, clientOptions(io.globals, interrupt.signal)));
+  const connected = await interrupt.step(`a session with ${connectString}`, connectForCli('lock', connectString, io, interrupt.signal));
   if (!connected.done) {
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
-    io.err(`zkwire lock: cannot connect to ${connectString}: ${describeError('error' in connected ? connected.error : 'timed out')}\n`);
+    printError(io, 'lock', 'error' in connected ? connected.error : 'timed out', `cannot connect to ${connectString}`);
     return 1;
   }
   const client = connected.value;
@@ -149,7 +150,7 @@ async function runLock(a: LockArgs, connectString: string, io: CliIo, interrupt:
         print({ acquired: false, interrupted: interrupt.received }, `interrupted by ${interrupt.received} while waiting for ${a.path}; nothing held`);
         return interrupt.exitCode!;
       }
-      io.err(`zkwire lock: ${describeError(e)}\n`);
+      printError(io, 'lock', e);
       return 1;
     }
     const waitedMs = Math.round(performance.now() - started);
@@ -195,16 +196,13 @@ export const lockCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseLockArgs(args, io.globals.json);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire lock: ${parsed}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('lock', parsed, usage, io);
     using interrupt = onInterrupt('lock', io);
     try {
       return await withServer(io.globals, io, ({ connectString }) => runLock(parsed, connectString, io, interrupt));
     } catch (e) {
       if (interrupt.exitCode !== undefined) return interrupt.exitCode;
-      io.err(`zkwire lock: ${describeError(e)}\n`);
+      printError(io, 'lock', e);
       return 1;
     }
   },

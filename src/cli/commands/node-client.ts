@@ -6,7 +6,8 @@
 
 import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
-import { ZooKeeperClient, ZooKeeperError, type ClientOptions, type Stat } from '../../node.js';
+import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
+import { connectForCli } from '../connect.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
 import type { CliIo } from '../types.js';
@@ -62,7 +63,8 @@ export function integerOption(name: string, value: string, min: number): number 
 }
 
 export function usageError(command: string, problem: string, usage: string, io: CliIo): number {
-  io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
+  if (io.globals.json) io.err(`${JSON.stringify({ error: { code: 'USAGE', message: `zkwire ${command}: ${problem}` } })}\n`);
+  else io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
   return 2;
 }
 
@@ -78,6 +80,19 @@ export function describeError(e: unknown): string {
   if (m === null || m[1] !== e.code) return `${e.code}: ${e.message}`;
   const parts = [m[2], m[3]].filter((p): p is string => p !== undefined && p !== '');
   return parts.length === 0 ? e.code : `${e.code}: ${parts.join(': ')}`;
+}
+
+/**
+ * Reports a failure of `command` on stderr: `zkwire CMD: CODE: detail` as text, or with --json one line
+ * `{"error":{"code","message"}}` (the code a ZooKeeperError's, else ERROR) so scripts parse failures too.
+ */
+export function printError(io: CliIo, command: string, e: unknown, context?: string): void {
+  const where = context === undefined ? '' : `${context}: `;
+  if (io.globals.json) {
+    const code = e instanceof ZooKeeperError ? e.code : 'ERROR';
+    const message = e instanceof Error ? e.message : String(e);
+    io.err(`${JSON.stringify({ error: { code, message: `${where}${message}` } })}\n`);
+  } else io.err(`zkwire ${command}: ${where}${describeError(e)}\n`);
 }
 
 // ---- running with a client ------------------------------------------------------------------------------
@@ -102,7 +117,7 @@ export async function runWithClient(
 ): Promise<number> {
   try {
     return await withServer(io.globals, io, async ({ connectString }) => {
-      const client = await ZooKeeperClient.connect(connectString, clientOptions(io.globals, opts.interrupt?.signal));
+      const client = await connectForCli(command, connectString, io, opts.interrupt?.signal);
       try {
         return await fn(client);
       } finally {
@@ -111,18 +126,9 @@ export async function runWithClient(
     });
   } catch (e) {
     if (opts.interrupt?.exitCode !== undefined) return opts.interrupt.exitCode;
-    io.err(`zkwire ${command}: ${describeError(e)}\n`);
+    printError(io, command, e);
     return 1;
   }
-}
-
-/** The client options the global flags ask for (session timeout, …), plus the command's interrupt. */
-export function clientOptions(globals: CliIo['globals'], signal?: AbortSignal): ClientOptions {
-  const timeout = globals.sessionTimeout;
-  return {
-    ...(timeout === undefined ? {} : { sessionTimeoutMs: timeout }),
-    ...(signal === undefined ? {} : { signal }),
-  };
 }
 
 /** Prints one JSON line with --json, else the text (a trailing newline is added to both). */
