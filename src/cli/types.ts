@@ -18,6 +18,8 @@ export interface GlobalOptions {
 export interface CliIo {
   /** Writes to standard output (the text as given; add your own newlines). */
   out(text: string): void;
+  /** Writes bytes to standard output as they are (for `get --raw`); absent where output is text only. */
+  write?(bytes: Uint8Array): void;
   /** Writes to standard error. */
   err(text: string): void;
   /** Standard input as text chunks. */

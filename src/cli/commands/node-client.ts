@@ -4,6 +4,7 @@
  * data look as text and as JSON.
  */
 
+import { readFile } from 'node:fs/promises';
 import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
@@ -31,16 +32,23 @@ export interface ParsedCommandArgs {
 }
 
 /**
- * Parses a command's own arguments (the globals are gone by now). The global parser drops a `--` separator, so a
- * command cannot tell data after it from an option; a negative number (`set /n -1`) is therefore taken as data,
- * anything else starting with `-` must be a known option.
+ * Parses a command's own arguments (the globals are gone by now). `--` ends the options: everything after it is
+ * positional, so data may start with `-` (`set /n -- --x`). Before it, a negative number (`set /n -1`) is taken
+ * as data, and anything else starting with `-` must be a known option.
  */
 export function parseCommandArgs(args: readonly string[], spec: ArgSpec): ParsedCommandArgs | string {
   const positionals: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string>();
+  let terminated = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (terminated || a === '--') {
+      if (!terminated) terminated = true;
+      else if (positionals.length < spec.positionals.length) positionals.push(a);
+      else return `unexpected argument ${a}`;
+      continue;
+    }
     const eq = a.indexOf('=');
     const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     if (spec.valued?.includes(name)) {
@@ -183,13 +191,68 @@ export function statToText(s: Stat): string {
   return rows.map(([k, v]) => `${k.padEnd(14)} = ${v}`).join('\n');
 }
 
+// ---- node data in ------------------------------------------------------------------------------------------
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Hex text (whitespace and an optional 0x ignored) as bytes, or the reason it is not hex. */
+export function fromHex(text: string): Uint8Array | string {
+  const clean = text.replace(/\s+/g, '').replace(/^0x/i, '');
+  if (clean.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(clean)) return 'the data is not hex (pairs of 0-9a-f)';
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+async function readAll(source: AsyncIterable<string | Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of source) chunks.push(typeof c === 'string' ? new TextEncoder().encode(c) : c);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Where a command's node data comes from: the DATA argument, `-` (standard input), or --file. */
+export interface DataSource {
+  readonly arg: string | undefined;
+  readonly file: string | undefined;
+  /** --hex: the data is given as hex text. */
+  readonly hex: boolean;
+}
+
+/**
+ * The node data as bytes, exactly: the argument as UTF-8, or standard input / the file byte for byte (no newline
+ * stripped), each decoded from hex with --hex. undefined when none was given; a string is a usage problem.
+ */
+export async function readNodeData(src: DataSource, io: CliIo): Promise<Uint8Array | undefined | string> {
+  if (src.arg !== undefined && src.file !== undefined) return 'give DATA or --file, not both';
+  let bytes: Uint8Array;
+  if (src.file !== undefined) {
+    try {
+      bytes = new Uint8Array(await readFile(src.file));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? `--file ${src.file}: no such file` : `--file ${src.file}: ${(e as Error).message}`;
+    }
+  } else if (src.arg === '-') bytes = await readAll(io.stdin);
+  else if (src.arg !== undefined) bytes = new TextEncoder().encode(src.arg);
+  else return src.hex ? '--hex needs DATA, - or --file' : undefined;
+  return src.hex ? fromHex(new TextDecoder().decode(bytes)) : bytes;
+}
+
 export interface DataJson {
   /** The data as text (`encoding: "utf8"`) or as lower-case hex (`encoding: "hex"`) when it is not valid UTF-8. */
   data: string;
   encoding: 'utf8' | 'hex';
 }
 
-export function dataToJson(bytes: Uint8Array): DataJson {
-  if (isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
-  return { data: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), encoding: 'hex' };
+export function dataToJson(bytes: Uint8Array, forceHex = false): DataJson {
+  if (!forceHex && isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
+  return { data: toHex(bytes), encoding: 'hex' };
 }
