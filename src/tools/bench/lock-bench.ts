@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { ZooKeeperClient } from '../../node.js';
+import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker } from './exclusion.js';
 import { floorCreateEphemeralSequential, floorPing } from './floor.js';
@@ -90,11 +91,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted === true) return resolve();
     const done = (): void => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = systemClock.setTimeout(done, ms); // any --hold, also past the runtime timer's limit
     signal?.addEventListener('abort', done, { once: true });
   });
 }
