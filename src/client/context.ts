@@ -38,12 +38,12 @@ export class ClientContext {
    * data limit plus the room it leaves for a short create (exactly jute.maxbuffer with the defaults). `size` is
    * only computed for large data, the one case where the rest of the request can tip it over.
    */
-  checkRequestSize(op: string, path: string, dataLength: number, size: () => number): void {
+  checkRequestSize(op: string, path: string | undefined, dataLength: number, size: () => number): void {
     const budget = this.maxDataSize + SHORT_CREATE_OVERHEAD;
     if (dataLength + 64 * 1024 < budget) return;
     const n = size();
     if (n > budget) {
-      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, path });
+      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, ...(path === undefined ? {} : { path }) });
     }
   }
 

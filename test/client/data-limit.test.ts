@@ -57,6 +57,23 @@ describe('the default data limit', () => {
     expect(states).toEqual([]);
   });
 
+  it('a multi is measured as a whole: at its edge it passes on a real server, one byte more is refused before sending', async () => {
+    const { zk, states } = await watched();
+    await using _ = zk;
+    // multi: request header 8, per op a 9-byte MultiHeader, the closing one 9; a create of "/m" with the open ACL
+    // is 41 bytes besides its data.
+    const edge = 0xfffff - (8 + 9 + 41 + 9);
+    await zk.multi([{ kind: 'create', path: '/m', data: new Uint8Array(edge) }]);
+    expect((await zk.exists('/m'))?.dataLength).toBe(edge);
+    const e = await zk.multi([{ kind: 'create', path: '/n', data: new Uint8Array(edge + 1) }]).then(
+      () => new Error('sent'),
+      (x: unknown) => x as Error,
+    );
+    expect(e).toMatchObject({ code: 'BAD_ARGUMENT', op: 'multi' });
+    expect(await zk.exists('/n')).toBeNull();
+    expect(states).toEqual([]);
+  });
+
   it("the edge is the server's: raised by one byte, the request is sent and the server drops the connection", async () => {
     const { zk, states } = await watched({ maxDataSize: DEFAULT_MAX_DATA_SIZE + 1 });
     await using _ = zk;
