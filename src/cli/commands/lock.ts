@@ -19,7 +19,7 @@ import { systemClock } from '../../session/clock.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import { onInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
 import { connectForCli } from '../connect.js';
-import { describeError, printError, usageError } from './node-client.js';
+import { describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const KINDS = ['mutex', 'semaphore-mutex', 'read', 'write', 'semaphore'] as const;
@@ -60,38 +60,25 @@ interface LockArgs {
 }
 
 function parseLockArgs(args: string[], json: boolean): LockArgs | string {
-  const out: LockArgs = { path: '', kind: 'mutex', leases: 1, timeoutMs: undefined, holdMs: 0, json };
-  const number = (name: string, v: string | undefined, min: number): number | string => {
-    const n = Number(v);
-    return v === undefined || !Number.isInteger(n) || n < min ? `${name} needs an integer ≥ ${min}` : n;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => (eq > 0 && name !== a ? a.slice(eq + 1) : args[++i]);
-    if (name === '--kind') {
-      const k = value();
-      if (!KINDS.includes(k as Kind)) return `--kind must be one of ${KINDS.join(', ')}`;
-      out.kind = k as Kind;
-    } else if (name === '--leases') {
-      const n = number('--leases', value(), 1);
-      if (typeof n === 'string') return n;
-      out.leases = n;
-    } else if (name === '--timeout') {
-      const n = number('--timeout', value(), 0);
-      if (typeof n === 'string') return n;
-      out.timeoutMs = n;
-    } else if (name === '--hold') {
-      const n = number('--hold', value(), 0);
-      if (typeof n === 'string') return n;
-      out.holdMs = n;
-    } else if (a === '--json') out.json = true;
-    else if (a.startsWith('-')) return `unknown option ${a}`;
-    else if (out.path === '') out.path = a;
-    else return `unexpected argument ${a}`;
+  const parsed = parseCommandArgs(args, { valued: ['--kind', '--leases', '--timeout', '--hold'], flags: ['--json'], positionals: ['PATH'], required: 1 });
+  if (typeof parsed === 'string') return parsed;
+  const out: LockArgs = { path: parsed.positionals[0]!, kind: 'mutex', leases: 1, timeoutMs: undefined, holdMs: 0, json: json || parsed.flags.has('--json') };
+  const kind = parsed.values.get('--kind');
+  if (kind !== undefined) {
+    if (!KINDS.includes(kind as Kind)) return `--kind must be one of ${KINDS.join(', ')}`;
+    out.kind = kind as Kind;
   }
-  if (out.path === '') return 'give the lock PATH';
+  for (const [name, min, set] of [
+    ['--leases', 1, (n: number) => (out.leases = n)],
+    ['--timeout', 0, (n: number) => (out.timeoutMs = n)],
+    ['--hold', 0, (n: number) => (out.holdMs = n)],
+  ] as const) {
+    const value = parsed.values.get(name);
+    if (value === undefined) continue;
+    const n = integerOption(name, value, min);
+    if (typeof n === 'string') return n;
+    set(n);
+  }
   if (out.leases !== 1 && out.kind !== 'semaphore') return '--leases only applies to --kind semaphore';
   return out;
 }

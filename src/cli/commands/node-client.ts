@@ -5,6 +5,7 @@
  */
 
 import { readFile } from 'node:fs/promises';
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
@@ -31,34 +32,57 @@ export interface ParsedCommandArgs {
   readonly values: ReadonlyMap<string, string>;
 }
 
+/** node:util parseArgs option config for a spec: `--name` as itself, a one-letter `-x` as its short form. */
+function optionConfig(spec: ArgSpec): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  const add = (option: string, type: 'string' | 'boolean'): void => {
+    if (option.startsWith('--')) config[option.slice(2)] = { type };
+    else config[`-${option.slice(1)}`] = { type, short: option.slice(1) };
+  };
+  for (const f of spec.flags ?? []) add(f, 'boolean');
+  for (const v of spec.valued ?? []) add(v, 'string');
+  return config;
+}
+
 /**
- * Parses a command's own arguments (the globals are gone by now). `--` ends the options: everything after it is
- * positional, so data may start with `-` (`set /n -- --x`). Before it, a negative number (`set /n -1`) is taken
- * as data, and anything else starting with `-` must be a known option.
+ * Parses a command's own arguments (the globals are gone by now) with node:util's parseArgs. `--` ends the
+ * options: everything after it is positional, so data may start with `-` (`set /n -- --x`). Before it, a negative
+ * number (`set /n -1`) is taken as data, and anything else starting with `-` must be a known option.
  */
 export function parseCommandArgs(args: readonly string[], spec: ArgSpec): ParsedCommandArgs | string {
   const positionals: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  let terminated = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (terminated || a === '--') {
-      if (!terminated) terminated = true;
-      else if (positionals.length < spec.positionals.length) positionals.push(a);
-      else return `unexpected argument ${a}`;
+  const config = optionConfig(spec);
+  const { tokens } = parseNodeArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
+  let lastIndex = -1; // grouped short options (-12) are several tokens of one argument
+  const positional = (a: string): string | undefined => {
+    if (positionals.length >= spec.positionals.length) return `unexpected argument ${a}`;
+    positionals.push(a);
+    return undefined;
+  };
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') continue;
+    if (t.kind === 'positional') {
+      const problem = positional(t.value);
+      if (problem !== undefined) return problem;
       continue;
     }
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (spec.valued?.includes(name)) {
-      const value = name !== a ? a.slice(eq + 1) : args[++i];
-      if (value === undefined) return `${name} needs a value`;
-      values.set(name, value);
-    } else if (spec.flags?.includes(a)) flags.add(a);
-    else if (a.startsWith('-') && a !== '-' && !/^-\d/.test(a)) return `unknown option ${a}`;
-    else if (positionals.length < spec.positionals.length) positionals.push(a);
-    else return `unexpected argument ${a}`;
+    const raw = args[t.index]!;
+    const known = config[t.name];
+    if (known === undefined) {
+      if (!/^-\d/.test(raw)) return `unknown option ${t.rawName}`;
+      if (t.index !== lastIndex) {
+        const problem = positional(raw); // a negative number is data
+        if (problem !== undefined) return problem;
+      }
+      lastIndex = t.index;
+      continue;
+    }
+    if (known.type === 'string') {
+      if (t.value === undefined) return `${t.rawName} needs a value`;
+      values.set(t.rawName, t.value);
+    } else flags.add(t.rawName);
   }
   if (positionals.length < spec.required) return `give ${spec.positionals.slice(positionals.length, spec.required).join(' ')}`;
   return { positionals, flags, values };
