@@ -21,6 +21,11 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   checkDuration('connectTimeoutMs', options.connectTimeoutMs, 'connect', { infinite: true });
   checkDuration('closeTimeoutMs', options.closeTimeoutMs, 'connect', { infinite: true });
   checkSignal(options.signal, 'connect');
+  for (const [name, value] of [['maxFrameSize', options.maxFrameSize], ['maxDataSize', options.maxDataSize]] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw clientError('BAD_ARGUMENT', `${name} must be a non-negative integer number of bytes, got ${String(value)}`, { op: 'connect' });
+    }
+  }
   // The request's timeout is an int32 on the wire: a longer one (Infinity included) asks for the longest there
   // is, and the server negotiates it down to its maxSessionTimeout anyway.
   const requested = checkDuration('sessionTimeoutMs', options.sessionTimeoutMs, 'connect', { min: 1, infinite: true });

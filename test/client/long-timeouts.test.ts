@@ -37,6 +37,8 @@ describe('long connect and session timeouts', () => {
     ['sessionTimeoutMs -5', { sessionTimeoutMs: -5 }],
     ['closeTimeoutMs -1', { closeTimeoutMs: -1 }],
     ['signal not an AbortSignal', { signal: {} as unknown as AbortSignal }],
+    ['maxDataSize NaN', { maxDataSize: Number.NaN }],
+    ['maxFrameSize -1', { maxFrameSize: -1 }],
   ])('refuses %s with BAD_ARGUMENT', async (_name, options) => {
     await expect(ZooKeeperClient.connect(connectString, options)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
