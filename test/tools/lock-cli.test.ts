@@ -234,6 +234,9 @@ describe('zkwire lock: lock lost while held', () => {
     expect(lost['lost']).toBe(true);
     // The default policy ("suspended") fires on the lost connection: another client may hold the lock now.
     expect(lost['reason']).toBe('CONNECTIONLOSS');
+    // The code reads once: "CONNECTIONLOSS: lock /path: lock lost: …", never "CONNECTIONLOSS: CONNECTIONLOSS (lock …)".
+    expect(lost['message']).toMatch(/^CONNECTIONLOSS: lock \//);
+    expect((lost['message'] as string).split('CONNECTIONLOSS')).toHaveLength(2);
     const { code, lines } = await run.exit;
     expect(code).toBe(3);
     expect(lines.some((l) => l['released'] === true)).toBe(false);
