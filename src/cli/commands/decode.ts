@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { decodeCapture, type DecodeOptions } from '../../tools/decode.js';
 import type { CliIo, Command } from '../types.js';
+import { parseCommandArgs, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire decode [--check] [--pretty] FILE... | -
 
@@ -32,21 +33,13 @@ export const decodeCommand: Command = {
   summary: 'decode captured frames (JSON lines with dir and hex) into readable records',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandArgs(args, { flags: ['--check', '--pretty'], positionals: ['FILE'], required: 0, variadic: true });
+    if (typeof parsed === 'string') return usageError('decode', parsed, usage, io);
     const opts: DecodeOptions = {};
-    const files: string[] = [];
-    for (const a of args) {
-      if (a === '--check') opts.check = true;
-      else if (a === '--pretty') opts.pretty = true;
-      else if (a === '-' || !a.startsWith('-')) files.push(a);
-      else {
-        io.err(`zkwire decode: unknown option ${a}\n\n${usage}`);
-        return 2;
-      }
-    }
-    if (files.length === 0) {
-      io.err(`zkwire decode: give a FILE or - for standard input\n\n${usage}`);
-      return 2;
-    }
+    if (parsed.flags.has('--check')) opts.check = true;
+    if (parsed.flags.has('--pretty')) opts.pretty = true;
+    const files = parsed.positionals;
+    if (files.length === 0) return usageError('decode', 'give a FILE or - for standard input', usage, io);
     let frames = 0;
     let failed = 0;
     let unreadable = 0;

@@ -6,7 +6,7 @@ import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four
 import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
-import { printError } from './node-client.js';
+import { integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire 4lw <command> [--server HOSTS] [--timeout MS] [--json]
 
@@ -66,20 +66,14 @@ export async function runFourLetter(command: string, timeoutMs: number, io: CliI
   return failed === 0 ? 0 : 1;
 }
 
-/** Parses --timeout; returns the ms or an error message. */
-export function parseTimeout(args: string[]): { timeoutMs: number; rest: string[] } | string {
-  let timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS;
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--timeout' || a.startsWith('--timeout=')) {
-      const value = a === '--timeout' ? args[++i] : a.slice('--timeout='.length);
-      const n = Number(value);
-      if (value === undefined || !Number.isInteger(n) || n <= 0) return `--timeout needs a positive integer (ms), got ${value ?? 'nothing'}`;
-      timeoutMs = n;
-    } else rest.push(a);
-  }
-  return { timeoutMs, rest };
+/** Parses the words and --timeout shared by `4lw` and `srvr`; returns the ms and the words, or an error message. */
+export function parseTimeout(args: string[], words: readonly string[] = []): { timeoutMs: number; rest: string[] } | string {
+  const parsed = parseCommandArgs(args, { valued: ['--timeout'], positionals: words, required: words.length });
+  if (typeof parsed === 'string') return parsed;
+  const value = parsed.values.get('--timeout');
+  if (value === undefined) return { timeoutMs: DEFAULT_FOUR_LETTER_TIMEOUT_MS, rest: parsed.positionals };
+  const n = integerOption('--timeout', value, 1);
+  return typeof n === 'string' ? n : { timeoutMs: n, rest: parsed.positionals };
 }
 
 export const fourLetterCommand: Command = {
@@ -87,16 +81,9 @@ export const fourLetterCommand: Command = {
   summary: 'send a four-letter word (ruok, srvr, stat, mntr, cons, wchs, conf, envi, ...) to each server',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseTimeout(args);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire 4lw: ${parsed}\n\n${usage}`);
-      return 2;
-    }
-    const [command, ...extra] = parsed.rest;
-    if (command === undefined || extra.length > 0) {
-      io.err(`zkwire 4lw: ${command === undefined ? 'give one command' : `unexpected ${extra.join(' ')}`}\n\n${usage}`);
-      return 2;
-    }
+    const parsed = parseTimeout(args, ['COMMAND']);
+    if (typeof parsed === 'string') return usageError('4lw', parsed, usage, io);
+    const command = parsed.rest[0]!;
     if (!isFourLetterWord(command)) {
       io.err(`zkwire 4lw: unknown four-letter word ${JSON.stringify(command)}; one of ${FOUR_LETTER_WORDS.join(', ')}\n`);
       return 2;

@@ -24,6 +24,8 @@ export interface ArgSpec {
   /** Names of the positional arguments, in order; the first `required` of them must be given. */
   readonly positionals: readonly string[];
   readonly required: number;
+  /** The last positional takes any number of values (e.g. `decode FILE...`). */
+  readonly variadic?: boolean;
 }
 
 export interface ParsedCommandArgs {
@@ -57,7 +59,7 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec): Parsed
   const { tokens } = parseNodeArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
   let lastIndex = -1; // grouped short options (-12) are several tokens of one argument
   const positional = (a: string): string | undefined => {
-    if (positionals.length >= spec.positionals.length) return `unexpected argument ${a}`;
+    if (positionals.length >= spec.positionals.length && spec.variadic !== true) return `unexpected argument ${a}`;
     positionals.push(a);
     return undefined;
   };

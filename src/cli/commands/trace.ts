@@ -15,6 +15,7 @@ import {
   type TraceRecord,
 } from '../../tools/trace/index.js';
 import { onInterrupt } from '../interrupt.js';
+import { parseCommandArgs, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const usage = `Usage: zkwire trace [--listen HOST:PORT] [--upstream HOST:PORT] [--out FILE.jsonl] [--json]
@@ -44,25 +45,19 @@ interface TraceArgs {
 }
 
 function parseTraceArgs(args: readonly string[]): TraceArgs | string {
+  const parsed = parseCommandArgs(args, { valued: ['--listen', '--upstream', '--out'], positionals: [], required: 0 });
+  if (typeof parsed === 'string') return parsed;
   let listen: HostPort = { host: '127.0.0.1', port: 2182 };
   let upstream: HostPort | undefined;
-  let out: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (name !== '--listen' && name !== '--upstream' && name !== '--out') return `unknown option ${a}`;
-    const value = eq > 0 && name !== a ? a.slice(eq + 1) : args[++i];
-    if (value === undefined) return `${name} needs a value`;
-    if (name === '--out') out = value;
-    else {
-      const parsed = parseHostPort(value, { allowPortZero: name === '--listen' });
-      if (typeof parsed === 'string') return `${name}: ${parsed}`;
-      if (name === '--listen') listen = parsed;
-      else upstream = parsed;
-    }
+  for (const name of ['--listen', '--upstream'] as const) {
+    const value = parsed.values.get(name);
+    if (value === undefined) continue;
+    const hostPort = parseHostPort(value, { allowPortZero: name === '--listen' });
+    if (typeof hostPort === 'string') return `${name}: ${hostPort}`;
+    if (name === '--listen') listen = hostPort;
+    else upstream = hostPort;
   }
-  return { listen, upstream, out };
+  return { listen, upstream, out: parsed.values.get('--out') };
 }
 
 async function openOut(file: string): Promise<fs.WriteStream> {
@@ -119,10 +114,7 @@ export const traceCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseTraceArgs(args);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire trace: ${parsed}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('trace', parsed, usage, io);
     if (parsed.upstream !== undefined) return trace({ ...parsed, upstream: parsed.upstream }, io);
     if (io.globals.server !== undefined) {
       let first: HostPort | undefined;
