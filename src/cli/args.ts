@@ -61,7 +61,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else out.rest.push(t.value);
       continue;
     }
-    if (!isGlobal(t.name)) {
+    // `--json=FILE` is bench's own option (a file for the figures); only the bare --json is the global flag.
+    if (!isGlobal(t.name) || (t.name === 'json' && t.value !== undefined)) {
       // The command's own option: passed on exactly as written (with an inline =value, if any).
       if (t.index !== lastIndex) out.rest.push(argv[t.index]!);
       lastIndex = t.index;

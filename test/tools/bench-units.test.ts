@@ -169,3 +169,21 @@ describe('SVG', () => {
     expect(renderLockSvg({ ...report, histogram: { acquire: [], handoff: [] }, timeline: binTimeline([], 0) })).toContain('no samples');
   });
 });
+
+describe('bench arguments', () => {
+  it('reads --json FILE (after the global --json), --json=FILE and a bare --json (stdout)', async () => {
+    const { parseArgs } = await import('../../src/cli/args.js');
+    const { parseBenchArgs } = await import('../../src/cli/commands/bench.js');
+    const bench = (...argv: string[]) => {
+      const p = parseArgs(['bench', ...argv]);
+      return parseBenchArgs(p.rest, p.globals.json);
+    };
+    expect(bench('lock', '--json', 'out.json').json).toBe('out.json');
+    expect(bench('lock', '--json=out.json').json).toBe('out.json');
+    expect(bench('raw', '--json').json).toBe('-');
+    expect(bench('lock', '--clients', '3', '--hold', '99999999999').lock).toEqual({ clients: 3, holdMs: 99999999999 });
+    expect(() => bench('lock', '--duration', '2', '--iterations', '5')).toThrow(/not both/);
+    expect(() => bench('lock', '--frobnicate')).toThrow(/unknown option --frobnicate/);
+    expect(() => bench()).toThrow(/lock or raw/);
+  });
+});
