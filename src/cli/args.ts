@@ -8,6 +8,7 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
 import type { GlobalOptions } from './types.js';
 
+/** The global flags, the command name and the command's own arguments (in order), or the first problem. */
 export interface ParsedArgs {
   globals: GlobalOptions;
   help: boolean;
@@ -44,6 +45,7 @@ function authEntry(value: string): { scheme: string; auth: string } | string {
   return { scheme: value.slice(0, i), auth: value.slice(i + 1) };
 }
 
+/** Splits argv into the global flags and the command's arguments (see the file comment). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { globals: { json: false }, help: false, version: false, command: undefined, rest: [] };
   const fail = (problem: string): void => void (out.error ??= problem);

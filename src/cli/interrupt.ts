@@ -12,7 +12,9 @@ import { ZooKeeperError } from '../errors.js';
 import { systemClock } from '../session/clock.js';
 import type { CliIo } from './types.js';
 
+/** The signals a long-running command winds down on, all alike. */
 export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** One of INTERRUPT_SIGNALS. */
 export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];
 
 /** Longest a single clean-up step is waited for after an interrupt, by default. */
@@ -20,8 +22,10 @@ export const STEP_LIMIT_MS = 5000;
 /** Longest the whole wind-down may take before the process exits anyway. */
 export const WIND_DOWN_LIMIT_MS = 20_000;
 
+/** How a clean-up step ended: done (with its value), failed (with its error), or not within its bound. */
 export type StepOutcome<T> = { done: true; value: T } | { done: false; error: unknown } | { done: false; timedOut: true };
 
+/** A command's hold on the interrupt signals: see onInterrupt. */
 export interface Interrupt extends Disposable {
   /** Aborted by the first signal; its reason is an ABORTED ZooKeeperError naming the signal. */
   readonly signal: AbortSignal;
