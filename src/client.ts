@@ -11,7 +11,8 @@
  */
 
 import { clientError } from './errors.js';
-import { JUTE_MAX_BUFFER, type Stat } from './protocol/index.js';
+import type { Stat } from './protocol/index.js';
+import { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 import { systemClock, type Clock } from './session/clock.js';
 import { parseConnectString } from './session/connect-string.js';
 import { Session } from './session/session.js';
@@ -48,9 +49,6 @@ import type {
 import * as watchOps from './client/watch-ops.js';
 import type { PersistentWatch } from './client/watch-handle.js';
 
-/** Room left in a request frame for header, path and ACLs when checking data against jute.maxbuffer. */
-const FRAME_OVERHEAD_ALLOWANCE = 1024;
-
 /**
  * A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close
  * it with `close()` or `await using`.
@@ -79,7 +77,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       this.#session,
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
-      options.maxDataSize ?? JUTE_MAX_BUFFER - FRAME_OVERHEAD_ALLOWANCE,
+      options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
     );
     this.#session.start();
   }

@@ -36,8 +36,13 @@ export class ZooKeeperError extends Error {
   declare readonly path?: string;
   declare readonly results?: readonly OpResult[];
 
+  /**
+   * `message` reads `CODE (op path): detail` by convention (clientError and errorFromServer build it so); one
+   * that does not start with the code gets it prefixed, one that does is kept, so the code appears exactly once
+   * and a printer shows `message` as it is, never `${code}: ${message}`.
+   */
   constructor(code: ErrorCodeName, message: string, options: ZooKeeperErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(withCode(code, message), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     const self = this as { -readonly [K in keyof ZooKeeperError]: ZooKeeperError[K] };
     if (options.errno !== undefined) self.errno = options.errno;
@@ -47,19 +52,29 @@ export class ZooKeeperError extends Error {
   }
 }
 
+/** `message` starting with `code` exactly once: kept if it already does, else `CODE: message` (or bare CODE). */
+function withCode(code: string, message: string): string {
+  if (message === '' || message === code) return code;
+  if (message.startsWith(code) && /^[ :(]/.test(message.slice(code.length))) return message;
+  return `${code}: ${message}`;
+}
+
 function describe(code: string, op: string | undefined, path: string | undefined, detail?: string): string {
   const where = op === undefined ? '' : path === undefined ? ` (${op})` : ` (${op} ${path})`;
   return detail === undefined ? `${code}${where}` : `${code}${where}: ${detail}`;
 }
 
-/** The error for a server reply's err number; numbers ZooKeeper does not define become UNKNOWN_ERROR. */
-export function errorFromServer(errno: number, op?: string, path?: string): ZooKeeperError {
+/**
+ * The error for a server reply's err number (with an optional detail saying what it means here); numbers
+ * ZooKeeper does not define become UNKNOWN_ERROR.
+ */
+export function errorFromServer(errno: number, op?: string, path?: string, detail?: string): ZooKeeperError {
   const name = errorName(errno);
   const options = { errno, ...(op === undefined ? {} : { op }), ...(path === undefined ? {} : { path }) };
   if (name === undefined || name === 'OK') {
     return new ZooKeeperError('UNKNOWN_ERROR', describe('UNKNOWN_ERROR', op, path, `server error number ${errno}`), options);
   }
-  return new ZooKeeperError(name, describe(name, op, path), options);
+  return new ZooKeeperError(name, describe(name, op, path, detail), options);
 }
 
 /** A client-side error (or a server name raised by the client itself, like CONNECTIONLOSS). */

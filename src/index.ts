@@ -46,6 +46,7 @@ export { PersistentWatch } from './client/watch-handle.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';
 export { pathProblem } from './client/paths.js';
+export { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 export {
   clientError,
   errorFromServer,
@@ -57,7 +58,7 @@ export {
 } from './errors.js';
 export type { SessionState, ConnectionEvent, StateChange } from './session/state.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
-export type { Clock, TimerHandle } from './session/clock.js';
+export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';

@@ -1,43 +1,114 @@
-/** Global flag parsing: flags may come before or after the command name. */
+/**
+ * Global flag parsing with node:util's parseArgs. Global flags may come before or after the command name; what
+ * is not a global flag is handed to the command as written (its own options, their values, its positionals),
+ * in order. `--` ends option parsing: it is passed on, and everything after it is the command's data even when
+ * it starts with `-` (e.g. `zkwire set /n -- --not-an-option`).
+ */
 
+import { parseArgs as parseNodeArgs } from 'node:util';
 import type { GlobalOptions } from './types.js';
 
+/** The global flags, the command name and the command's own arguments (in order), or the first problem. */
 export interface ParsedArgs {
   globals: GlobalOptions;
   help: boolean;
+  /** --version was given. */
+  version: boolean;
   command: string | undefined;
   rest: string[];
   error?: string;
 }
 
-const WITH_VALUE = new Set(['--server', '--session-timeout']);
+const GLOBAL_OPTIONS = {
+  server: { type: 'string' },
+  'session-timeout': { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'max-frame-size': { type: 'string' },
+  auth: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
+type GlobalName = keyof typeof GLOBAL_OPTIONS;
+const isGlobal = (name: string): name is GlobalName => Object.hasOwn(GLOBAL_OPTIONS, name);
+
+/** A positive integer of milliseconds or bytes, or the reason it is not one. */
+function positive(flag: string, value: string, unit: string): number | string {
+  const n = Number(value);
+  return /^\d+$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : `${flag} must be a positive integer (${unit}), got ${value}`;
+}
+
+/** `scheme:credentials` (the credentials may contain ':'), or the reason it is not. */
+function authEntry(value: string): { scheme: string; auth: string } | string {
+  const i = value.indexOf(':');
+  if (i <= 0) return `--auth needs scheme:credentials (e.g. digest:user:password), got ${JSON.stringify(value)}`;
+  return { scheme: value.slice(0, i), auth: value.slice(i + 1) };
+}
+
+/** Splits argv into the global flags and the command's arguments (see the file comment). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { globals: { json: false }, help: false, command: undefined, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      out.rest.push(...argv.slice(i + 1));
-      break;
+  const out: ParsedArgs = { globals: { json: false }, help: false, version: false, command: undefined, rest: [] };
+  const fail = (problem: string): void => void (out.error ??= problem);
+  const { tokens } = parseNodeArgs({ args: [...argv], options: GLOBAL_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  let lastIndex = -1; // grouped short flags (-rR) are several tokens of one argument
+  let terminated = false;
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') {
+      terminated = true;
+      out.rest.push('--');
+      continue;
     }
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (WITH_VALUE.has(name)) {
-      const value = eq > 0 && name !== a ? a.slice(eq + 1) : argv[++i];
-      if (value === undefined) {
-        out.error = `${name} needs a value`;
-        continue;
+    if (t.kind === 'positional') {
+      if (out.command === undefined && !terminated) out.command = t.value;
+      else out.rest.push(t.value);
+      continue;
+    }
+    // `--json=FILE` is bench's own option (a file for the figures); only the bare --json is the global flag.
+    if (!isGlobal(t.name) || (t.name === 'json' && t.value !== undefined)) {
+      // The command's own option: passed on exactly as written (with an inline =value, if any).
+      if (t.index !== lastIndex) out.rest.push(argv[t.index]!);
+      lastIndex = t.index;
+      continue;
+    }
+    const flag = t.rawName;
+    const type = GLOBAL_OPTIONS[t.name].type;
+    if (type === 'string' && t.value === undefined) {
+      fail(`${flag} needs a value`);
+      continue;
+    }
+    const value = t.value ?? '';
+    switch (t.name) {
+      case 'server':
+        out.globals.server = value;
+        break;
+      case 'session-timeout':
+      case 'connect-timeout':
+      case 'max-frame-size': {
+        const n = positive(flag, value, t.name === 'max-frame-size' ? 'bytes' : 'ms');
+        if (typeof n === 'string') fail(n);
+        else if (t.name === 'session-timeout') out.globals.sessionTimeout = n;
+        else if (t.name === 'connect-timeout') out.globals.connectTimeout = n;
+        else out.globals.maxFrameSize = n;
+        break;
       }
-      if (name === '--server') out.globals.server = value;
-      else {
-        const ms = Number(value);
-        if (!Number.isInteger(ms) || ms <= 0) out.error = `--session-timeout must be a positive integer (ms), got ${value}`;
-        else out.globals.sessionTimeout = ms;
+      case 'auth': {
+        const entry = authEntry(value);
+        if (typeof entry === 'string') fail(entry);
+        else (out.globals.auth ??= []).push(entry);
+        break;
       }
-    } else if (a === '--json') out.globals.json = true;
-    else if (a === '--help' || a === '-h') out.help = true;
-    else if (out.command === undefined && !a.startsWith('-')) out.command = a;
-    else out.rest.push(a);
+      case 'json':
+        out.globals.json = true;
+        break;
+      case 'help':
+        out.help = true;
+        break;
+    }
+  }
+  // `--version` is zkwire's own only without a command: set and rm have a --version option of their own.
+  if (out.command === undefined && out.rest.includes('--version')) {
+    out.version = true;
+    out.rest = out.rest.filter((a) => a !== '--version');
   }
   return out;
 }

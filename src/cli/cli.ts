@@ -1,6 +1,8 @@
 /** The CLI dispatcher: global flags, then a command from the registry. Testable without a process. */
 
+import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
 import { parseArgs } from './args.js';
+import { VERSION } from './version.js';
 import { commands } from './commands/index.js';
 import type { CliIo, Command } from './types.js';
 
@@ -14,14 +16,23 @@ ${list}
 
 Global options (before or after the command):
   --server HOSTS          connect string, host:port[,host:port...][/chroot]
-  --session-timeout MS    requested session timeout in milliseconds
-  --json                  machine-readable output
+  --session-timeout MS    requested session timeout in milliseconds (the server clamps it)
+  --connect-timeout MS    give up connecting after MS ms (default: the session timeout)
+  --auth SCHEME:CRED      credentials sent on connecting, e.g. digest:user:password (repeatable)
+  --max-frame-size BYTES  largest reply frame accepted (default ${DEFAULT_MAX_FRAME_SIZE})
+  --json                  machine-readable output; errors as {"error":{"code","message"}} on stderr
   --help, -h              help for zkwire or for a command
+  --version               the zkwire version (without a command)
+  --                      end of options: what follows is data, even if it starts with -
 `;
 }
 
 export async function runCli(argv: readonly string[], io: Omit<CliIo, 'globals'>): Promise<number> {
   const parsed = parseArgs(argv);
+  if (parsed.version) {
+    io.out(`zkwire ${VERSION}\n`);
+    return 0;
+  }
   const cmd: Command | undefined = commands.find((c) => c.name === parsed.command);
   if (parsed.command !== undefined && cmd === undefined) {
     io.err(`zkwire: unknown command ${parsed.command}\n\n${mainUsage()}`);

@@ -11,6 +11,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 
 runCli(process.argv.slice(2), {
   out: (t) => void process.stdout.write(t),
+  write: (bytes) => void process.stdout.write(bytes),
   err: (t) => void process.stderr.write(t),
   stdin: process.stdin,
 }).then(

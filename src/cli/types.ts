@@ -5,6 +5,12 @@ export interface GlobalOptions {
   server?: string;
   /** --session-timeout ms */
   sessionTimeout?: number;
+  /** --connect-timeout ms: how long to wait for the first session (default the session timeout). */
+  connectTimeout?: number;
+  /** --max-frame-size bytes: the largest reply frame accepted. */
+  maxFrameSize?: number;
+  /** --auth scheme:credentials, in order (repeatable): sent on every connection. */
+  auth?: { scheme: string; auth: string }[];
   /** --json: machine-readable output where a command supports it. */
   json: boolean;
 }
@@ -12,6 +18,8 @@ export interface GlobalOptions {
 export interface CliIo {
   /** Writes to standard output (the text as given; add your own newlines). */
   out(text: string): void;
+  /** Writes bytes to standard output as they are (for `get --raw`); absent where output is text only. */
+  write?(bytes: Uint8Array): void;
   /** Writes to standard error. */
   err(text: string): void;
   /** Standard input as text chunks. */

@@ -17,3 +17,37 @@ export function checkAcl(acl: readonly ACL[], op: string, path: string): ACL[] {
   if (!Array.isArray(acl) || acl.length === 0) throw clientError('BAD_ARGUMENT', 'the ACL list must not be empty', { op, path });
   return [...acl];
 }
+
+/**
+ * A `signal` option: undefined or an AbortSignal. Anything else would throw a TypeError from deep inside the
+ * first `addEventListener`, after part of the call had run. Duck-typed, so a signal from another realm passes.
+ */
+export function checkSignal(signal: unknown, op: string, path?: string): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const s = signal as Partial<AbortSignal> | null;
+  if (s === null || typeof s !== 'object' || typeof s.aborted !== 'boolean' || typeof s.addEventListener !== 'function') {
+    throw clientError('BAD_ARGUMENT', `signal must be an AbortSignal, got ${describeValue(signal)}`, { op, path });
+  }
+  return signal as AbortSignal;
+}
+
+/** The largest value the wire's int32 timeout fields hold; also the longest delay a runtime timer honours. */
+export const MAX_INT32 = 2 ** 31 - 1;
+
+/**
+ * A duration option in ms: a number ≥ `min`. Infinity is allowed where the option means "no deadline"
+ * (`infinite: true`); NaN, negatives and non-numbers are refused, never silently turned into "fire at once".
+ */
+export function checkDuration(name: string, value: unknown, op: string, opts: { min?: number; infinite?: boolean } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const min = opts.min ?? 0;
+  if (typeof value !== 'number' || !(value >= min) || (value === Infinity && opts.infinite !== true)) {
+    const range = `${min === 0 ? 'a non-negative' : `a ≥ ${min}`} number of milliseconds${opts.infinite === true ? ' (or Infinity)' : ''}`;
+    throw clientError('BAD_ARGUMENT', `${name} must be ${range}, got ${describeValue(value)}`, { op });
+  }
+  return value;
+}
+
+function describeValue(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? (v.constructor?.name ?? 'object') : String(v);
+}

@@ -7,16 +7,32 @@ import { clientError } from '../errors.js';
 import { Timer, type Clock } from '../session/clock.js';
 import type { Session, SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
+import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
 import type { ClientOptions } from './types.js';
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
+/**
+ * The one place client options are checked (BAD_ARGUMENT before any connection is made) and turned into the
+ * session's options.
+ */
 export function sessionOptions(hosts: readonly Endpoint[], transport: Transport, clock: Clock, options: ClientOptions): SessionOptions {
+  checkDuration('connectTimeoutMs', options.connectTimeoutMs, 'connect', { infinite: true });
+  checkDuration('closeTimeoutMs', options.closeTimeoutMs, 'connect', { infinite: true });
+  checkSignal(options.signal, 'connect');
+  for (const [name, value] of [['maxFrameSize', options.maxFrameSize], ['maxDataSize', options.maxDataSize]] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw clientError('BAD_ARGUMENT', `${name} must be a non-negative integer number of bytes, got ${String(value)}`, { op: 'connect' });
+    }
+  }
+  // The request's timeout is an int32 on the wire: a longer one (Infinity included) asks for the longest there
+  // is, and the server negotiates it down to its maxSessionTimeout anyway.
+  const requested = checkDuration('sessionTimeoutMs', options.sessionTimeoutMs, 'connect', { min: 1, infinite: true });
   return {
     hosts,
     transport,
-    sessionTimeoutMs: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+    sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...(options.canBeReadOnly === undefined ? {} : { canBeReadOnly: options.canBeReadOnly }),
     ...(options.maxFrameSize === undefined ? {} : { maxFrameSize: options.maxFrameSize }),
@@ -41,7 +57,7 @@ export async function waitConnected(session: Session, clock: Clock, timeoutMs: n
   const onAbort = (): void => stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted === true) stop.abort();
-  timer.arm(timeoutMs);
+  if (timeoutMs !== Infinity) timer.arm(timeoutMs); // Infinity: no deadline, so no timer at all
   try {
     await session.waitConnected(stop.signal);
   } catch (e) {

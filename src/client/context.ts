@@ -5,11 +5,14 @@
  */
 
 import { clientError, errorFromServer, ZooKeeperError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import type { Reply } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
+import { checkSignal } from './checks.js';
+import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
 
@@ -25,9 +28,23 @@ export class ClientContext {
   data(data: Data, op: string, path: string): Uint8Array {
     const bytes = toBytes(data, op, path);
     if (bytes.length > this.maxDataSize) {
-      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize}`, { op, path });
+      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize} (maxDataSize)`, { op, path });
     }
     return bytes;
+  }
+
+  /**
+   * Refuses (BAD_ARGUMENT) a request whose frame the server would answer by dropping the connection: over the
+   * data limit plus the room it leaves for a short create (exactly jute.maxbuffer with the defaults). `size` is
+   * only computed for large data, the one case where the rest of the request can tip it over.
+   */
+  checkRequestSize(op: string, path: string | undefined, dataLength: number, size: () => number): void {
+    const budget = this.maxDataSize + SHORT_CREATE_OVERHEAD;
+    if (dataLength + 64 * 1024 < budget) return;
+    const n = size();
+    if (n > budget) {
+      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, ...(path === undefined ? {} : { path }) });
+    }
   }
 
   /** Queues one request (synchronously: call order is wire order). */
@@ -39,7 +56,17 @@ export class ClientContext {
     options: CallOptions,
     onReply: (reply: Reply) => T,
   ): Promise<T> {
-    return this.session.request({ opcode, body, op, path, signal: options.signal, onReply });
+    const signal = checkSignal(options.signal, op, path);
+    const root = this.chroot.root;
+    if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply });
+    // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
+    // bare `NONODE (getChildren /)` would hide.
+    const mapped = (reply: Reply): T => {
+      if (reply.err !== ErrorCode.NONODE) return onReply(reply);
+      const server = this.chroot.toServer(path);
+      throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
+    };
+    return this.session.request({ opcode, body, op, path, signal, onReply: mapped });
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */

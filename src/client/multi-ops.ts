@@ -7,11 +7,14 @@ import { errorFromServer, ZooKeeperError } from '../errors.js';
 import { OpCode } from '../protocol/index.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './multi-wire.js';
+import { multiRequestSize } from './request-size.js';
 import type { CallOptions } from './types.js';
 
 export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: CallOptions): Promise<OpResult[]> {
   return guard(() => {
     const body = encodeMulti('write', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
+    const measured = multiRequestSize(body.ops);
+    ctx.checkRequestSize('multi', undefined, measured.dataLength, () => measured.size);
     return ctx.send('multi', undefined, OpCode.multi, body, options, (reply) => {
       ok(reply, 'multi', undefined);
       const results = multiResults(reply.body, ctx.chroot);

@@ -1,12 +1,14 @@
 /** The write operations on one node: create, delete, setData, setACL. */
 
-import { clientError } from '../errors.js';
+import { clientError, errorFromServer } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { OpCode, type Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import { checkAcl, checkVersion } from './checks.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
 import { validatePath } from './paths.js';
+import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
 
 export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
@@ -24,7 +26,12 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
       flags: mode.flags,
       ...(ttl === undefined ? {} : { ttl }),
     };
+    const length = bytes?.length ?? 0;
+    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, ttl !== undefined));
     return ctx.send(op, path, createOpcode(mode, withStat), body, options, (reply) => {
+      if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
+        throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
+      }
       ok(reply, op, path);
       const res = reply.body as { path: string | null; stat?: Stat };
       const created = ctx.chroot.toClient(res.path ?? '');
@@ -47,6 +54,7 @@ export function setData(ctx: ClientContext, path: string, data: Data, options: V
   return guard(() => {
     validatePath(path, 'setData');
     const body = { path: ctx.chroot.toServer(path), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
+    ctx.checkRequestSize('setData', path, body.data.length, () => setDataRequestSize(body.path, body.data.length));
     return ctx.send('setData', path, OpCode.setData, body, options, (reply) => {
       ok(reply, 'setData', path);
       return (reply.body as { stat: Stat }).stat;

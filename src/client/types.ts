@@ -25,7 +25,13 @@ export interface ClientOptions {
   readonly canBeReadOnly?: boolean;
   /** Largest frame accepted from a server, default DEFAULT_MAX_FRAME_SIZE. */
   readonly maxFrameSize?: number;
-  /** Largest node data sent, default 1 MiB − 1 KiB (the server's jute.maxbuffer less room for the rest of the request). */
+  /**
+   * Largest node data sent; more is refused before sending with BAD_ARGUMENT. Default DEFAULT_MAX_DATA_SIZE,
+   * 1 048 526 bytes: what a server at the default jute.maxbuffer (0xfffff) accepts in a create of a short path
+   * with the open ACL (0xfffff less 49 bytes for the rest of that request). A request whose frame would still
+   * pass the server's limit (a long path, a large ACL) is refused too, rather than sent to a server that would
+   * drop the connection. Raise it only for servers started with a larger jute.maxbuffer (by as much).
+   */
   readonly maxDataSize?: number;
   /** Reports every frame sent and received, decoded. */
   readonly onFrame?: FrameListener;

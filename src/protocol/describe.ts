@@ -6,7 +6,7 @@
 
 import { errorName } from './error-codes.js';
 import { hexEncode } from './hex.js';
-import { EventType, opName } from './opcodes.js';
+import { AddWatchMode, CreateFlags, EventType, opName, Perms, WatcherType } from './opcodes.js';
 import { OpaqueBody } from './records/opaque.js';
 import { isValidUtf8, utf8Decode } from './utf8.js';
 
@@ -101,6 +101,54 @@ function statShort(stat: unknown): string {
   return `v${String(stat['version'])} mzxid=${typeof stat['mzxid'] === 'bigint' ? hexId(stat['mzxid']) : '?'}`;
 }
 
+/** A number's name in one of the protocol's enumerations (as ZooKeeper's Java names spell it), else the number. */
+function nameIn(table: Readonly<Record<string, number>>, n: number, spell: (key: string) => string): string {
+  for (const [key, value] of Object.entries(table)) if (value === n) return spell(key);
+  return String(n);
+}
+
+/** `persistentSequentialWithTTL` → `PERSISTENT_SEQUENTIAL_WITH_TTL` (CreateMode's Java names). */
+const javaConstant = (key: string): string => key.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+
+/** A create request's flags by CreateMode name, e.g. `EPHEMERAL_SEQUENTIAL`; an unknown value stays a number. */
+export function createFlagsName(flags: number): string {
+  return nameIn(CreateFlags, flags, javaConstant);
+}
+
+/** An addWatch mode by name: `PERSISTENT` or `PERSISTENT_RECURSIVE`. */
+export function addWatchModeName(mode: number): string {
+  return nameIn(AddWatchMode, mode, javaConstant);
+}
+
+/** A checkWatches/removeWatches watcher type by name: `CHILDREN`, `DATA`, `ANY`, … */
+export function watcherTypeName(type: number): string {
+  return nameIn(WatcherType, type, javaConstant);
+}
+
+const PERM_LETTERS: readonly [number, string][] = [
+  [Perms.CREATE, 'c'],
+  [Perms.DELETE, 'd'],
+  [Perms.READ, 'r'],
+  [Perms.WRITE, 'w'],
+  [Perms.ADMIN, 'a'],
+];
+
+/**
+ * ACL permission bits as letters in zkCli's order, e.g. 31 → `cdrwa`, 1 → `r`; no bits → `-`; bits ZooKeeper
+ * does not define are added as `+0x…`.
+ */
+export function permsText(perms: number): string {
+  let text = '';
+  for (const [bit, letter] of PERM_LETTERS) if ((perms & bit) !== 0) text += letter;
+  const unknown = perms & ~Perms.ALL;
+  return (text === '' ? '-' : text) + (unknown === 0 ? '' : `+0x${unknown.toString(16)}`);
+}
+
+/** An ACL list as `[cdrwa world:anyone, r ip:10.0.0.1]`. */
+function aclText(acl: unknown[]): string {
+  return list(acl.filter(isRec).map((a) => `${typeof a['perms'] === 'number' ? permsText(a['perms']) : '?'} ${String((a['id'] as Rec)['scheme'])}:${String((a['id'] as Rec)['id'])}`));
+}
+
 /** The path a request or reply body is about, if it has one. */
 export function bodyPath(body: unknown): string | undefined {
   if (!isRec(body)) return undefined;
@@ -121,12 +169,13 @@ export function summarizeRequestBody(op: string, body: unknown): string {
     parts.push(`${ops.length} op(s) ${list(ops.map((o) => `${String(o['op'] ?? opName((o['header'] as Rec)['type'] as number))} ${bodyPath(o['body']) ?? ''}`.trim()))}`);
   }
   if ('data' in body && (body['data'] === null || body['data'] instanceof Uint8Array)) parts.push(`data=${shortData(body['data'])}`);
-  if (typeof body['flags'] === 'number') parts.push(`flags=${body['flags']}`);
+  if (typeof body['flags'] === 'number') parts.push(`flags=${createFlagsName(body['flags'])}`);
   if (typeof body['ttl'] === 'bigint') parts.push(`ttl=${body['ttl']}`);
+  if (Array.isArray(body['acl'])) parts.push(`acl=${aclText(body['acl'] as unknown[])}`);
   if (typeof body['version'] === 'number') parts.push(`version=${body['version']}`);
   if (body['watch'] === true) parts.push('watch');
-  if (typeof body['mode'] === 'number') parts.push(`mode=${body['mode']}`);
-  if (typeof body['type'] === 'number' && op !== 'auth') parts.push(`type=${body['type']}`);
+  if (typeof body['mode'] === 'number') parts.push(`mode=${addWatchModeName(body['mode'])}`);
+  if (typeof body['type'] === 'number' && op !== 'auth') parts.push(`type=${watcherTypeName(body['type'])}`);
   if (op === 'auth') {
     const auth = body['auth'];
     parts.push(`scheme=${String(body['scheme'])} (${auth instanceof Uint8Array ? auth.length : 0}B credentials)`);
@@ -155,7 +204,7 @@ export function summarizeResponseBody(body: unknown): string {
   if ('ephemerals' in body) parts.push(`ephemerals=${list(body['ephemerals'] as string[] | null)}`);
   if (typeof body['totalNumber'] === 'number') parts.push(`total=${body['totalNumber']}`);
   if ('acl' in body && Array.isArray(body['acl'])) {
-    parts.push(`acl=${list((body['acl'] as Rec[]).map((a) => `${String(a['perms'])} ${String((a['id'] as Rec)['scheme'])}:${String((a['id'] as Rec)['id'])}`))}`);
+    parts.push(`acl=${aclText(body['acl'] as unknown[])}`);
   }
   if ('clientInfo' in body && Array.isArray(body['clientInfo'])) {
     parts.push(`identities=${list((body['clientInfo'] as Rec[]).map((c) => `${String(c['authScheme'])}:${String(c['user'])}`))}`);

@@ -6,22 +6,10 @@
  */
 
 import { ZooKeeperError } from '../errors.js';
+import type { Clock } from '../session/clock.js';
 
-/** The timers a recipe uses; the same shape as the client's clock option, so the client's clock can be passed in. */
-export interface RecipeClock {
-  /** Milliseconds; only differences are used. */
-  now(): number;
-  /** Calls `fn` after `ms` milliseconds. */
-  setTimeout(fn: () => void, ms: number): unknown;
-  /** Cancels a timer. */
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemRecipeClock: RecipeClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
-};
+/** @deprecated The recipes take the client's `Clock`; this name stays for code written against it. */
+export type RecipeClock = Clock;
 
 /** Decides whether to try again and after how long. */
 export interface RetryPolicy {
@@ -85,7 +73,7 @@ export function abortError(signal: AbortSignal, op?: string): ZooKeeperError {
 }
 
 /** Waits `ms` on `clock`; rejects with ABORTED as soon as `signal` fires (the timer is cleared). */
-export function sleep(ms: number, clock: RecipeClock, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, clock: Clock, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal, 'sleep'));

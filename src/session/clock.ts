@@ -6,22 +6,71 @@
 
 export type TimerHandle = unknown;
 
-/** Time and timers, injectable so tests can drive time. */
+/**
+ * Time as every timer in zkwire sees it: the session's heartbeats, read timeouts and client-side expiry, the
+ * connect deadline, and the recipes' acquire deadlines and retry sleeps. The system implementation takes any
+ * delay (see `systemClock`); a test passes a fake one.
+ */
 export interface Clock {
   /** Milliseconds on a monotonic-enough scale; only differences are used. */
   now(): number;
-  /** Calls `fn` after `ms` milliseconds. */
+  /** Calls `fn` once after `ms`; Infinity never fires, NaN and negative delays count as 0. */
   setTimeout(fn: () => void, ms: number): TimerHandle;
   /** Cancels a timer. */
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The runtime's own timers. */
-export const systemClock: Clock = {
+/**
+ * The longest delay runtimes' setTimeout honours (a signed 32-bit count of ms, about 24.8 days): Node, browsers,
+ * Deno, Bun and workerd fire a longer one after about 1 ms instead.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/** A timer on a chained clock: the step armed on the underlying clock now, if any. */
+interface ChainedHandle {
+  step: TimerHandle | undefined;
+}
+
+/**
+ * A clock that takes any delay, over `base` whose timers honour at most MAX_TIMER_DELAY_MS: a longer delay is
+ * armed as a chain of steps of at most that length (counted down by the step lengths, so a wall-clock jump
+ * moves it no more than it moves a single timer); Infinity arms nothing at all.
+ */
+export function longDelayClock(base: Clock): Clock {
+  return {
+    now: () => base.now(),
+    setTimeout(fn, ms) {
+      const handle: ChainedHandle = { step: undefined };
+      let remaining = ms > 0 ? ms : 0; // NaN and negatives: 0, as the runtime treats them
+      if (remaining === Infinity) return handle;
+      const next = (): void => {
+        const step = Math.min(remaining, MAX_TIMER_DELAY_MS);
+        remaining -= step;
+        handle.step = base.setTimeout(() => {
+          handle.step = undefined;
+          if (remaining > 0) next();
+          else fn();
+        }, step);
+      };
+      next();
+      return handle;
+    },
+    clearTimeout(handle) {
+      const h = handle as ChainedHandle;
+      if (h.step !== undefined) base.clearTimeout(h.step);
+      h.step = undefined;
+    },
+  };
+}
+
+const runtimeTimers: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
 };
+
+/** The runtime's own timers, for any delay: longer ones than the runtime honours are chained, Infinity never fires. */
+export const systemClock: Clock = longDelayClock(runtimeTimers);
 
 /** One re-armable timer on a clock: `arm` replaces any earlier deadline. */
 export class Timer {

@@ -5,6 +5,7 @@
  */
 
 import net from 'node:net';
+import { MAX_TIMER_DELAY_MS } from '../session/clock.js';
 import { clearRealTimeout, setRealTimeout } from './local-server/real-timers.js';
 
 export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
@@ -25,7 +26,8 @@ export function fourLetterWord(
     const timer = setRealTimeout(() => {
       failure = new Error(`${command} to ${host}:${port}: no complete answer within ${timeoutMs} ms`);
       socket.destroy();
-    }, timeoutMs);
+      // Clamped to what runtime timers honour (about 24.8 days): longer would fire at once, and is as good as no limit.
+    }, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
     // end() half-closes after the command: the server answers, then closes its side.
     socket.on('connect', () => socket.end(command));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));

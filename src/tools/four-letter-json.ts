@@ -12,6 +12,11 @@ export const TABULAR_FOUR_LETTER_WORDS = ['ruok', 'isro', 'srvr', 'stat', 'mntr'
 /** The "not enabled" answer of a server whose 4lw.commands.whitelist leaves the command out. */
 const NOT_WHITELISTED = /is not executed because it is not in the whitelist/;
 
+/** True when the answer is the server refusing the word (its 4lw.commands.whitelist leaves it out). */
+export function isNotWhitelisted(text: string): boolean {
+  return NOT_WHITELISTED.test(text);
+}
+
 export function fourLetterJson(command: string, text: string): JsonValue {
   if (NOT_WHITELISTED.test(text)) return { error: 'NOT_WHITELISTED', text: text.trim() };
   switch (command) {

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZooKeeperClient } from '../../src/node.js';
+import { DEFAULT_MAX_DATA_SIZE, type ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import { connectShared, uniquePath } from './helpers.js';
@@ -16,7 +16,7 @@ type Row = readonly [name: string, call: (zk: ZooKeeperClient, base: string) => 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const any = <T>(v: unknown): T => v as T;
 
-const LIMIT = 1024 * 1024 - 1 - 1024; // the client's default maxDataSize (jute.maxbuffer less 1 KiB)
+const LIMIT = DEFAULT_MAX_DATA_SIZE; // the client's default maxDataSize
 const TOO_BIG = new Uint8Array(LIMIT + 1);
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 

@@ -8,6 +8,11 @@ import {
   hexId,
   JuteWriter,
   OpaqueBody,
+  addWatchModeName,
+  createFlagsName,
+  permsText,
+  summarizeResponseBody,
+  watcherTypeName,
   shortData,
   summarizeRequestBody,
   toJsonValue,
@@ -76,5 +81,34 @@ describe('session ids', () => {
     expect(response.summary).toContain(`sessionId=${printed}`);
     const line = formatRecordText({ type: 'close', conn: 1, time: 0, by: 'client', error: undefined, sessionId: wire, bytes: { c2s: 0, s2c: 0 } });
     expect(line).toContain(printed);
+  });
+});
+
+describe('readable names', () => {
+  it('names create flags, addWatch modes and watcher types as ZooKeeper spells them; unknown values stay numbers', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 9].map(createFlagsName)).toEqual([
+      'PERSISTENT',
+      'EPHEMERAL',
+      'PERSISTENT_SEQUENTIAL',
+      'EPHEMERAL_SEQUENTIAL',
+      'CONTAINER',
+      'PERSISTENT_WITH_TTL',
+      'PERSISTENT_SEQUENTIAL_WITH_TTL',
+      '9',
+    ]);
+    expect([0, 1, 2].map(addWatchModeName)).toEqual(['PERSISTENT', 'PERSISTENT_RECURSIVE', '2']);
+    expect([1, 2, 3].map(watcherTypeName)).toEqual(['CHILDREN', 'DATA', 'ANY']);
+  });
+
+  it('spells ACL permission bits as letters', () => {
+    expect([31, 1, 17, 12, 0, 32 | 1].map(permsText)).toEqual(['cdrwa', 'r', 'ra', 'cd', '-', 'r+0x20']);
+  });
+
+  it('uses the names in request and reply summaries', () => {
+    const acl = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }, { perms: 1, id: { scheme: 'ip', id: '10.0.0.1' } }];
+    expect(summarizeRequestBody('create', { path: '/a', data: null, acl, flags: 3 })).toBe('/a data=null flags=EPHEMERAL_SEQUENTIAL acl=[cdrwa world:anyone, r ip:10.0.0.1]');
+    expect(summarizeRequestBody('addWatch', { path: '/a', mode: 1 })).toBe('/a mode=PERSISTENT_RECURSIVE');
+    expect(summarizeRequestBody('removeWatches', { path: '/a', type: 2 })).toBe('/a type=DATA');
+    expect(summarizeResponseBody({ acl: [acl[1]] })).toBe('acl=[r ip:10.0.0.1]');
   });
 });

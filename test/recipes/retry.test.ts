@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
-import { exponentialBackoff, noRetry, sleep, type RecipeClock } from '../../src/recipes/retry.js';
+import { exponentialBackoff, noRetry, sleep } from '../../src/recipes/retry.js';
+import type { Clock } from '../../src/session/clock.js';
 
 /** A clock that only moves when told to. */
 function fakeClock() {
   let now = 0;
   let nextId = 1;
   const timers = new Map<number, { at: number; fn: () => void }>();
-  const clock: RecipeClock & { advance(ms: number): void; pending(): number } = {
+  const clock: Clock & { advance(ms: number): void; pending(): number } = {
     now: () => now,
     setTimeout(fn, ms) {
       const id = nextId++;

@@ -141,6 +141,7 @@ describe('SVG', () => {
     const some = { count: 3, p50: 200, p90: 300, p99: 900, p999: 900, max: 900, min: 150, mean: 400 };
     const report = {
       benchmark: 'lock',
+      interrupted: false,
       server: { connectString: '127.0.0.1:1', version: '3.8.0-<&"weird">', mode: 'standalone', settings: {} },
       environment: { node: 'v20', cpu: 'x', cpus: 1, platform: 'linux-x64' },
       settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, floorSamples: 2, path: '/p' },
@@ -166,5 +167,23 @@ describe('SVG', () => {
     expect(elements).toContain('polyline');
     expect(svg).not.toMatch(/href|<script|<style|@import|url\(/);
     expect(renderLockSvg({ ...report, histogram: { acquire: [], handoff: [] }, timeline: binTimeline([], 0) })).toContain('no samples');
+  });
+});
+
+describe('bench arguments', () => {
+  it('reads --json FILE (after the global --json), --json=FILE and a bare --json (stdout)', async () => {
+    const { parseArgs } = await import('../../src/cli/args.js');
+    const { parseBenchArgs } = await import('../../src/cli/commands/bench.js');
+    const bench = (...argv: string[]) => {
+      const p = parseArgs(['bench', ...argv]);
+      return parseBenchArgs(p.rest, p.globals.json);
+    };
+    expect(bench('lock', '--json', 'out.json').json).toBe('out.json');
+    expect(bench('lock', '--json=out.json').json).toBe('out.json');
+    expect(bench('raw', '--json').json).toBe('-');
+    expect(bench('lock', '--clients', '3', '--hold', '99999999999').lock).toEqual({ clients: 3, holdMs: 99999999999 });
+    expect(() => bench('lock', '--duration', '2', '--iterations', '5')).toThrow(/not both/);
+    expect(() => bench('lock', '--frobnicate')).toThrow(/unknown option --frobnicate/);
+    expect(() => bench()).toThrow(/lock or raw/);
   });
 });

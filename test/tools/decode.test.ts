@@ -121,6 +121,20 @@ describe('the built CLI', () => {
     expect(edge.stdout.split('\n').filter((l) => l.includes('"error"'))).toHaveLength(2);
   });
 
+  it('--pretty names create flags, ACL permissions and addWatch modes', () => {
+    const pretty = (file: string): string =>
+      spawnSync(process.execPath, [main, 'decode', '--pretty', join(GOLDEN_DIR, file)], { encoding: 'utf8' }).stdout;
+    expect(pretty('create_modes.jsonl')).toMatch(/create \S+ data="e"\(1B\) flags=EPHEMERAL acl=\[cdrwa world:anyone\]/);
+    expect(pretty('add_watch_recursive.jsonl')).toMatch(/addWatch \/\S+ mode=PERSISTENT_RECURSIVE/);
+    expect(pretty('acl.jsonl')).toMatch(/setACL \S+ acl=\[ra world:anyone\]/);
+  });
+
+  it('says a missing file is missing (exit 1), not that frames failed', () => {
+    const r = spawnSync(process.execPath, [main, 'decode', '/nonexistent-capture.jsonl'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('zkwire decode: /nonexistent-capture.jsonl: no such file\n');
+  });
+
   it('reads stdin with -, takes global flags anywhere, and refuses unknown commands', () => {
     const stdin = spawnSync(process.execPath, [main, 'decode', '-', '--json'], { input: `${line({ dir: 'c2s', hex: CONNECT })}\n`, encoding: 'utf8' });
     expect(stdin.status).toBe(0);

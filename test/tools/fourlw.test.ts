@@ -7,11 +7,12 @@ import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { jsonLines, zkwire } from './cli-io.js';
 
 let server: ZkServer;
+let strict: ZkServer;
 beforeAll(async () => {
-  server = await startZooKeeper();
+  [server, strict] = await Promise.all([startZooKeeper(), startZooKeeper({ extraConfig: { '4lw.commands.whitelist': 'srvr' } })]);
 });
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), strict?.stop()]);
 });
 
 interface Answer {
@@ -80,6 +81,21 @@ describe('zkwire 4lw', () => {
     const text = await zkwire('4lw', 'ruok', '--server', `${server.connectString},${dead}`);
     expect(text.out).toBe(`== ${server.connectString} ==\nimok\n`);
     expect(text.err).toMatch(new RegExp(`${dead}: .*ECONNREFUSED`));
+  });
+
+  it('a word the server does not allow is a failure (exit 1), as text and as JSON', async () => {
+    const text = await zkwire('4lw', 'mntr', '--server', strict.connectString);
+    expect(text.code).toBe(1);
+    expect(text.out).toBe('');
+    expect(text.err).toContain(`${strict.connectString}: mntr is not allowed`);
+    expect(text.err).toContain('4lw.commands.whitelist');
+    const json = await zkwire('4lw', 'mntr', '--server', strict.connectString, '--json');
+    expect(json.code).toBe(1);
+    expect(jsonLines(json.out)).toEqual([
+      { server: strict.connectString, command: 'mntr', error: expect.stringContaining('not allowed'), answer: expect.objectContaining({ error: 'NOT_WHITELISTED' }) },
+    ]);
+    // the allowed word still works there
+    expect((await zkwire('4lw', 'srvr', '--server', strict.connectString)).code).toBe(0);
   });
 
   it('refuses unknown words and bad options with exit 2', async () => {

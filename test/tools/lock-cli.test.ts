@@ -137,6 +137,82 @@ describe('zkwire lock', () => {
   });
 });
 
+/** Resolves once `path` has `n` children (seen by a separate client). */
+async function children(zk: ZooKeeperClient, path: string, n: number): Promise<string[]> {
+  for (;;) {
+    const list = await zk.getChildren(path).catch(() => [] as string[]);
+    if (list.length === n) return list;
+    await zk.sync(path).catch(() => {});
+  }
+}
+
+describe('zkwire lock: long timeouts and signals', () => {
+  it('--hold 99999999999 holds and --timeout 99999999999999 waits; SIGTERM releases (143) and the waiter then acquires', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    await using zk = await ZooKeeperClient.connect(connectString);
+    const holder = zkwire(['lock', path, '--server', connectString, '--json', '--hold', '99999999999']);
+    const held = await holder.nextLine();
+    expect(held['acquired']).toBe(true);
+    const waiter = zkwire(['lock', path, '--server', connectString, '--json', '--timeout', '99999999999999']);
+    let waiterExited = false;
+    let holderExited = false;
+    void waiter.exit.then(() => (waiterExited = true));
+    void holder.exit.then(() => (holderExited = true));
+    await children(zk, path, 2);
+    // Real work while both wait: round trips through the server the two processes talk to.
+    for (let i = 0; i < 20; i++) await zk.setData(path, `tick ${i}`);
+    await zk.sync(path);
+    expect([holderExited, waiterExited]).toEqual([false, false]);
+    expect(await zk.exists(held['node'] as string)).not.toBeNull();
+    holder.child.kill('SIGTERM');
+    const first = await holder.exit;
+    expect(first.code).toBe(143);
+    expect(first.lines[1]).toEqual({ released: true });
+    expect(first.stderr).toContain('SIGTERM');
+    expect((await waiter.nextLine())['acquired']).toBe(true);
+    const second = await waiter.exit;
+    expect(second.code).toBe(0);
+    expect(second.lines[1]).toEqual({ released: true });
+    expect(await children(zk, path, 0)).toEqual([]);
+  });
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s while holding releases, closes the session and exits %i, leaving no node', async (sig, exitCode) => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const holder = zkwire(['lock', path, '--server', connectString, '--json', '--hold', '600000']);
+    const held = await holder.nextLine();
+    expect(held['acquired']).toBe(true);
+    holder.child.kill(sig);
+    const { code, lines, stderr } = await holder.exit;
+    expect(code).toBe(exitCode);
+    expect(lines[1]).toEqual({ released: true });
+    expect(stderr).toContain(`${sig}: stopping`);
+    await using zk = await ZooKeeperClient.connect(connectString);
+    expect(await zk.getChildren(path)).toEqual([]);
+    expect(await zk.getEphemerals(path)).toEqual([]);
+  });
+
+  it('SIGINT while waiting gives up the wait (130) and leaves no waiting node', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    await using zk = await ZooKeeperClient.connect(connectString);
+    const holder = zkwire(['lock', path, '--server', connectString, '--json', '--hold', '600000']);
+    expect((await holder.nextLine())['acquired']).toBe(true);
+    const waiter = zkwire(['lock', path, '--server', connectString, '--json']);
+    await children(zk, path, 2);
+    waiter.child.kill('SIGINT');
+    const w = await waiter.exit;
+    expect(w.code).toBe(130);
+    expect(w.lines).toEqual([{ acquired: false, interrupted: 'SIGINT' }]);
+    expect(await children(zk, path, 1)).toHaveLength(1);
+    holder.child.kill('SIGINT');
+    expect((await holder.exit).code).toBe(130);
+    expect(await zk.getChildren(path)).toEqual([]);
+  });
+});
+
 describe('zkwire lock: lock lost while held', () => {
   let server: ZkServer;
   let proxy: FaultProxy;
@@ -158,9 +234,50 @@ describe('zkwire lock: lock lost while held', () => {
     expect(lost['lost']).toBe(true);
     // The default policy ("suspended") fires on the lost connection: another client may hold the lock now.
     expect(lost['reason']).toBe('CONNECTIONLOSS');
+    // The code reads once: "CONNECTIONLOSS: lock /path: lock lost: …", never "CONNECTIONLOSS: CONNECTIONLOSS (lock …)".
+    expect(lost['message']).toMatch(/^CONNECTIONLOSS: lock \//);
+    expect((lost['message'] as string).split('CONNECTIONLOSS')).toHaveLength(2);
     const { code, lines } = await run.exit;
     expect(code).toBe(3);
     expect(lines.some((l) => l['released'] === true)).toBe(false);
     proxy.pass();
+  });
+
+  it('SIGINT with the server paused says what it waits for, never claims the release, exits 130 in bounded time', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const run = zkwire(['lock', path, '--server', proxy.connectString, '--session-timeout', '4000', '--hold', '600000', '--json']);
+    expect((await run.nextLine())['acquired']).toBe(true);
+    proxy.pause();
+    run.child.kill('SIGINT');
+    const { code, lines, stderr } = await run.exit;
+    proxy.pass();
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/waiting for the delete of .* to reach the server/);
+    expect(lines.some((l) => l['released'] === true)).toBe(false);
+    expect(lines[1]).toMatchObject({ released: false, error: { code: expect.any(String) } });
+    // On the server: the node goes (with the session) — nothing is left once the session is gone.
+    await using zk = await ZooKeeperClient.connect(server.connectString);
+    for (;;) {
+      if ((await zk.getChildren(path).catch(() => [])).length === 0) break;
+      await zk.sync(path);
+    }
+    expect(await zk.getChildren(path).catch(() => [])).toEqual([]);
+  });
+
+  it('a second signal while it waits on the paused server exits at once, naming what it stopped waiting for', async () => {
+    const path = `/lock-cli-${randomUUID()}`;
+    const run = zkwire(['lock', path, '--server', proxy.connectString, '--session-timeout', '4000', '--hold', '600000', '--json']);
+    expect((await run.nextLine())['acquired']).toBe(true);
+    proxy.pause();
+    run.child.kill('SIGTERM');
+    let stderr = '';
+    run.child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    while (!/waiting for the delete/.test(stderr)) await new Promise((r) => run.child.stderr.once('data', r));
+    run.child.kill('SIGINT');
+    const { code, lines, stderr: all } = await run.exit;
+    proxy.pass();
+    expect(code).toBe(143);
+    expect(all).toMatch(/SIGINT again: exiting now without waiting for the delete of /);
+    expect(lines.some((l) => 'released' in l)).toBe(false);
   });
 });

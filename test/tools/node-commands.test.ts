@@ -272,10 +272,11 @@ describe('errors and usage', () => {
     const bad = await zkwire('get', 'no-slash', '--server', server);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^zkwire get: BAD_ARGUMENT: getData no-slash: path must start with "\/"\n$/);
-    // Port 1 on loopback: refused at once, so the connect gives up after the (short) session timeout.
-    const down = await zkwire('stat', '/', '--server', '127.0.0.1:1', '--session-timeout', '1000');
+    // Port 1 on loopback: refused at once, so the connect gives up at once with the reason (the default 30 s
+    // session timeout would otherwise be waited out).
+    const down = await zkwire('stat', '/', '--server', '127.0.0.1:1');
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^zkwire stat: TIMEOUT: /);
+    expect(down.stderr).toMatch(/^zkwire stat: CONNECTIONLOSS: connect: cannot connect: 127\.0\.0\.1:1: .*ECONNREFUSED/);
   });
 
   it('usage errors exit 2 with the usage text', async () => {
@@ -334,7 +335,7 @@ describe('errors and usage', () => {
 });
 
 describe('watch', () => {
-  it('prints an event line per change of the node, then closes cleanly on SIGTERM (exit 0)', async () => {
+  it('prints an event line per change of the node, then closes cleanly on SIGTERM (exit 143)', async () => {
     const node = `${base}/watched`;
     const w = startWatch(node, '--server', server);
     await w.armed();
@@ -352,12 +353,12 @@ describe('watch', () => {
       { type: 'NodeDeleted', state: 'SyncConnected', path: node },
     ]);
     w.child.kill('SIGTERM');
-    expect(await w.exit).toEqual({ code: 0, signal: null });
+    expect(await w.exit).toEqual({ code: 143, signal: null });
     expect(w.lines).toHaveLength(5);
-    expect(w.stderr()).toBe(`watching ${node} (persistent)\n`);
+    expect(w.stderr()).toMatch(new RegExp(`^watching ${node} \\(persistent\\)\nzkwire watch: SIGTERM: stopping`));
   });
 
-  it('--recursive sees descendants; SIGINT ends it with exit 0', async () => {
+  it('--recursive sees descendants; SIGINT ends it with exit 130', async () => {
     const node = `${base}/tree`;
     const w = startWatch('--json', node, '--recursive', '--server', server);
     await w.armed();
@@ -370,7 +371,20 @@ describe('watch', () => {
       { type: 'NodeDataChanged', state: 'SyncConnected', path: `${node}/a` },
     ]);
     w.child.kill('SIGINT');
-    expect(await w.exit).toEqual({ code: 0, signal: null });
-    expect(w.stderr()).toBe(`watching ${node} (persistent-recursive)\n`);
+    expect(await w.exit).toEqual({ code: 130, signal: null });
+    expect(w.stderr()).toMatch(new RegExp(`^watching ${node} \\(persistent-recursive\\)\nzkwire watch: SIGINT: stopping`));
+  });
+
+  it('SIGHUP ends it like the others (exit 129), and its session is gone from the server', async () => {
+    const node = `${base}/hup`;
+    const w = startWatch(node, '--server', server);
+    await w.armed();
+    const before = await zk.getChildren('/zookeeper').catch(() => []); // a round trip after arming
+    expect(before).toBeDefined();
+    w.child.kill('SIGHUP');
+    expect(await w.exit).toEqual({ code: 129, signal: null });
+    expect(w.stderr()).toContain('SIGHUP: stopping');
+    await zk.create(node); // no one is left to see it: the watch process printed nothing more
+    expect(w.lines).toEqual([]);
   });
 });

@@ -59,7 +59,7 @@ describe('zkwire trace (built CLI)', () => {
       const deadline = Date.now() + 10_000;
       while (!stdout.some((l) => / closed by /.test(l)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      expect(await exited).toBe(130);
 
       const text = stdout.join('\n');
       expect(text).toMatch(/#1 0x[0-9a-f]+ +s2c ← CONNECTED sessionId=0x[0-9a-f]+ /);
@@ -91,7 +91,7 @@ describe('zkwire trace (built CLI)', () => {
     const deadline = Date.now() + 10_000;
     while (!stdout.some((l) => l.includes('"event":"close"')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited).toBe(143);
     const events = stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events[0]).toMatchObject({ event: 'open', conn: 1 });
     const reply = events.find((e) => e['op'] === 'exists' && e['dir'] === 's2c');

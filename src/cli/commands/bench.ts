@@ -12,7 +12,9 @@ import { runRawBench, type RawBenchOptions } from '../../tools/bench/raw-bench.j
 import { renderRawReport } from '../../tools/bench/raw-render.js';
 import { renderLockSvg } from '../../tools/bench/svg.js';
 import { withServer } from '../../tools/local-server/index.js';
+import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
+import { parseCommandArgs, printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--json FILE] [--svg FILE]
@@ -38,7 +40,11 @@ requests in flight) through the client, next to the same operations on a bare so
 (the floor), alternating in rounds; then --sessions idle sessions in one fresh process and their RSS.
 
 Without --server, a throwaway local ZooKeeper is started for the run and stopped after it.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen, 2 on usage errors.
+SIGINT, SIGTERM or SIGHUP stop a run early: bench lock prints its report so far (marked INTERRUPTED), both
+close their sessions and remove the nodes they made, saying on stderr what they wait for; a second signal
+exits at once.
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen, 2 on usage errors, 128 + signal when
+interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {
@@ -61,83 +67,47 @@ function nonNegative(name: string, v: string | undefined): number {
   return n;
 }
 
+const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg'];
+
 export function parseBenchArgs(args: readonly string[], globalJson: boolean): Parsed {
-  const positional: string[] = [];
-  const out: Parsed = { sub: 'lock', json: undefined, svg: undefined, lock: {}, raw: {} };
-  let sub: string | undefined;
-  let durationGiven = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => (eq > 0 ? a.slice(eq + 1) : args[++i]);
-    switch (name) {
-      case '--kind': {
-        const k = value();
-        if (!LOCK_KINDS.includes(k as LockKind)) throw new Error(`--kind must be one of ${LOCK_KINDS.join(', ')}, got ${k ?? 'nothing'}`);
-        out.lock.kind = k as LockKind;
-        break;
-      }
-      case '--clients':
-        out.lock.clients = positiveInt(name, value());
-        break;
-      case '--duration': {
-        const d = nonNegative(name, value());
-        if (d === 0) throw new Error('--duration must be more than 0 seconds');
-        out.lock.durationS = d;
-        durationGiven = true;
-        break;
-      }
-      case '--iterations':
-        out.lock.iterations = positiveInt(name, value());
-        break;
-      case '--hold':
-        out.lock.holdMs = nonNegative(name, value());
-        break;
-      case '--leases':
-        out.lock.leases = positiveInt(name, value());
-        break;
-      case '--samples':
-        out.raw.samples = positiveInt(name, value());
-        break;
-      case '--rounds':
-        out.raw.rounds = positiveInt(name, value());
-        break;
-      case '--pipeline':
-        out.raw.pipelineTotal = positiveInt(name, value());
-        break;
-      case '--pipeline-rounds':
-        out.raw.pipelineRounds = positiveInt(name, value());
-        break;
-      case '--window':
-        out.raw.window = positiveInt(name, value());
-        break;
-      case '--sessions':
-        out.raw.idleSessions = nonNegative(name, value());
-        break;
-      case '--json':
-        // `--json=FILE`; the bare `--json` is a global flag the dispatcher has already taken (see below).
-        out.json = value();
-        break;
-      case '--svg':
-        out.svg = value();
-        if (out.svg === undefined) throw new Error('--svg needs a FILE');
-        break;
-      default:
-        if (a.startsWith('-') && a !== '-') throw new Error(`unknown option ${a}`);
-        positional.push(a);
-    }
-  }
-  for (const p of positional) {
-    if (sub === undefined && (p === 'lock' || p === 'raw')) sub = p;
-    // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE here.
-    else if (globalJson && out.json === undefined) out.json = p;
-    else throw new Error(`unexpected argument ${p}`);
+  // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE as a second positional.
+  const parsed = parseCommandArgs(args, { valued: VALUED, positionals: ['lock|raw', 'FILE'], required: 0 });
+  if (typeof parsed === 'string') throw new Error(parsed);
+  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {} };
+  const [sub, file] = parsed.positionals;
+  if (sub === undefined) throw new Error('say which benchmark: lock or raw');
+  if (sub !== 'lock' && sub !== 'raw') throw new Error(`unexpected argument ${sub}`);
+  out.sub = sub;
+  if (file !== undefined) {
+    if (!globalJson || out.json !== undefined) throw new Error(`unexpected argument ${file}`);
+    out.json = file;
   }
   if (globalJson && out.json === undefined) out.json = '-';
-  if (sub === undefined) throw new Error('say which benchmark: lock or raw');
-  if (durationGiven && out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
-  out.sub = sub as 'lock' | 'raw';
+  const v = (name: string): string | undefined => parsed.values.get(name);
+  const kind = v('--kind');
+  if (kind !== undefined) {
+    if (!LOCK_KINDS.includes(kind as LockKind)) throw new Error(`--kind must be one of ${LOCK_KINDS.join(', ')}, got ${kind}`);
+    out.lock.kind = kind as LockKind;
+  }
+  const positive = (name: string, set: (n: number) => void): void => {
+    if (v(name) !== undefined) set(positiveInt(name, v(name)));
+  };
+  positive('--clients', (n) => (out.lock.clients = n));
+  positive('--iterations', (n) => (out.lock.iterations = n));
+  positive('--leases', (n) => (out.lock.leases = n));
+  positive('--samples', (n) => (out.raw.samples = n));
+  positive('--rounds', (n) => (out.raw.rounds = n));
+  positive('--pipeline', (n) => (out.raw.pipelineTotal = n));
+  positive('--pipeline-rounds', (n) => (out.raw.pipelineRounds = n));
+  positive('--window', (n) => (out.raw.window = n));
+  if (v('--hold') !== undefined) out.lock.holdMs = nonNegative('--hold', v('--hold'));
+  if (v('--sessions') !== undefined) out.raw.idleSessions = nonNegative('--sessions', v('--sessions'));
+  if (v('--duration') !== undefined) {
+    const d = nonNegative('--duration', v('--duration'));
+    if (d === 0) throw new Error('--duration must be more than 0 seconds');
+    out.lock.durationS = d;
+    if (out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
+  }
   return out;
 }
 
@@ -162,30 +132,33 @@ export const benchCommand: Command = {
       return 2;
     }
     const stderrIsTTY = process.stderr.isTTY === true;
+    using interrupt = onInterrupt('bench', io);
+    const signal = interrupt.signal;
+    const onCleanup = (what: string): void => io.err(`zkwire bench ${parsed.sub}: waiting for ${what}\n`);
     try {
       return await withServer(io.globals, io, async ({ connectString }) => {
         if (parsed.sub === 'raw') {
-          const report = await runRawBench({ ...parsed.raw, connectString, onProgress: (l) => io.err(`  … ${l}\n`) });
+          const report = await runRawBench({ ...parsed.raw, connectString, signal, onCleanup, onProgress: (l) => io.err(`  … ${l}\n`) });
           if (parsed.json !== '-') io.out(renderRawReport(report));
           if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
-          return 0;
+          return interrupt.exitCode ?? 0;
         }
         const printer = lockProgressPrinter({ write: io.err, isTTY: stderrIsTTY });
         let report;
         try {
-          report = await runLockBench({ ...parsed.lock, connectString, onProgress: (p) => printer.update(p) });
+          report = await runLockBench({ ...parsed.lock, connectString, signal, onCleanup, onProgress: (p) => printer.update(p) });
         } finally {
           printer.finish();
         }
         if (parsed.json !== '-') io.out(renderLockReport(report));
         if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
         if (parsed.svg !== undefined) writeOut(io, parsed.svg, renderLockSvg(report), 'SVG');
+        if (interrupt.exitCode !== undefined) return interrupt.exitCode;
         return report.overlaps === 0 && report.fencingViolations === 0 ? 0 : 1;
       });
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      io.err(`zkwire bench ${parsed.sub}: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message ?? String(e)}\n`);
-      return 1;
+      printError(io, `bench ${parsed.sub}`, e);
+      return interrupt.exitCode ?? 1;
     }
   },
 };

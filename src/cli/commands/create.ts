@@ -2,7 +2,7 @@
 
 import type { CreateMode } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
-import { integerOption, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
+import { integerOption, parseCommandArgs, print, readNodeData, runWithClient, statToJson, usageError } from './node-client.js';
 
 const MODES: readonly CreateMode[] = [
   'persistent',
@@ -14,10 +14,11 @@ const MODES: readonly CreateMode[] = [
   'ttl-sequential',
 ];
 
-const usage = `Usage: zkwire create PATH [DATA] [--mode MODE] [--ttl MS] [--server HOSTS] [--session-timeout MS] [--json]
+const usage = `Usage: zkwire create PATH [DATA | - | --file F] [--hex] [--mode MODE] [--ttl MS] [--server HOSTS] [--json]
 
-Creates PATH with DATA (sent as UTF-8; none when omitted) and prints the created path (sequential modes add a
-10-digit suffix). The parent must exist.
+Creates PATH with DATA (sent as UTF-8; none when omitted; "-" reads standard input, --file F a file, byte for
+byte; --hex takes any of them as hex) and prints the created path (sequential modes add a 10-digit suffix).
+The parent must exist. "--" ends the options, so DATA may start with "-".
   --mode MODE   persistent (default), ephemeral, persistent-sequential, ephemeral-sequential, container,
                 ttl, ttl-sequential. Ephemeral nodes belong to this command's session and go when it exits.
                 Containers are removed by the server once they had children and are empty again.
@@ -34,9 +35,11 @@ export const createCommand: Command = {
   summary: 'create a node (persistent, ephemeral, sequential, container, ttl)',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { valued: ['--mode', '--ttl'], positionals: ['PATH', 'DATA'], required: 1 });
+    const parsed = parseCommandArgs(args, { valued: ['--mode', '--ttl', '--file'], flags: ['--hex'], positionals: ['PATH', 'DATA'], required: 1 });
     if (typeof parsed === 'string') return usageError('create', parsed, usage, io);
-    const [path, data] = parsed.positionals as [string, string | undefined];
+    const [path, arg] = parsed.positionals as [string, string | undefined];
+    const data = await readNodeData({ arg, file: parsed.values.get('--file'), hex: parsed.flags.has('--hex') }, io);
+    if (typeof data === 'string') return usageError('create', data, usage, io);
     const mode = (parsed.values.get('--mode') ?? 'persistent') as CreateMode;
     if (!MODES.includes(mode)) return usageError('create', `--mode must be one of ${MODES.join(', ')}`, usage, io);
     const isTtl = mode === 'ttl' || mode === 'ttl-sequential';

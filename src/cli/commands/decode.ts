@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { decodeCapture, type DecodeOptions } from '../../tools/decode.js';
 import type { CliIo, Command } from '../types.js';
+import { parseCommandArgs, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire decode [--check] [--pretty] FILE... | -
 
@@ -32,23 +33,16 @@ export const decodeCommand: Command = {
   summary: 'decode captured frames (JSON lines with dir and hex) into readable records',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseCommandArgs(args, { flags: ['--check', '--pretty'], positionals: ['FILE'], required: 0, variadic: true });
+    if (typeof parsed === 'string') return usageError('decode', parsed, usage, io);
     const opts: DecodeOptions = {};
-    const files: string[] = [];
-    for (const a of args) {
-      if (a === '--check') opts.check = true;
-      else if (a === '--pretty') opts.pretty = true;
-      else if (a === '-' || !a.startsWith('-')) files.push(a);
-      else {
-        io.err(`zkwire decode: unknown option ${a}\n\n${usage}`);
-        return 2;
-      }
-    }
-    if (files.length === 0) {
-      io.err(`zkwire decode: give a FILE or - for standard input\n\n${usage}`);
-      return 2;
-    }
+    if (parsed.flags.has('--check')) opts.check = true;
+    if (parsed.flags.has('--pretty')) opts.pretty = true;
+    const files = parsed.positionals;
+    if (files.length === 0) return usageError('decode', 'give a FILE or - for standard input', usage, io);
     let frames = 0;
     let failed = 0;
+    let unreadable = 0;
     for (const file of files) {
       let source: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream;
       if (file === '-') source = io.stdin;
@@ -59,8 +53,9 @@ export const decodeCommand: Command = {
           stream.once('error', (e) => resolve(e));
         });
         if (opened !== undefined) {
-          io.err(`zkwire decode: cannot read ${file}: ${opened.message}\n`);
-          failed++;
+          const code = (opened as NodeJS.ErrnoException).code;
+          io.err(`zkwire decode: ${code === 'ENOENT' ? `${file}: no such file` : `cannot read ${file}: ${opened.message}`}\n`);
+          unreadable++;
           continue;
         }
         source = stream;
@@ -72,6 +67,6 @@ export const decodeCommand: Command = {
       }
     }
     if (failed > 0) io.err(`zkwire decode: ${failed} of ${frames} frame(s) failed${opts.check === true ? ' to decode or re-encode identically' : ' to decode'}\n`);
-    return failed === 0 ? 0 : 1;
+    return failed === 0 && unreadable === 0 ? 0 : 1;
   },
 };

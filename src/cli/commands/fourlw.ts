@@ -3,9 +3,10 @@
 import { FOUR_LETTER_WORDS, isFourLetterWord } from '../../protocol/index.js';
 import { parseConnectString } from '../../session/connect-string.js';
 import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four-letter-client.js';
-import { fourLetterJson, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
+import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
+import { integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire 4lw <command> [--server HOSTS] [--timeout MS] [--json]
 
@@ -21,7 +22,8 @@ Options:
   --timeout MS   give up on a host after MS milliseconds (default ${DEFAULT_FOUR_LETTER_TIMEOUT_MS})
   --help         this text
 
-Exit status: 0 if every host answered, 1 otherwise, 2 on usage errors.
+Exit status: 0 if every host answered, 1 otherwise (also when a server does not allow the word), 2 on usage
+errors.
 `;
 
 /** Shared by `4lw` and its `srvr` shorthand. */
@@ -41,6 +43,13 @@ export async function runFourLetter(command: string, timeoutMs: number, io: CliI
         else io.err(`zkwire 4lw: ${server}: ${message}\n`);
         continue;
       }
+      if (isNotWhitelisted(text)) {
+        failed++;
+        const error = `${command} is not allowed by this server (add it to 4lw.commands.whitelist in zoo.cfg)`;
+        if (io.globals.json) io.out(`${JSON.stringify({ server, command, error, answer: fourLetterJson(command, text) })}\n`);
+        else io.err(`zkwire 4lw: ${server}: ${error}\n`);
+        continue;
+      }
       if (io.globals.json) io.out(`${JSON.stringify({ server, command, answer: fourLetterJson(command, text) })}\n`);
       else {
         if (hosts.length > 1) io.out(`== ${server} ==\n`);
@@ -51,26 +60,20 @@ export async function runFourLetter(command: string, timeoutMs: number, io: CliI
   try {
     await withServer(io.globals, io, (s) => ask(s.connectString));
   } catch (e) {
-    io.err(`zkwire 4lw: ${e instanceof Error ? e.message : String(e)}\n`);
+    printError(io, '4lw', e);
     return 1;
   }
   return failed === 0 ? 0 : 1;
 }
 
-/** Parses --timeout; returns the ms or an error message. */
-export function parseTimeout(args: string[]): { timeoutMs: number; rest: string[] } | string {
-  let timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS;
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--timeout' || a.startsWith('--timeout=')) {
-      const value = a === '--timeout' ? args[++i] : a.slice('--timeout='.length);
-      const n = Number(value);
-      if (value === undefined || !Number.isInteger(n) || n <= 0) return `--timeout needs a positive integer (ms), got ${value ?? 'nothing'}`;
-      timeoutMs = n;
-    } else rest.push(a);
-  }
-  return { timeoutMs, rest };
+/** Parses the words and --timeout shared by `4lw` and `srvr`; returns the ms and the words, or an error message. */
+export function parseTimeout(args: string[], words: readonly string[] = []): { timeoutMs: number; rest: string[] } | string {
+  const parsed = parseCommandArgs(args, { valued: ['--timeout'], positionals: words, required: words.length });
+  if (typeof parsed === 'string') return parsed;
+  const value = parsed.values.get('--timeout');
+  if (value === undefined) return { timeoutMs: DEFAULT_FOUR_LETTER_TIMEOUT_MS, rest: parsed.positionals };
+  const n = integerOption('--timeout', value, 1);
+  return typeof n === 'string' ? n : { timeoutMs: n, rest: parsed.positionals };
 }
 
 export const fourLetterCommand: Command = {
@@ -78,16 +81,9 @@ export const fourLetterCommand: Command = {
   summary: 'send a four-letter word (ruok, srvr, stat, mntr, cons, wchs, conf, envi, ...) to each server',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseTimeout(args);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire 4lw: ${parsed}\n\n${usage}`);
-      return 2;
-    }
-    const [command, ...extra] = parsed.rest;
-    if (command === undefined || extra.length > 0) {
-      io.err(`zkwire 4lw: ${command === undefined ? 'give one command' : `unexpected ${extra.join(' ')}`}\n\n${usage}`);
-      return 2;
-    }
+    const parsed = parseTimeout(args, ['COMMAND']);
+    if (typeof parsed === 'string') return usageError('4lw', parsed, usage, io);
+    const command = parsed.rest[0]!;
     if (!isFourLetterWord(command)) {
       io.err(`zkwire 4lw: unknown four-letter word ${JSON.stringify(command)}; one of ${FOUR_LETTER_WORDS.join(', ')}\n`);
       return 2;

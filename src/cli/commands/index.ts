@@ -16,5 +16,7 @@ import { setCommand } from './set.js';
 import { statCommand } from './stat.js';
 import { watchCommand } from './watch.js';
 import { whoamiCommand } from './whoami.js';
+import { getaclCommand } from './getacl.js';
+import { setaclCommand } from './setacl.js';
 
-export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand];
+export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand];

@@ -6,7 +6,7 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../node.js';
 import {
   InterProcessMutex,
   InterProcessReadWriteLock,
@@ -15,7 +15,11 @@ import {
   type Lease,
   type NotAcquired,
 } from '../../recipes/index.js';
+import { systemClock } from '../../session/clock.js';
 import { withServer } from '../../tools/local-server/with-server.js';
+import { onInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
+import { connectForCli } from '../connect.js';
+import { describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const KINDS = ['mutex', 'semaphore-mutex', 'read', 'write', 'semaphore'] as const;
@@ -28,7 +32,7 @@ Acquires a lock on PATH with zkwire's Curator-compatible recipes, holds it for -
   --kind KIND     mutex (default), semaphore-mutex, read, write (the two halves of a read/write lock),
                   or semaphore (InterProcessSemaphoreV2 with --leases leases)
   --leases N      lease count for --kind semaphore (default 1); every user of the path must agree on it
-  --timeout MS    give up after MS ms of waiting (default: wait until acquired)
+  --timeout MS    give up after MS ms of waiting (default: wait until acquired; any length is honoured)
   --hold MS       hold the lock this long before releasing it (default 0)
   --json          one JSON object per line instead of text
 
@@ -37,8 +41,13 @@ Prints {"acquired":true,"node","fencingToken","waitedMs"} (or {"acquired":false}
 now) prints {"lost":true,"reason"} at once. The fencing token is a decimal string (it is a 64-bit zxid).
 --session-timeout sets the session timeout. With no --server, a throwaway local ZooKeeper is started and stopped.
 
+SIGINT, SIGTERM or SIGHUP stop waiting or holding: the lock is released ({"released":true} only once the server
+confirmed the delete, else {"released":false,"error"}), the session closed, and the exit status is 128 + the
+signal (130, 143, 129). Each step is waited for at most ${STEP_LIMIT_MS} ms, saying so on stderr; a second signal
+exits at once.
+
 Exit status: 0 acquired and released, 2 not acquired within --timeout (or a usage error), 3 lost while held,
-1 any other failure (e.g. no server reachable).
+1 any other failure (e.g. no server reachable), 128 + signal when interrupted.
 `;
 
 interface LockArgs {
@@ -51,38 +60,25 @@ interface LockArgs {
 }
 
 function parseLockArgs(args: string[], json: boolean): LockArgs | string {
-  const out: LockArgs = { path: '', kind: 'mutex', leases: 1, timeoutMs: undefined, holdMs: 0, json };
-  const number = (name: string, v: string | undefined, min: number): number | string => {
-    const n = Number(v);
-    return v === undefined || !Number.isInteger(n) || n < min ? `${name} needs an integer ≥ ${min}` : n;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => (eq > 0 && name !== a ? a.slice(eq + 1) : args[++i]);
-    if (name === '--kind') {
-      const k = value();
-      if (!KINDS.includes(k as Kind)) return `--kind must be one of ${KINDS.join(', ')}`;
-      out.kind = k as Kind;
-    } else if (name === '--leases') {
-      const n = number('--leases', value(), 1);
-      if (typeof n === 'string') return n;
-      out.leases = n;
-    } else if (name === '--timeout') {
-      const n = number('--timeout', value(), 0);
-      if (typeof n === 'string') return n;
-      out.timeoutMs = n;
-    } else if (name === '--hold') {
-      const n = number('--hold', value(), 0);
-      if (typeof n === 'string') return n;
-      out.holdMs = n;
-    } else if (a === '--json') out.json = true;
-    else if (a.startsWith('-')) return `unknown option ${a}`;
-    else if (out.path === '') out.path = a;
-    else return `unexpected argument ${a}`;
+  const parsed = parseCommandArgs(args, { valued: ['--kind', '--leases', '--timeout', '--hold'], flags: ['--json'], positionals: ['PATH'], required: 1 });
+  if (typeof parsed === 'string') return parsed;
+  const out: LockArgs = { path: parsed.positionals[0]!, kind: 'mutex', leases: 1, timeoutMs: undefined, holdMs: 0, json: json || parsed.flags.has('--json') };
+  const kind = parsed.values.get('--kind');
+  if (kind !== undefined) {
+    if (!KINDS.includes(kind as Kind)) return `--kind must be one of ${KINDS.join(', ')}`;
+    out.kind = kind as Kind;
   }
-  if (out.path === '') return 'give the lock PATH';
+  for (const [name, min, set] of [
+    ['--leases', 1, (n: number) => (out.leases = n)],
+    ['--timeout', 0, (n: number) => (out.timeoutMs = n)],
+    ['--hold', 0, (n: number) => (out.holdMs = n)],
+  ] as const) {
+    const value = parsed.values.get(name);
+    if (value === undefined) continue;
+    const n = integerOption(name, value, min);
+    if (typeof n === 'string') return n;
+    set(n);
+  }
   if (out.leases !== 1 && out.kind !== 'semaphore') return '--leases only applies to --kind semaphore';
   return out;
 }
@@ -105,48 +101,44 @@ function acquire(client: ZooKeeperClient, a: LockArgs, signal: AbortSignal): Pro
   }
 }
 
-function describeError(e: unknown): string {
-  return e instanceof ZooKeeperError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
-}
-
-/** Resolves after `ms`, or when `signal` aborts (whichever first); says which. */
+/** Resolves after `ms` (any length: the clock chains long delays), or when `signal` aborts; says which. */
 function holdFor(ms: number, signal: AbortSignal): Promise<'held' | 'aborted'> {
   if (signal.aborted) return Promise.resolve('aborted');
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const timer = systemClock.setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve('held');
     }, ms);
     const onAbort = (): void => {
-      clearTimeout(timer);
+      systemClock.clearTimeout(timer);
       resolve('aborted');
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-async function runLock(a: LockArgs, connectString: string, sessionTimeoutMs: number | undefined, io: CliIo): Promise<number> {
+async function runLock(a: LockArgs, connectString: string, io: CliIo, interrupt: Interrupt): Promise<number> {
   const print = (obj: Record<string, unknown>, text: string): void => io.out(a.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
-  let client: ZooKeeperClient;
-  try {
-    client = await ZooKeeperClient.connect(connectString, sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs });
-  } catch (e) {
-    io.err(`zkwire lock: cannot connect to ${connectString}: ${describeError(e)}\n`);
+  const connected = await interrupt.step(`a session with ${connectString}`, connectForCli('lock', connectString, io, interrupt.signal));
+  if (!connected.done) {
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+    printError(io, 'lock', 'error' in connected ? connected.error : 'timed out', `cannot connect to ${connectString}`);
     return 1;
   }
-  // Ctrl-C / SIGTERM while waiting or holding: stop waiting, release, leave nothing behind.
-  const interrupt = new AbortController();
-  const onSignal = (): void => interrupt.abort(new ZooKeeperError('ABORTED', 'ABORTED: interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const client = connected.value;
   try {
     const started = performance.now();
     let result: Acquired;
     try {
       result = await acquire(client, a, interrupt.signal);
     } catch (e) {
-      io.err(`zkwire lock: ${describeError(e)}\n`);
-      return interrupt.signal.aborted ? 130 : 1;
+      if (interrupt.received !== undefined) {
+        // The recipe deletes its waiting node on abort; closing the session below removes it if that did not reach the server.
+        print({ acquired: false, interrupted: interrupt.received }, `interrupted by ${interrupt.received} while waiting for ${a.path}; nothing held`);
+        return interrupt.exitCode!;
+      }
+      printError(io, 'lock', e);
+      return 1;
     }
     const waitedMs = Math.round(performance.now() - started);
     if (!result.acquired) {
@@ -160,20 +152,28 @@ async function runLock(a: LockArgs, connectString: string, sessionTimeoutMs: num
     );
     const stop = AbortSignal.any([lease.signal, interrupt.signal]);
     const held = a.holdMs > 0 ? await holdFor(a.holdMs, stop) : lease.signal.aborted ? 'aborted' : 'held';
-    if (held === 'aborted' && lease.signal.aborted) {
+    if (held === 'aborted' && lease.signal.aborted && interrupt.received === undefined) {
       const reason = lease.signal.reason;
       const code = reason instanceof ZooKeeperError ? reason.code : 'UNKNOWN_ERROR';
       print({ lost: true, reason: code, message: describeError(reason) }, `lost ${lease.node}: ${describeError(reason)}`);
       // No release: it could only wait for a session that is gone or cut off; closing drops the ephemeral node.
       return 3;
     }
-    await lease.release();
-    print({ released: true }, `released ${lease.node}`);
-    return held === 'aborted' ? 130 : 0;
+    const released = await interrupt.step(`the delete of ${lease.node} to reach the server`, lease.release());
+    if (released.done) print({ released: true }, `released ${lease.node}`);
+    else {
+      // Never claim a release that did not happen: the node may still be there until the session ends.
+      const error = 'error' in released ? released.error : new ZooKeeperError('TIMEOUT', `no answer within ${STEP_LIMIT_MS} ms`);
+      const code = error instanceof ZooKeeperError ? error.code : 'UNKNOWN_ERROR';
+      print(
+        { released: false, error: { code, message: describeError(error) } },
+        `NOT confirmed released: ${lease.node}: ${describeError(error)}; the node goes when the session ends (closing it now)`,
+      );
+      if (interrupt.exitCode === undefined) return 1;
+    }
+    return interrupt.exitCode ?? 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await client.close();
+    await interrupt.step('the session to close', client.close());
   }
 }
 
@@ -183,14 +183,13 @@ export const lockCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseLockArgs(args, io.globals.json);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire lock: ${parsed}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('lock', parsed, usage, io);
+    using interrupt = onInterrupt('lock', io);
     try {
-      return await withServer(io.globals, io, ({ connectString }) => runLock(parsed, connectString, io.globals.sessionTimeout, io));
+      return await withServer(io.globals, io, ({ connectString }) => runLock(parsed, connectString, io, interrupt));
     } catch (e) {
-      io.err(`zkwire lock: ${describeError(e)}\n`);
+      if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+      printError(io, 'lock', e);
       return 1;
     }
   },

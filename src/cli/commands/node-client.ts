@@ -4,10 +4,14 @@
  * data look as text and as JSON.
  */
 
+import { readFile } from 'node:fs/promises';
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
-import { ZooKeeperClient, ZooKeeperError, type Stat } from '../../node.js';
+import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
+import { connectForCli } from '../connect.js';
 import { withServer } from '../../tools/local-server/with-server.js';
+import type { Interrupt } from '../interrupt.js';
 import type { CliIo } from '../types.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
@@ -20,6 +24,8 @@ export interface ArgSpec {
   /** Names of the positional arguments, in order; the first `required` of them must be given. */
   readonly positionals: readonly string[];
   readonly required: number;
+  /** The last positional takes any number of values (e.g. `decode FILE...`). */
+  readonly variadic?: boolean;
 }
 
 export interface ParsedCommandArgs {
@@ -28,27 +34,57 @@ export interface ParsedCommandArgs {
   readonly values: ReadonlyMap<string, string>;
 }
 
+/** node:util parseArgs option config for a spec: `--name` as itself, a one-letter `-x` as its short form. */
+function optionConfig(spec: ArgSpec): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  const add = (option: string, type: 'string' | 'boolean'): void => {
+    if (option.startsWith('--')) config[option.slice(2)] = { type };
+    else config[`-${option.slice(1)}`] = { type, short: option.slice(1) };
+  };
+  for (const f of spec.flags ?? []) add(f, 'boolean');
+  for (const v of spec.valued ?? []) add(v, 'string');
+  return config;
+}
+
 /**
- * Parses a command's own arguments (the globals are gone by now). The global parser drops a `--` separator, so a
- * command cannot tell data after it from an option; a negative number (`set /n -1`) is therefore taken as data,
- * anything else starting with `-` must be a known option.
+ * Parses a command's own arguments (the globals are gone by now) with node:util's parseArgs. `--` ends the
+ * options: everything after it is positional, so data may start with `-` (`set /n -- --x`). Before it, a negative
+ * number (`set /n -1`) is taken as data, and anything else starting with `-` must be a known option.
  */
 export function parseCommandArgs(args: readonly string[], spec: ArgSpec): ParsedCommandArgs | string {
   const positionals: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (spec.valued?.includes(name)) {
-      const value = name !== a ? a.slice(eq + 1) : args[++i];
-      if (value === undefined) return `${name} needs a value`;
-      values.set(name, value);
-    } else if (spec.flags?.includes(a)) flags.add(a);
-    else if (a.startsWith('-') && a !== '-' && !/^-\d/.test(a)) return `unknown option ${a}`;
-    else if (positionals.length < spec.positionals.length) positionals.push(a);
-    else return `unexpected argument ${a}`;
+  const config = optionConfig(spec);
+  const { tokens } = parseNodeArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
+  let lastIndex = -1; // grouped short options (-12) are several tokens of one argument
+  const positional = (a: string): string | undefined => {
+    if (positionals.length >= spec.positionals.length && spec.variadic !== true) return `unexpected argument ${a}`;
+    positionals.push(a);
+    return undefined;
+  };
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') continue;
+    if (t.kind === 'positional') {
+      const problem = positional(t.value);
+      if (problem !== undefined) return problem;
+      continue;
+    }
+    const raw = args[t.index]!;
+    const known = config[t.name];
+    if (known === undefined) {
+      if (!/^-\d/.test(raw)) return `unknown option ${t.rawName}`;
+      if (t.index !== lastIndex) {
+        const problem = positional(raw); // a negative number is data
+        if (problem !== undefined) return problem;
+      }
+      lastIndex = t.index;
+      continue;
+    }
+    if (known.type === 'string') {
+      if (t.value === undefined) return `${t.rawName} needs a value`;
+      values.set(t.rawName, t.value);
+    } else flags.add(t.rawName);
   }
   if (positionals.length < spec.required) return `give ${spec.positionals.slice(positionals.length, spec.required).join(' ')}`;
   return { positionals, flags, values };
@@ -61,7 +97,8 @@ export function integerOption(name: string, value: string, min: number): number 
 }
 
 export function usageError(command: string, problem: string, usage: string, io: CliIo): number {
-  io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
+  if (io.globals.json) io.err(`${JSON.stringify({ error: { code: 'USAGE', message: `zkwire ${command}: ${problem}` } })}\n`);
+  else io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
   return 2;
 }
 
@@ -79,14 +116,27 @@ export function describeError(e: unknown): string {
   return parts.length === 0 ? e.code : `${e.code}: ${parts.join(': ')}`;
 }
 
+/**
+ * Reports a failure of `command` on stderr: `zkwire CMD: CODE: detail` as text, or with --json one line
+ * `{"error":{"code","message"}}` (the code a ZooKeeperError's, else ERROR) so scripts parse failures too.
+ */
+export function printError(io: CliIo, command: string, e: unknown, context?: string): void {
+  const where = context === undefined ? '' : `${context}: `;
+  if (io.globals.json) {
+    const code = e instanceof ZooKeeperError ? e.code : 'ERROR';
+    const message = e instanceof Error ? e.message : String(e);
+    io.err(`${JSON.stringify({ error: { code, message: `${where}${message}` } })}\n`);
+  } else io.err(`zkwire ${command}: ${where}${describeError(e)}\n`);
+}
+
 // ---- running with a client ------------------------------------------------------------------------------
 
 export interface RunOptions {
   /**
-   * The user's interrupt (the watch command aborts it on SIGINT/SIGTERM): it cancels connecting, and an error
-   * after it (e.g. ABORTED while connecting) is the interrupt doing its job, so exit 0 quietly.
+   * The command's interrupt (watch takes SIGINT/SIGTERM/SIGHUP): it cancels connecting, and an error after it
+   * (e.g. ABORTED while connecting) is the interrupt doing its job, so the exit status is 128 + the signal.
    */
-  readonly signal?: AbortSignal;
+  readonly interrupt?: Interrupt;
 }
 
 /**
@@ -101,20 +151,16 @@ export async function runWithClient(
 ): Promise<number> {
   try {
     return await withServer(io.globals, io, async ({ connectString }) => {
-      const timeout = io.globals.sessionTimeout;
-      const client = await ZooKeeperClient.connect(connectString, {
-        ...(timeout === undefined ? {} : { sessionTimeoutMs: timeout }),
-        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
-      });
+      const client = await connectForCli(command, connectString, io, opts.interrupt?.signal);
       try {
         return await fn(client);
       } finally {
-        await client.close();
+        await (opts.interrupt?.step('the session to close', client.close()) ?? client.close());
       }
     });
   } catch (e) {
-    if (opts.signal?.aborted === true) return 0;
-    io.err(`zkwire ${command}: ${describeError(e)}\n`);
+    if (opts.interrupt?.exitCode !== undefined) return opts.interrupt.exitCode;
+    printError(io, command, e);
     return 1;
   }
 }
@@ -171,13 +217,68 @@ export function statToText(s: Stat): string {
   return rows.map(([k, v]) => `${k.padEnd(14)} = ${v}`).join('\n');
 }
 
+// ---- node data in ------------------------------------------------------------------------------------------
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Hex text (whitespace and an optional 0x ignored) as bytes, or the reason it is not hex. */
+export function fromHex(text: string): Uint8Array | string {
+  const clean = text.replace(/\s+/g, '').replace(/^0x/i, '');
+  if (clean.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(clean)) return 'the data is not hex (pairs of 0-9a-f)';
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+async function readAll(source: AsyncIterable<string | Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of source) chunks.push(typeof c === 'string' ? new TextEncoder().encode(c) : c);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Where a command's node data comes from: the DATA argument, `-` (standard input), or --file. */
+export interface DataSource {
+  readonly arg: string | undefined;
+  readonly file: string | undefined;
+  /** --hex: the data is given as hex text. */
+  readonly hex: boolean;
+}
+
+/**
+ * The node data as bytes, exactly: the argument as UTF-8, or standard input / the file byte for byte (no newline
+ * stripped), each decoded from hex with --hex. undefined when none was given; a string is a usage problem.
+ */
+export async function readNodeData(src: DataSource, io: CliIo): Promise<Uint8Array | undefined | string> {
+  if (src.arg !== undefined && src.file !== undefined) return 'give DATA or --file, not both';
+  let bytes: Uint8Array;
+  if (src.file !== undefined) {
+    try {
+      bytes = new Uint8Array(await readFile(src.file));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? `--file ${src.file}: no such file` : `--file ${src.file}: ${(e as Error).message}`;
+    }
+  } else if (src.arg === '-') bytes = await readAll(io.stdin);
+  else if (src.arg !== undefined) bytes = new TextEncoder().encode(src.arg);
+  else return src.hex ? '--hex needs DATA, - or --file' : undefined;
+  return src.hex ? fromHex(new TextDecoder().decode(bytes)) : bytes;
+}
+
 export interface DataJson {
   /** The data as text (`encoding: "utf8"`) or as lower-case hex (`encoding: "hex"`) when it is not valid UTF-8. */
   data: string;
   encoding: 'utf8' | 'hex';
 }
 
-export function dataToJson(bytes: Uint8Array): DataJson {
-  if (isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
-  return { data: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(''), encoding: 'hex' };
+export function dataToJson(bytes: Uint8Array, forceHex = false): DataJson {
+  if (!forceHex && isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
+  return { data: toHex(bytes), encoding: 'hex' };
 }

@@ -2,6 +2,7 @@
 
 import type { CliIo, Command } from '../types.js';
 import { parseTimeout, runFourLetter } from './fourlw.js';
+import { usageError } from './node-client.js';
 
 const usage = `Usage: zkwire srvr [--server HOSTS] [--timeout MS] [--json]
 
@@ -16,10 +17,7 @@ export const srvrCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseTimeout(args);
-    if (typeof parsed === 'string' || parsed.rest.length > 0) {
-      io.err(`zkwire srvr: ${typeof parsed === 'string' ? parsed : `unexpected ${parsed.rest.join(' ')}`}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('srvr', parsed, usage, io);
     return runFourLetter('srvr', parsed.timeoutMs, io);
   },
 };

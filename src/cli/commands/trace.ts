@@ -1,4 +1,4 @@
-/** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until Ctrl-C or SIGTERM. */
+/** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until SIGINT, SIGTERM or SIGHUP. */
 
 import fs from 'node:fs';
 import { parseConnectString } from '../../session/connect-string.js';
@@ -14,6 +14,8 @@ import {
   type TraceProxy,
   type TraceRecord,
 } from '../../tools/trace/index.js';
+import { onInterrupt } from '../interrupt.js';
+import { parseCommandArgs, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const usage = `Usage: zkwire trace [--listen HOST:PORT] [--upstream HOST:PORT] [--out FILE.jsonl] [--json]
@@ -22,8 +24,9 @@ A transparent TCP proxy for ZooKeeper traffic. Point any client (Java, Curator, 
 --listen address; every byte is forwarded to --upstream unchanged and at once, and both directions are decoded
 on the side: one line per frame with time, connection number, session id, direction, xid, op, path, result
 and, for replies, the latency since the request. Notifications (EVENT), pings (PING), four-letter words (4LW)
-and frames that cannot be decoded (UNDECODABLE, still forwarded) are marked. Ctrl-C or SIGTERM stops it and
-prints a summary: requests, replies and errors per op, latency p50/p99/max per op.
+and frames that cannot be decoded (UNDECODABLE, still forwarded) are marked. SIGINT (Ctrl-C), SIGTERM or SIGHUP
+stops it and prints a summary: requests, replies and errors per op, latency p50/p99/max per op; the exit status
+is then 128 + the signal (130, 143, 129).
 
 Options:
   --listen HOST:PORT     where clients connect (default 127.0.0.1:2182; port 0 picks a free one)
@@ -42,42 +45,19 @@ interface TraceArgs {
 }
 
 function parseTraceArgs(args: readonly string[]): TraceArgs | string {
+  const parsed = parseCommandArgs(args, { valued: ['--listen', '--upstream', '--out'], positionals: [], required: 0 });
+  if (typeof parsed === 'string') return parsed;
   let listen: HostPort = { host: '127.0.0.1', port: 2182 };
   let upstream: HostPort | undefined;
-  let out: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (name !== '--listen' && name !== '--upstream' && name !== '--out') return `unknown option ${a}`;
-    const value = eq > 0 && name !== a ? a.slice(eq + 1) : args[++i];
-    if (value === undefined) return `${name} needs a value`;
-    if (name === '--out') out = value;
-    else {
-      const parsed = parseHostPort(value, { allowPortZero: name === '--listen' });
-      if (typeof parsed === 'string') return `${name}: ${parsed}`;
-      if (name === '--listen') listen = parsed;
-      else upstream = parsed;
-    }
+  for (const name of ['--listen', '--upstream'] as const) {
+    const value = parsed.values.get(name);
+    if (value === undefined) continue;
+    const hostPort = parseHostPort(value, { allowPortZero: name === '--listen' });
+    if (typeof hostPort === 'string') return `${name}: ${hostPort}`;
+    if (name === '--listen') listen = hostPort;
+    else upstream = hostPort;
   }
-  return { listen, upstream, out };
-}
-
-/** Resolves on the first SIGINT or SIGTERM; our handlers replace the default "die at once" for the session. */
-function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal: (s: NodeJS.Signals) => void = () => {};
-  const done = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-  });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    done,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+  return { listen, upstream, out: parsed.values.get('--out') };
 }
 
 async function openOut(file: string): Promise<fs.WriteStream> {
@@ -105,7 +85,8 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
     const line = out === undefined ? undefined : capture.line(rec);
     if (line !== undefined) out!.write(`${line}\n`);
   };
-  const signals = untilSignal();
+  using interrupt = onInterrupt('trace', io);
+  const stopped = new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
   try {
     let proxy: TraceProxy;
     try {
@@ -118,13 +99,12 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
       `zkwire trace: listening on ${formatHostPort(proxy)}, forwarding to ${formatHostPort(opts.upstream)}` +
         `${opts.out === undefined ? '' : `, capturing to ${opts.out}`}; Ctrl-C prints the summary\n`,
     );
-    await signals.done;
-    const summary = await proxy.stop();
-    io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary })}\n` : `\n${formatSummaryText(summary)}\n`);
-    return 0;
+    await stopped;
+    const summary = await interrupt.step('the proxied connections to close', proxy.stop());
+    if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
+    return interrupt.exitCode!;
   } finally {
-    signals.dispose();
-    if (out !== undefined) await new Promise<void>((resolve) => out!.end(() => resolve()));
+    if (out !== undefined) await interrupt.step(`${opts.out} to be written`, new Promise<void>((resolve) => out!.end(() => resolve())));
   }
 }
 
@@ -134,10 +114,7 @@ export const traceCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseTraceArgs(args);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire trace: ${parsed}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('trace', parsed, usage, io);
     if (parsed.upstream !== undefined) return trace({ ...parsed, upstream: parsed.upstream }, io);
     if (io.globals.server !== undefined) {
       let first: HostPort | undefined;

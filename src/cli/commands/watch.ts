@@ -1,17 +1,20 @@
 /**
  * `zkwire watch PATH [--recursive]`: streams a persistent (or persistent-recursive) watch's events as JSON lines
- * until interrupted. SIGINT/SIGTERM close the session cleanly (the server drops the watch with it) and exit 0;
+ * until interrupted. SIGINT/SIGTERM/SIGHUP close the session cleanly (the server drops the watch with it) and exit
+ * 128 + the signal;
  * the session ending under us (expired, auth failed) prints that final event and exits 1.
  */
 
 import type { CliIo, Command } from '../types.js';
+import { onInterrupt } from '../interrupt.js';
 import { parseCommandArgs, runWithClient, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire watch PATH [--recursive] [--server HOSTS] [--session-timeout MS]
 
 Adds a persistent watch on PATH (which need not exist yet) and prints each event as one JSON line,
 {"type", "state", "path"}, e.g. {"type":"NodeDataChanged","state":"SyncConnected","path":"/app"}, until
-interrupted (Ctrl-C or SIGTERM: the session is closed and the exit status is 0).
+interrupted (SIGINT, SIGTERM or SIGHUP: the session is closed, which drops the watch on the server, and the
+exit status is 128 + the signal: 130, 143, 129).
   --recursive, -R   watch PATH and every node below it (persistent-recursive; no NodeChildrenChanged events)
 Without --recursive the events are NodeCreated, NodeDeleted, NodeDataChanged and NodeChildrenChanged of PATH.
 "watching PATH" goes to stderr once the watch is set, and so do connection state changes; a reconnect keeps
@@ -19,7 +22,7 @@ the watch (the client re-registers it and the server reports what changed meanwh
 Output is JSON lines with or without --json.
 With no --server, a throwaway local ZooKeeper is started and stopped.
 
-Exit status: 0 interrupted, 1 error or the session ended (expired), 2 usage error.
+Exit status: 128 + signal when interrupted, 1 error or the session ended (expired), 2 usage error.
 `;
 
 export const watchCommand: Command = {
@@ -31,48 +34,40 @@ export const watchCommand: Command = {
     if (typeof parsed === 'string') return usageError('watch', parsed, usage, io);
     const path = parsed.positionals[0]!;
     const mode = parsed.flags.size > 0 ? 'persistent-recursive' : 'persistent';
-    const interrupt = new AbortController();
-    const onSignal = (): void => interrupt.abort();
-    // Taken before connecting, so an early Ctrl-C still closes cleanly instead of killing the process mid-handshake.
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    try {
-      return await runWithClient(
-        'watch',
-        io,
-        async (client) => {
-          const offState = client.onStateChange((c) =>
-            io.err(`zkwire watch: ${c.from} -> ${c.to}${c.reason === undefined ? '' : ` (${c.reason.message})`}\n`),
-          );
-          // Closing the client ends the watch's iteration (a final Closed event); no removeWatches round trip is
-          // needed, and none is attempted on a link that may be down. Our own close is no news on stderr.
-          const stop = (): void => {
-            offState();
-            void client.close();
-          };
-          interrupt.signal.addEventListener('abort', stop, { once: true });
-          try {
-            const watch = await client.addWatch(path, { mode, signal: interrupt.signal });
-            io.err(`watching ${path} (${mode})\n`);
-            let last: string | undefined;
-            for await (const event of watch) {
-              if (interrupt.signal.aborted && event.type === 'None') break;
-              io.out(`${JSON.stringify(event)}\n`);
-              if (event.type === 'None') last = event.state;
-            }
-            if (interrupt.signal.aborted) return 0;
-            io.err(`zkwire watch: the session ended (${last ?? 'unknown'}); the watch is gone\n`);
-            return 1;
-          } finally {
-            interrupt.signal.removeEventListener('abort', stop);
-            offState();
+    // Taken before connecting, so an early signal still closes cleanly instead of killing the process mid-handshake.
+    using interrupt = onInterrupt('watch', io);
+    return await runWithClient(
+      'watch',
+      io,
+      async (client) => {
+        const offState = client.onStateChange((c) =>
+          io.err(`zkwire watch: ${c.from} -> ${c.to}${c.reason === undefined ? '' : ` (${c.reason.message})`}\n`),
+        );
+        // Closing the client ends the watch's iteration (a final Closed event); no removeWatches round trip is
+        // needed, and none is attempted on a link that may be down. Our own close is no news on stderr.
+        const stop = (): void => {
+          offState();
+          void client.close();
+        };
+        interrupt.signal.addEventListener('abort', stop, { once: true });
+        try {
+          const watch = await client.addWatch(path, { mode, signal: interrupt.signal });
+          io.err(`watching ${path} (${mode})\n`);
+          let last: string | undefined;
+          for await (const event of watch) {
+            if (interrupt.signal.aborted && event.type === 'None') break;
+            io.out(`${JSON.stringify(event)}\n`);
+            if (event.type === 'None') last = event.state;
           }
-        },
-        { signal: interrupt.signal },
-      );
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+          if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+          io.err(`zkwire watch: the session ended (${last ?? 'unknown'}); the watch is gone\n`);
+          return 1;
+        } finally {
+          interrupt.signal.removeEventListener('abort', stop);
+          offState();
+        }
+      },
+      { interrupt },
+    );
   },
 };

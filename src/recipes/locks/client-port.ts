@@ -6,7 +6,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
 
 /** One write of a guarded multi, as the client's multi() takes it. */
@@ -32,7 +32,7 @@ function sessionEndError(state: State): ZooKeeperError {
   return new ZooKeeperError(code, `${code}: the session has ended`);
 }
 
-export function clientPort(client: ZooKeeperClient, clock: RecipeClock = systemRecipeClock): LockPort {
+export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock): LockPort {
   const watchOf = (path: string, fired: Promise<{ type: string; state: string }>, type: 'data' | 'children'): PortWatch => {
     let settled = false;
     void fired.then(() => {

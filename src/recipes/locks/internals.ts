@@ -11,7 +11,8 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { abortError, sleep, type RetryPolicy } from '../retry.js';
+import type { Clock } from '../../session/clock.js';
 import { joinPath, newProtectedId, nodeName } from './naming.js';
 import { isCode, NodeOps } from './node-ops.js';
 import type { LockPort } from './port.js';
@@ -168,7 +169,7 @@ export class LockInternals {
 /** Waits for a promise to settle, the deadline to pass, or the signal to abort, whichever is first. */
 export function waitForEvent(
   fired: Promise<unknown>,
-  clock: RecipeClock,
+  clock: Clock,
   deadline: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<'fired' | 'timeout' | 'aborted'> {

@@ -12,7 +12,7 @@ import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { InterProcessMutex } from './mutex.js';
 import type { LockOptions } from './options.js';
 import { deadlineOf, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** The leases of one multi-lock acquisition, released together (in reverse). */
 export class MultiLease implements AsyncDisposable {
@@ -63,26 +63,26 @@ async function releaseInReverse(leases: readonly Lease[]): Promise<void> {
 /** Several locks taken as one (Curator's InterProcessMultiLock): all are acquired, or none is held. */
 export class InterProcessMultiLock {
   private readonly locks: readonly InterProcessLock[];
-  private readonly clock: RecipeClock;
+  private readonly clock: Clock;
 
   /** From lock objects of any kind, or from paths (each an InterProcessMutex on `client`). */
-  constructor(locks: readonly InterProcessLock[], options?: { clock?: RecipeClock });
+  constructor(locks: readonly InterProcessLock[], options?: { clock?: Clock });
   constructor(client: ZooKeeperClient, paths: readonly string[], options?: LockOptions);
   constructor(
     first: readonly InterProcessLock[] | ZooKeeperClient,
-    second?: readonly string[] | { clock?: RecipeClock },
+    second?: readonly string[] | { clock?: Clock },
     third?: LockOptions,
   ) {
     if (Array.isArray(first)) {
       this.locks = [...(first as readonly InterProcessLock[])];
-      this.clock = (second as { clock?: RecipeClock } | undefined)?.clock ?? systemRecipeClock;
+      this.clock = (second as { clock?: Clock } | undefined)?.clock ?? systemClock;
     } else {
       const paths = second as readonly string[] | undefined;
       if (!Array.isArray(paths)) {
         throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessMultiLock): paths must be an array', { op: 'InterProcessMultiLock' });
       }
       this.locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
-      this.clock = third?.clock ?? systemRecipeClock;
+      this.clock = third?.clock ?? systemClock;
     }
   }
 

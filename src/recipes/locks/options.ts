@@ -2,7 +2,8 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
-import { exponentialBackoff, systemRecipeClock, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { systemClock, type Clock } from '../../session/clock.js';
+import { exponentialBackoff, type RetryPolicy } from '../retry.js';
 import { clientPort } from './client-port.js';
 import type { LockLostPolicy } from './lock-lost.js';
 import { isValidLockPath } from './naming.js';
@@ -20,7 +21,7 @@ export interface LockOptions {
   /** Data for our lock nodes (empty by default). */
   readonly data?: Uint8Array;
   /** Timers and time for deadlines (tests). Default: the runtime's. */
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 export interface ResolvedLockOptions {
@@ -47,7 +48,7 @@ export function resolveLockOptions(
     throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what}): lockLost must be "suspended" or "lost"`, { op: what, path });
   }
   return {
-    port: clientPort(client, options.clock ?? systemRecipeClock),
+    port: clientPort(client, options.clock ?? systemClock),
     lockLost,
     retry: options.retry ?? exponentialBackoff(),
     data: options.data,

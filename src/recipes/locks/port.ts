@@ -4,7 +4,7 @@
  * plain what a lock costs on the wire and keeps the recipe code free of option plumbing.
  */
 
-import type { RecipeClock } from '../retry.js';
+import type { Clock } from '../../session/clock.js';
 
 /** The parts of a Stat the recipes read. */
 export interface NodeStamp {
@@ -30,7 +30,7 @@ export type PortConnectionEvent = 'SUSPENDED' | 'RECONNECTED' | 'LOST';
 export type PortWriteOp = unknown;
 
 export interface LockPort {
-  readonly clock: RecipeClock;
+  readonly clock: Clock;
   /** The current session id (0n before the first connection). */
   sessionId(): bigint;
   /** True while connected to a server with the session alive. */

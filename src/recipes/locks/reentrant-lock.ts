@@ -14,7 +14,8 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, type RecipeClock } from '../retry.js';
+import { abortError } from '../retry.js';
+import type { Clock } from '../../session/clock.js';
 import type { Decide, HeldNode, LockInternals } from './internals.js';
 import { waitForEvent } from './internals.js';
 import { Lease, NOT_ACQUIRED, type LeaseBackend, type NotAcquired } from './lease.js';
@@ -24,7 +25,10 @@ import { watchRevocation, type RevocationListener } from './revocation.js';
 
 /** Options of `acquire` on every lock. */
 export interface AcquireOptions {
-  /** Give up after this many milliseconds, resolving to `{acquired: false}`. Default: wait for ever. */
+  /**
+   * Give up after this many milliseconds, resolving to `{acquired: false}`. Default (and Infinity): wait for ever.
+   * Any finite length is honoured, also past the runtime timer's 24.8-day limit; NaN or negative is BAD_ARGUMENT.
+   */
   readonly timeoutMs?: number;
   /** Cancels the attempt: the acquire rejects with ABORTED (or the signal's ZooKeeperError reason). */
   readonly signal?: AbortSignal;
@@ -53,13 +57,17 @@ interface Hold {
 }
 
 /** Validates acquire options; returns the deadline on `clock`. */
-export function deadlineOf(options: AcquireOptions, clock: RecipeClock, op: string): number | undefined {
-  const { timeoutMs } = options;
+export function deadlineOf(options: AcquireOptions, clock: Clock, op: string): number | undefined {
+  const { timeoutMs, signal } = options;
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
+    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): signal must be an AbortSignal`, { op });
+  }
   if (timeoutMs === undefined) return undefined;
   if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) {
     throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): timeoutMs must be a non-negative number`, { op });
   }
-  return clock.now() + timeoutMs;
+  // Infinity is "no deadline": no timer at all, rather than one the clock would never fire.
+  return timeoutMs === Infinity ? undefined : clock.now() + timeoutMs;
 }
 
 export function ownerOf(options: AcquireOptions, op: string): object {

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { ZooKeeperClient } from '../../node.js';
+import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker } from './exclusion.js';
 import { floorCreateEphemeralSequential, floorPing } from './floor.js';
@@ -43,6 +44,14 @@ export interface LockBenchOptions {
   path?: string;
   /** Called about four times a second while contending. */
   onProgress?: (p: LockProgress) => void;
+  /**
+   * Stops the run early: the floor phase is cut short, contention ends after the cycles in flight, every
+   * session is closed and the lock and floor directories are removed; the report, marked `interrupted`,
+   * covers what ran.
+   */
+  signal?: AbortSignal;
+  /** Told each clean-up step before it is waited for (sessions closing, directories removed). */
+  onCleanup?: (what: string) => void;
 }
 
 export interface LockProgress {
@@ -55,6 +64,8 @@ export interface LockProgress {
 
 export interface LockReport {
   benchmark: 'lock';
+  /** True when the run was stopped early (its signal fired): the figures cover what ran until then. */
+  interrupted: boolean;
   server: ServerInfo;
   environment: { node: string; cpu: string; cpus: number; platform: string };
   settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; floorSamples: number; path: string };
@@ -75,7 +86,43 @@ export interface LockReport {
   histogram: { acquire: Bin[]; handoff: Bin[] };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less if `signal` fires first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const done = (): void => {
+      systemClock.clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = systemClock.setTimeout(done, ms); // any --hold, also past the runtime timer's limit
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Thrown out of a floor phase cut short by the signal. */
+class Stopped extends Error {}
+
+/**
+ * Runs one phase unless `signal` fires first; then throws Stopped at once. The abandoned phase fails when the raw
+ * connection is closed in clean-up; its rejection is expected and dropped.
+ */
+async function unlessStopped(signal: AbortSignal | undefined, phase: () => Promise<void>): Promise<void> {
+  if (signal === undefined) return phase();
+  if (signal.aborted) throw new Stopped();
+  const work = phase();
+  work.catch(() => {});
+  let onAbort = (): void => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work, stopped]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
 
 /** Floor: ping, ephemeral-sequential create (what an acquire writes), delete + getChildren (a hand-off's trips). */
 async function measureFloor(
@@ -109,6 +156,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const path = opts.path ?? `/zkwire-bench/lock-${run}`;
   const floorDir = `/zkwire-bench/floor-${run}`;
   const progress = opts.onProgress ?? (() => {});
+  const signal = opts.signal;
+  const cleanup = opts.onCleanup ?? (() => {});
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -132,24 +181,33 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   try {
     await admin.mkdirp(floorDir, { containers: true });
     raw = await RawConnection.open(host, port);
+    const r = raw;
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
-    // Warm both sides (JIT, server caches) before anything is recorded — the create path too: a floor measured on
-    // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
-    await floorPing(raw, 200, undefined);
-    await floorCreateEphemeralSequential(raw, floorDir, 500, undefined);
     const half = Math.max(1, Math.floor(floorSamples / 2));
-    await measureFloor(raw, floorDir, half, floor);
+    await unlessStopped(signal, async () => {
+      // Warm both sides (JIT, server caches) before anything is recorded — the create path too: a floor measured on
+      // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
+      await floorPing(r, 200, undefined);
+      await floorCreateEphemeralSequential(r, floorDir, 500, undefined);
+      await measureFloor(r, floorDir, half, floor);
+    });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const opened = await Promise.all(Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString)));
-    clients.push(...opened);
+    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? {} : { signal }));
+    const opened = await Promise.allSettled(connecting);
+    for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed !== undefined) throw signal?.aborted === true ? new Stopped() : failed.reason;
     const contenders = clients.map((c, i) => makeContender(kind, c, path, i, leases));
     // One untimed cycle per session: creates the lock's parents and warms each session's code paths.
-    for (const c of contenders) await (await c.acquire()).release();
+    for (const c of contenders) {
+      if (signal?.aborted === true) throw new Stopped();
+      await (await c.acquire()).release();
+    }
 
     start = performance.now();
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
-    const claim = (): boolean => (iterations === undefined ? performance.now() < end : tickets++ < iterations);
+    const claim = (): boolean => signal?.aborted !== true && (iterations === undefined ? performance.now() < end : tickets++ < iterations);
     const ticker = setInterval(() => {
       const ms = performance.now() - start;
       progress({ elapsedMs: ms, acquisitions, perSec: ms > 0 ? (acquisitions * 1000) / ms : 0, overlaps: checker.overlaps, phase: 'contending' });
@@ -170,7 +228,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               handoff.record((t1 - lastRelease.at) * 1000);
               lastRelease = undefined;
             }
-            if (holdMs > 0) await sleep(holdMs);
+            if (holdMs > 0) await sleep(holdMs, signal);
             checker.exit(c.role);
             const t2 = performance.now();
             lastRelease = { at: t2, client: i };
@@ -186,8 +244,11 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    await measureFloor(raw, floorDir, half, floor);
+    await unlessStopped(signal, () => measureFloor(r, floorDir, half, floor));
+  } catch (e) {
+    if (!(e instanceof Stopped)) throw e;
   } finally {
+    if (signal?.aborted === true) cleanup(`the floor connection and ${clients.length + 1} session(s) to close, ${path} and ${floorDir} to be removed`);
     await raw?.close().catch(() => {});
     await Promise.allSettled(clients.map((c) => c.close()));
     await admin.deleteRecursive(path).catch(() => {});
@@ -206,6 +267,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
   return {
     benchmark: 'lock',
+    interrupted: signal?.aborted === true,
     server,
     environment: { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length, platform: `${process.platform}-${process.arch}` },
     settings: {

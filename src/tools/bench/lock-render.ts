@@ -24,6 +24,7 @@ export function renderLockReport(r: LockReport): string {
   const what = st.kind === 'semaphore' ? `semaphore (${st.leases} leases)` : st.kind === 'read-write' ? 'read-write lock (even sessions write, odd read)' : 'mutex';
   const run = st.iterations !== null ? `${st.iterations} acquisitions` : `${st.durationS} s`;
   let out = `zkwire bench lock — ${what}, ${st.clients} session${st.clients === 1 ? '' : 's'}, hold ${st.holdMs} ms, ${run}\n`;
+  if (r.interrupted) out += `INTERRUPTED: partial figures, for what ran until the signal\n`;
   out += `server: ZooKeeper ${r.server.version} (${r.server.mode}) at ${r.server.connectString}; node ${r.environment.node}, ${r.environment.cpu} ×${r.environment.cpus}\n\n`;
   out += `acquisitions: ${r.acquisitions} in ${(r.elapsedMs / 1000).toFixed(2)} s = ${fmtRate(r.throughputPerSec)}  (per session: ${r.perClient.join(' / ')})\n`;
   out += `mutual exclusion: ${r.overlaps} overlap${r.overlaps === 1 ? '' : 's'}${r.overlaps === 0 ? ' (ok)' : ' — VIOLATED'}`;

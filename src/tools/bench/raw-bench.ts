@@ -8,6 +8,7 @@
  * Idle sessions: `idleSessions` clients open at once in this process, and the RSS they cost.
  */
 
+import { ZooKeeperError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { ZooKeeperClient } from '../../node.js';
@@ -33,6 +34,10 @@ export interface RawBenchOptions {
   idleSessions?: number;
   /** Called with a short status line now and then. */
   onProgress?: (line: string) => void;
+  /** Stops the run early: the sessions are closed and the nodes removed, and it rejects with ABORTED (no report). */
+  signal?: AbortSignal;
+  /** Told each clean-up step after the signal, before it is waited for. */
+  onCleanup?: (what: string) => void;
 }
 
 export interface Throughput {
@@ -98,6 +103,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   const perRound = Math.max(1, Math.ceil(samples / rounds));
   const progress = opts.onProgress ?? (() => {});
 
+  const signal = opts.signal;
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
   const client = await ZooKeeperClient.connect(opts.connectString);
@@ -115,78 +121,97 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   const clientTput: number[] = [];
   const pingTput: number[] = [];
   const floorTput: number[] = [];
-  try {
-    await client.create(base);
-    await client.create(dataPath, DATA);
-    await client.create(`${base}/c`);
-    await client.create(`${base}/f`);
+  // The measurements run as one piece of work; the signal stops waiting for it at once. Clean-up then closes the
+  // client first (its calls in flight fail with CLOSED, so nothing more is created) and removes the nodes
+  // through a session of its own.
+  const work = (async (): Promise<void> => {
+      await client.create(base);
+      await client.create(dataPath, DATA);
+      await client.create(`${base}/c`);
+      await client.create(`${base}/f`);
 
-    progress('warming up');
-    const warm = Math.min(1000, perRound);
-    await floorPing(raw, warm, undefined);
-    await floorGetData(raw, dataPath, warm, undefined);
-    await timedLoop(warm, undefined, () => client.getData(dataPath));
-    await floorCreateDelete(raw, `${base}/f`, Math.min(200, warm), {}, 'w');
-    await timedLoop(Math.min(200, warm), undefined, async (i) => {
-      await client.create(`${base}/c/w-${i}`);
-      await client.delete(`${base}/c/w-${i}`);
-    });
-    await floorPipelinedGetData(raw, dataPath, Math.min(pipelineTotal, 10_000), window);
-    await clientPipelined(client, dataPath, Math.min(pipelineTotal, 10_000), window);
+      progress('warming up');
+      const warm = Math.min(1000, perRound);
+      await floorPing(raw, warm, undefined);
+      await floorGetData(raw, dataPath, warm, undefined);
+      await timedLoop(warm, undefined, () => client.getData(dataPath));
+      await floorCreateDelete(raw, `${base}/f`, Math.min(200, warm), {}, 'w');
+      await timedLoop(Math.min(200, warm), undefined, async (i) => {
+        await client.create(`${base}/c/w-${i}`);
+        await client.delete(`${base}/c/w-${i}`);
+      });
+      await floorPipelinedGetData(raw, dataPath, Math.min(pipelineTotal, 10_000), window);
+      await clientPipelined(client, dataPath, Math.min(pipelineTotal, 10_000), window);
 
-    for (let r = 0; r < rounds; r++) {
-      const tag = `r${r}`;
-      progress(`sequential round ${r + 1}/${rounds}`);
-      const floorSeq = async (): Promise<void> => {
-        await floorPing(raw, perRound, f.ping);
-        await floorGetData(raw, dataPath, perRound, f.getData);
-        await floorCreateDelete(raw, `${base}/f`, perRound, { create: f.create, delete: f.delete, pair: f.createDelete }, tag);
-      };
-      const clientSeq = async (): Promise<void> => {
-        await timedLoop(perRound, c.getData, () => client.getData(dataPath));
-        for (let i = 0; i < perRound; i++) {
-          const path = `${base}/c/${tag}-${i}`;
-          const t0 = performance.now();
-          await client.create(path);
-          const t1 = performance.now();
-          await client.delete(path);
-          const t2 = performance.now();
-          c.create.record((t1 - t0) * 1000);
-          c.delete.record((t2 - t1) * 1000);
-          c.createDelete.record((t2 - t0) * 1000);
+      for (let r = 0; r < rounds; r++) {
+        const tag = `r${r}`;
+        progress(`sequential round ${r + 1}/${rounds}`);
+        const floorSeq = async (): Promise<void> => {
+          await floorPing(raw, perRound, f.ping);
+          await floorGetData(raw, dataPath, perRound, f.getData);
+          await floorCreateDelete(raw, `${base}/f`, perRound, { create: f.create, delete: f.delete, pair: f.createDelete }, tag);
+        };
+        const clientSeq = async (): Promise<void> => {
+          await timedLoop(perRound, c.getData, () => client.getData(dataPath));
+          for (let i = 0; i < perRound; i++) {
+            const path = `${base}/c/${tag}-${i}`;
+            const t0 = performance.now();
+            await client.create(path);
+            const t1 = performance.now();
+            await client.delete(path);
+            const t2 = performance.now();
+            c.create.record((t1 - t0) * 1000);
+            c.delete.record((t2 - t1) * 1000);
+            c.createDelete.record((t2 - t0) * 1000);
+          }
+        };
+        // Floor first on even rounds, client first on odd ones.
+        if (r % 2 === 0) {
+          await floorSeq();
+          await clientSeq();
+        } else {
+          await clientSeq();
+          await floorSeq();
         }
-      };
-      // Floor first on even rounds, client first on odd ones.
-      if (r % 2 === 0) {
-        await floorSeq();
-        await clientSeq();
-      } else {
-        await clientSeq();
-        await floorSeq();
       }
-    }
-    for (let r = 0; r < pipelineRounds; r++) {
-      progress(`pipelined round ${r + 1}/${pipelineRounds}`);
-      const floorPipe = async (): Promise<void> => {
-        floorTput.push(await floorPipelinedGetData(raw, dataPath, pipelineTotal, window));
-        pingTput.push(await floorPipelinedPing(raw, pipelineTotal, window));
-      };
-      const clientPipe = async (): Promise<void> => {
-        clientTput.push(await clientPipelined(client, dataPath, pipelineTotal, window));
-      };
-      if (r % 2 === 0) {
-        await floorPipe();
-        await clientPipe();
-      } else {
-        await clientPipe();
-        await floorPipe();
+      for (let r = 0; r < pipelineRounds; r++) {
+        progress(`pipelined round ${r + 1}/${pipelineRounds}`);
+        const floorPipe = async (): Promise<void> => {
+          floorTput.push(await floorPipelinedGetData(raw, dataPath, pipelineTotal, window));
+          pingTput.push(await floorPipelinedPing(raw, pipelineTotal, window));
+        };
+        const clientPipe = async (): Promise<void> => {
+          clientTput.push(await clientPipelined(client, dataPath, pipelineTotal, window));
+        };
+        if (r % 2 === 0) {
+          await floorPipe();
+          await clientPipe();
+        } else {
+          await clientPipe();
+          await floorPipe();
+        }
       }
-    }
+  })();
+  work.catch(() => {});
+  const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    await Promise.race([work, stopped]);
   } finally {
+    if (signal?.aborted === true) opts.onCleanup?.(`the sessions to close and ${base} to be removed`);
     await raw.close().catch(() => {});
-    await client.deleteRecursive(base).catch(() => {});
-    await client.close();
+    if (signal?.aborted === true) {
+      await client.close();
+      await work.catch(() => {});
+      const cleaner = await ZooKeeperClient.connect(opts.connectString).catch(() => undefined);
+      await cleaner?.deleteRecursive(base).catch(() => {});
+      await cleaner?.close();
+    } else {
+      await client.deleteRecursive(base).catch(() => {});
+      await client.close();
+    }
   }
+  if (signal?.aborted === true) throw new ZooKeeperError('ABORTED', 'interrupted before the end: no report (a partial comparison would mislead)');
+  await work;
 
   let idleResult: (IdleSessionsResult & { isolated: boolean }) | null = null;
   if (idle > 0) {
