@@ -30,7 +30,10 @@ export class ClientContext {
     return bytes;
   }
 
-  /** Queues one request (synchronously: call order is wire order). */
+  /**
+   * Queues one request (synchronously: call order is wire order). `onReply` runs when the reply is read even if
+   * the caller aborted meanwhile; `onAbandoned` then gets its result to dispose of (see RequestSpec).
+   */
   send<T>(
     op: string,
     path: string | undefined,
@@ -38,8 +41,9 @@ export class ClientContext {
     body: unknown,
     options: CallOptions,
     onReply: (reply: Reply) => T,
+    onAbandoned?: (result: T) => void,
   ): Promise<T> {
-    return this.session.request({ opcode, body, op, path, signal: options.signal, onReply });
+    return this.session.request({ opcode, body, op, path, signal: options.signal, onReply, ...(onAbandoned === undefined ? {} : { onAbandoned }) });
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */
