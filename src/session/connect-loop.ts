@@ -32,6 +32,8 @@ export interface ConnectionHooks {
   opened(conn: Connection): void;
   data(conn: Connection, chunk: Uint8Array): void;
   drop(conn: Connection, reason: ZooKeeperError): void;
+  /** A whole pass over the hosts ended without a session: `attempts` failed since the link was last up. */
+  passFailed(attempts: number): void;
 }
 
 export class ConnectLoop {
@@ -62,6 +64,7 @@ export class ConnectLoop {
       first = false;
       const established = await this.connectOnce(hosts.next().endpoint);
       attempt = established ? 0 : attempt + 1;
+      if (attempt > 0 && attempt % hosts.size === 0 && !this.hooks.stopped()) this.hooks.passFailed(attempt);
     }
   }
 

@@ -139,6 +139,7 @@ export class Session {
         opened: (conn) => this.sendConnectRequest(conn),
         data: (conn, chunk) => receiveChunk(conn, chunk, this.onFrame, this.routes.drop),
         drop: this.routes.drop,
+        passFailed: (attempts) => this.onPassFailed(attempts),
       },
     );
     this.heartbeat = new Heartbeat(clock, this.timing, {
@@ -350,6 +351,19 @@ export class Session {
     if (this.id !== 0n && !this.expiryTimer.armed) {
       this.expiryTimer.arm(this.timing.clientExpiryMs - (this.clock.now() - this.lastHeard));
     }
+  }
+
+  /**
+   * Every host was tried and none gave us a session. The calls queued meanwhile fail with CONNECTIONLOSS, as the
+   * Java client's do when a connect attempt fails: without this, a client made with the bare constructor against
+   * servers that never answer would hold them until close() (no session id yet, so no local expiry to end them).
+   * The session itself goes on trying; later calls queue again. Credentials stay and go out on the next link.
+   */
+  private onPassFailed(attempts: number): void {
+    const last = this.lastFailure;
+    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.hostCount} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    this.outbox.failAll(err);
+    this.#credentials.rejectWaiters(err);
   }
 
   /** Enters a terminal state: every timer and socket released, every promise settled, every watch told. */
