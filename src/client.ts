@@ -120,6 +120,15 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#session.server;
   }
 
+  /**
+   * The ZooKeeper version of the server the session is on (e.g. "3.8.4"), once learnt: it is asked for (with the
+   * `srvr` or `envi` four-letter word, on a side connection) the first time a connection carries an op newer than
+   * 3.5. Undefined before that, while disconnected, or when the server's 4lw whitelist allows neither word.
+   */
+  get serverVersion(): string | undefined {
+    return this.#session.serverVersion?.text;
+  }
+
   get negotiatedTimeoutMs(): number {
     return this.#session.negotiatedTimeoutMs;
   }

@@ -5,6 +5,7 @@
 
 import { clientError } from '../errors.js';
 import { Timer, type Clock } from '../session/clock.js';
+import { parseVersion, type ServerVersion } from '../session/server-version.js';
 import type { Session, SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { toBytes } from './data.js';
@@ -26,8 +27,15 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.sessionPassword === undefined ? {} : { sessionPassword: options.sessionPassword }),
+    ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
+}
+
+function knownVersion(text: string): ServerVersion {
+  const version = parseVersion(`zookeeper.version=${text}`);
+  if (version === undefined) throw clientError('BAD_ARGUMENT', `serverVersion "${text}" is not a version like "3.8.4"`, { op: 'connect' });
+  return version;
 }
 
 /** Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first. */

@@ -43,6 +43,12 @@ export interface ClientOptions {
   /** Resume an existing session (with its password) instead of creating a new one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
+  /**
+   * The ZooKeeper version every server of the ensemble runs (e.g. "3.8.4"), when known: the client then refuses ops
+   * newer than it without asking a server. By default it asks each connection's server (`srvr`, then `envi`, on a
+   * side connection) the first time an op newer than 3.5 is sent.
+   */
+  readonly serverVersion?: string;
   /** Injected time source (tests). */
   readonly clock?: Clock;
   /** Host-shuffle randomness (tests). */

@@ -93,7 +93,7 @@ export class ConnectLoop {
 
   /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
   private async connectOnce(endpoint: Endpoint): Promise<boolean> {
-    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize);
+    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize, endpoint);
     const hooks = this.hooks;
     hooks.begin(conn);
     const abort = new AbortController();

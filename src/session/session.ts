@@ -19,9 +19,11 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
+import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
+import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
 import { Tracer, type FrameListener } from './trace.js';
@@ -49,6 +51,8 @@ export interface SessionOptions {
   /** Resume an existing session instead of creating one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
+  /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
+  readonly serverVersion?: ServerVersion;
 }
 
 const ZERO_PASSWORD = new Uint8Array(16);
@@ -60,6 +64,10 @@ export class Session {
   private readonly hostCount: number;
   private readonly requestedTimeoutMs: number;
   private readonly canBeReadOnly: boolean;
+  private readonly transport: Transport;
+  private readonly knownVersion: ServerVersion | undefined;
+  /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
+  private readonly sideConnections = new AbortController();
   private readonly closeTimeoutMs: number | undefined;
   private timing: SessionTiming;
 
@@ -96,6 +104,8 @@ export class Session {
     this.hostCount = hosts.size;
     this.requestedTimeoutMs = options.sessionTimeoutMs;
     this.canBeReadOnly = options.canBeReadOnly ?? false;
+    this.transport = options.transport;
+    this.knownVersion = options.serverVersion;
     this.closeTimeoutMs = options.closeTimeoutMs;
     this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.id = options.sessionId ?? 0n;
@@ -108,6 +118,7 @@ export class Session {
         connection: () => this.conn,
         sessionId: () => this.id,
         wrote: () => this.heartbeat.sent(),
+        admit: (conn, item) => this.admit(conn, item),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
           // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
@@ -246,6 +257,49 @@ export class Session {
     });
   }
 
+  /**
+   * Whether a request may be written on `conn`: ops newer than 3.5 wait until the server's version is known (asked
+   * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
+   */
+  private admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+    if (!needsVersion(item.opcode)) return true;
+    const version = this.knownVersion ?? conn.serverVersion;
+    if (version === undefined) {
+      this.learnVersion(conn);
+      return 'wait';
+    }
+    return (version === null ? undefined : refusal(item.opcode, version, conn.description)) ?? true;
+  }
+
+  /**
+   * Asks the server for its version on a side connection: `srvr` (the one word every 3.5+ server allows by
+   * default), then `envi`. A server that allows neither gets null: its ops are sent as they come, as before. No op
+   * on the session's own connection is a safe probe — a server older than the op closes the connection.
+   */
+  private learnVersion(conn: Connection): void {
+    if (conn.versionAsked || conn.endpoint === undefined) return;
+    conn.versionAsked = true;
+    const endpoint = conn.endpoint;
+    const ask = (word: string): Promise<ServerVersion | undefined> =>
+      fourLetterOver(this.transport, endpoint, word, this.clock, this.versionProbeTimeoutMs, this.sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
+    void (async () => {
+      const version = (await ask('srvr')) ?? (await ask('envi')) ?? null;
+      if (conn.isOver) return;
+      conn.serverVersion = version;
+      this.outbox.flush();
+    })();
+  }
+
+  /** A side connection's 4lw answer is awaited this long at most (the held ops then go as they are). */
+  private get versionProbeTimeoutMs(): number {
+    return Math.min(this.timing.readTimeoutMs, 2000);
+  }
+
+  /** The version of the server the session is on, once learnt (see learnVersion); undefined when unknown. */
+  get serverVersion(): ServerVersion | undefined {
+    return this.knownVersion ?? this.conn?.serverVersion ?? undefined;
+  }
+
   /** Why a new request is refused at once: the session is over or closing. */
   private refusal(): ZooKeeperError | undefined {
     return this.terminalError ?? (this.closing ? clientError('CLOSED', 'the client is closing') : undefined);
@@ -374,6 +428,7 @@ export class Session {
     this.connectTimer.cancel();
     this.heartbeat.stop();
     this.loop.stop();
+    this.sideConnections.abort();
     const conn = this.conn;
     this.conn = undefined;
     for (const item of conn?.end(err) ?? []) item.fail(err);
