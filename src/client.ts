@@ -18,6 +18,7 @@ import { Session } from './session/session.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
+import * as adminOps from './client/admin-ops.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
@@ -40,6 +41,7 @@ import type {
   Data,
   MkdirpOptions,
   NodeData,
+  ReconfigChange,
   RemoveWatchType,
   VersionOptions,
   Watched,
@@ -183,6 +185,14 @@ export class ZooKeeperClient implements AsyncDisposable {
   getConfig(options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
   getConfig(options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
     return reads.getConfig(this.#ctx, options);
+  }
+
+  /**
+   * Changes the ensemble's membership (dynamic reconfiguration; the servers need `reconfigEnabled=true`, and the
+   * session a superuser identity or the servers skipACL). Resolves with the new configuration, as getConfig shows it.
+   */
+  reconfig(change: ReconfigChange): Promise<NodeData> {
+    return adminOps.reconfig(this.#ctx, change);
   }
 
   setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {

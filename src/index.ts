@@ -16,6 +16,7 @@ export type {
   Data,
   MkdirpOptions,
   NodeData,
+  ReconfigChange,
   RemoveWatchType,
   Stat,
   VersionOptions,

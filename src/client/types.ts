@@ -113,6 +113,22 @@ export interface ClientIdentity {
   readonly user: string;
 }
 
+/**
+ * A dynamic reconfiguration (ZooKeeper 3.5+, `reconfigEnabled=true`). Incremental: `joining` server specs
+ * (`server.4=host:quorumPort:electionPort[:role];[clientHost:]clientPort`) and/or `leaving` server ids. Bulk:
+ * `newMembers`, the whole new membership as server specs.
+ */
+export interface ReconfigChange extends CallOptions {
+  readonly joining?: string | readonly string[];
+  readonly leaving?: string | readonly (string | number)[];
+  readonly newMembers?: string | readonly string[];
+  /**
+   * Apply only if the current configuration has this version (getConfig's `version=` line, hex, or a bigint);
+   * BADVERSION otherwise. Default: whatever is current.
+   */
+  readonly fromConfig?: bigint | number | string;
+}
+
 export interface MkdirpOptions extends CallOptions {
   /** Create missing parents as containers (removed by the server once empty) instead of persistent nodes. */
   readonly containers?: boolean;
