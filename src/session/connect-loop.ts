@@ -68,6 +68,11 @@ export class ConnectLoop {
     }
   }
 
+  /** The next connect attempt goes to `endpoint` (then the ring goes on from there). */
+  preferNext(endpoint: Endpoint): void {
+    this.options.hosts.preferNext(endpoint);
+  }
+
   /** Gives up on a connection still being opened (the transport is told through its signal). */
   abortConnect(): void {
     this.connectAbort?.abort();

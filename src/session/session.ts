@@ -23,6 +23,7 @@ import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
+import { ReadWriteSearch } from './rw-search.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
@@ -87,6 +88,12 @@ export class Session {
   /** The most recent connection, live or not: close() waits for its socket to be released. */
   private lastConn: Connection | undefined;
   private readonly heartbeat: Heartbeat;
+  private readonly rwSearch: ReadWriteSearch;
+  /**
+   * A read-write server has been seen. Until then the session id is one a read-only server made up, which no
+   * read-write server knows: the next connection asks for a new session instead (as ClientCnxn's seenRwServerBefore).
+   */
+  private seenRwServer: boolean;
   private readonly connectTimer: Timer;
   private readonly expiryTimer: Timer;
   private started = false;
@@ -110,6 +117,7 @@ export class Session {
     this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.id = options.sessionId ?? 0n;
     this.#passwd = options.sessionPassword ?? ZERO_PASSWORD;
+    this.seenRwServer = options.sessionId !== undefined;
     this.lastHeard = clock.now();
     this.tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
     this.#credentials = new Credentials(options.authInfo);
@@ -153,6 +161,16 @@ export class Session {
         passFailed: (attempts) => this.onPassFailed(attempts),
       },
     );
+    this.rwSearch = new ReadWriteSearch(
+      clock,
+      () => hosts.all(),
+      (endpoint) => fourLetterOver(this.transport, endpoint, 'isro', clock, this.versionProbeTimeoutMs, this.sideConnections.signal),
+      (endpoint) => this.moveTo(endpoint),
+    );
+    this.machine.subscribe((change) => {
+      if (change.to === 'connected-read-only') this.rwSearch.start();
+      else this.rwSearch.stop();
+    });
     this.heartbeat = new Heartbeat(clock, this.timing, {
       sendPing: () => this.outbox.ping(),
       onReadTimeout: (idle) => {
@@ -315,12 +333,13 @@ export class Session {
   }
 
   private sendConnectRequest(conn: Connection): void {
+    const resume = this.seenRwServer;
     this.outbox.writeConnectRequest(conn, {
       protocolVersion: 0,
       lastZxidSeen: this.lastZxid,
       timeOut: this.requestedTimeoutMs,
-      sessionId: this.id,
-      passwd: this.#passwd,
+      sessionId: resume ? this.id : 0n,
+      passwd: resume ? this.#passwd : ZERO_PASSWORD,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
       readOnly: this.canBeReadOnly,
     });
@@ -342,6 +361,7 @@ export class Session {
     this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
+    if (!conn.readOnly) this.seenRwServer = true;
     this.announce(conn);
     this.outbox.flush();
   }
@@ -420,6 +440,17 @@ export class Session {
     this.#credentials.rejectWaiters(err);
   }
 
+  /**
+   * A read-write server answered `isro` while we are on a read-only one: drop this link and connect there next,
+   * as the Java client does. Calls in flight on the read-only link fail with CONNECTIONLOSS, as on any move.
+   */
+  private moveTo(endpoint: Endpoint): void {
+    const conn = this.conn;
+    if (conn === undefined || !conn.readOnly || this.machine.terminal || this.closing) return;
+    this.loop.preferNext(endpoint);
+    this.drop(conn, clientError('CONNECTIONLOSS', `moving from read-only ${conn.description} to read-write ${endpoint.host}:${endpoint.port}`));
+  }
+
   /** Enters a terminal state: every timer and socket released, every promise settled, every watch told. */
   private finish(state: 'expired' | 'auth-failed' | 'closed', err: ZooKeeperError): void {
     if (this.machine.terminal) return;
@@ -428,6 +459,7 @@ export class Session {
     this.connectTimer.cancel();
     this.heartbeat.stop();
     this.loop.stop();
+    this.rwSearch.stop();
     this.sideConnections.abort();
     const conn = this.conn;
     this.conn = undefined;

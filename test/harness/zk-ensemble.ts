@@ -77,6 +77,7 @@ async function launchEnsemble(size: number, opts: ZkServerOptions): Promise<Ense
       port: port(i),
       servingModes: ['leader', 'follower'],
       startTimeoutMs,
+      ...(opts.jvmFlags === undefined ? {} : { jvmFlags: opts.jvmFlags }),
     });
   });
   for (const member of members) member.launch();
