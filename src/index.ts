@@ -17,6 +17,7 @@ export type {
   MkdirpOptions,
   NodeData,
   ReconfigChange,
+  SaslOptions,
   RemoveWatchType,
   Stat,
   VersionOptions,

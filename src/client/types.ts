@@ -32,6 +32,12 @@ export interface ClientOptions {
   readonly reconnectDelay?: ReconnectDelay;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */
   readonly authInfo?: readonly { readonly scheme: string; readonly auth: Data }[];
+  /**
+   * SASL authentication on every connection, before anything else: `{ mechanism: 'DIGEST-MD5', username,
+   * password }` against servers with a JAAS DigestLoginModule. The session's identity is then `sasl:<username>`.
+   * A refused login ends the session with AUTHFAILED. GSSAPI (Kerberos) is not supported.
+   */
+  readonly sasl?: SaslOptions;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
   readonly defaultAcl?: readonly ACL[];
   /** How long close() waits for the server to confirm closeSession. */
@@ -53,6 +59,13 @@ export interface ClientOptions {
   readonly clock?: Clock;
   /** Host-shuffle randomness (tests). */
   readonly random?: () => number;
+}
+
+/** SASL login for ClientOptions.sasl. */
+export interface SaslOptions {
+  readonly mechanism: 'DIGEST-MD5';
+  readonly username: string;
+  readonly password: string;
 }
 
 export interface CallOptions {

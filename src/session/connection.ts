@@ -34,6 +34,8 @@ export class Connection {
   serverVersion: ServerVersion | null | undefined = undefined;
   /** The version is being asked for (on a side connection). */
   versionAsked = false;
+  /** A SASL exchange is running on this connection: only its packets go out, and the session is not yet connected. */
+  saslPending = false;
   readonly pending = new PendingQueue<Outgoing>();
   /** Auth packets written and not yet answered, oldest first, each with its position on the wire. */
   readonly authInFlight: AuthInFlight[] = [];

@@ -19,11 +19,12 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type Outgoing, type Reply, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
 import { ReadWriteSearch } from './rw-search.js';
+import { DigestMd5Exchange, type DigestCredentials } from './sasl-digest-md5.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
@@ -52,6 +53,8 @@ export interface SessionOptions {
   /** Resume an existing session instead of creating one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
+  /** SASL authentication run on every connection before anything else (DIGEST-MD5 only). */
+  readonly sasl?: DigestCredentials;
   /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
   readonly serverVersion?: ServerVersion;
 }
@@ -67,6 +70,8 @@ export class Session {
   private readonly canBeReadOnly: boolean;
   private readonly transport: Transport;
   private readonly knownVersion: ServerVersion | undefined;
+  // ES private, like the credentials.
+  readonly #sasl: DigestCredentials | undefined;
   /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
   private readonly sideConnections = new AbortController();
   private readonly closeTimeoutMs: number | undefined;
@@ -113,6 +118,7 @@ export class Session {
     this.canBeReadOnly = options.canBeReadOnly ?? false;
     this.transport = options.transport;
     this.knownVersion = options.serverVersion;
+    this.#sasl = options.sasl;
     this.closeTimeoutMs = options.closeTimeoutMs;
     this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.id = options.sessionId ?? 0n;
@@ -280,6 +286,7 @@ export class Session {
    * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
    */
   private admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+    if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
     if (!needsVersion(item.opcode)) return true;
     const version = this.knownVersion ?? conn.serverVersion;
     if (version === undefined) {
@@ -361,6 +368,7 @@ export class Session {
     this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
+    if (this.#sasl !== undefined) this.startSasl(conn, this.#sasl);
     if (!conn.readOnly) this.seenRwServer = true;
     this.announce(conn);
     this.outbox.flush();
@@ -372,8 +380,58 @@ export class Session {
    * and a refused authInfo makes connect() reject with AUTHFAILED instead of resolving on a dying session.
    */
   private announce(conn: Connection): void {
-    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed) return;
+    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed || conn.saslPending) return;
     this.machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
+  }
+
+  /**
+   * SASL on a new connection, as the Java client's ZooKeeperSaslClient: sasl (102) requests with ordinary xids, each
+   * carrying the mechanism's next token, answered in order; nothing else goes out until it completes, and the session
+   * is not connected before. A refusal (AUTHFAILED, after which the server closes the link) ends the session.
+   */
+  private startSasl(conn: Connection, credentials: DigestCredentials): void {
+    conn.saslPending = true;
+    const exchange = new DigestMd5Exchange(credentials);
+    const send = (token: Uint8Array): void => {
+      const item: Outgoing = {
+        opcode: OpCode.sasl,
+        body: { token },
+        xid: 0,
+        sent: false,
+        settled: false,
+        complete: (reply) => {
+          item.settled = true;
+          onReply(reply);
+        },
+        fail: () => void (item.settled = true),
+      };
+      this.outbox.putFirst([item]);
+      this.outbox.flush();
+    };
+    const refused = (detail: string, cause?: unknown): void =>
+      this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} refused SASL DIGEST-MD5 for "${credentials.username}": ${detail}`, { cause }));
+    const onReply = (reply: Reply): void => {
+      if (this.conn !== conn || conn.isOver) return;
+      if (reply.err !== 0) {
+        refused(`server error ${reply.err}`);
+        return;
+      }
+      let next: Uint8Array | undefined;
+      try {
+        next = exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0));
+      } catch (e) {
+        refused(e instanceof Error ? e.message : String(e), e);
+        return;
+      }
+      if (next !== undefined) {
+        send(next);
+        return;
+      }
+      conn.saslPending = false;
+      this.announce(conn);
+      this.outbox.flush();
+    };
+    send(exchange.initial());
   }
 
   // ---- receiving -----------------------------------------------------------------------------------
