@@ -413,7 +413,7 @@ export class Session {
     const onReply = (reply: Reply): void => {
       if (this.conn !== conn || conn.isOver) return;
       if (reply.err !== 0) {
-        refused(`server error ${reply.err}`);
+        refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
         return;
       }
       let next: Uint8Array | undefined;
