@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Perms } from '../../src/client/acl.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import type { FrameTrace } from '../../src/session/trace.js';
+import { startFaultProxy } from '../harness/fault-proxy.js';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, dec, uniquePath } from '../client/helpers.js';
@@ -48,6 +49,33 @@ describe('SASL DIGEST-MD5', () => {
     // On the wire: the two sasl round trips come first, before any request of ours.
     const ops = frames.filter((f) => f.frame.kind === 'request').map((f) => f.frame.op);
     expect(ops.slice(0, 2)).toEqual(['sasl', 'sasl']);
+  });
+
+  it('logs in again on every new connection of the session', async () => {
+    const [host = '', port = ''] = server.connectString.split(':');
+    const proxy = await startFaultProxy({ host, port: Number(port) });
+    try {
+      await using zk = await ZooKeeperClient.connect(proxy.connectString, {
+        sessionTimeoutMs: 10_000,
+        reconnectDelay: () => 20,
+        sasl: { mechanism: 'DIGEST-MD5', username: 'alice', password: 'alice-secret' },
+      });
+      const id = zk.sessionId;
+      const back = new Promise<void>((resolve) => {
+        const off = zk.onStateChange((c) => {
+          if (c.to === 'connected') {
+            off();
+            resolve();
+          }
+        });
+      });
+      proxy.resetAll();
+      await back;
+      expect(zk.sessionId).toBe(id);
+      expect(await zk.whoAmI()).toContainEqual({ scheme: 'sasl', user: 'alice' });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a wrong password fails closed with AUTHFAILED and settles every pending call', async () => {
