@@ -100,7 +100,9 @@ describe('read-only mode', () => {
     try {
       const hosts = ensemble.servers.map((s, i) => (i === survivor ? proxy.connectString : `${s.host}:${s.port}`));
       await using zk = await ZooKeeperClient.connect(hosts.join(','), {
-        sessionTimeoutMs: 30_000,
+        // The longest session a default server grants (20 ticks): its read timeout (2/3 of it) is the other way this
+        // link could end while the proxy holds everything back, and the search must come first.
+        sessionTimeoutMs: 40_000,
         connectTimeoutMs: 60_000,
         canBeReadOnly: true,
         reconnectDelay: () => 100,
