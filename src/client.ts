@@ -19,6 +19,7 @@ import { Session } from './session/session.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
+import * as adminOps from './client/admin-ops.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
@@ -41,6 +42,7 @@ import type {
   Data,
   MkdirpOptions,
   NodeData,
+  ReconfigChange,
   RemoveWatchType,
   VersionOptions,
   Watched,
@@ -127,6 +129,15 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#session.server;
   }
 
+  /**
+   * The ZooKeeper version of the server the session is on (e.g. "3.8.4"), once learnt: it is asked for (with the
+   * `srvr` or `envi` four-letter word, on a side connection) the first time a connection carries an op newer than
+   * 3.5. Undefined before that, while disconnected, or when the server's 4lw whitelist allows neither word.
+   */
+  get serverVersion(): string | undefined {
+    return this.#session.serverVersion?.text;
+  }
+
   /** The session timeout the server granted (0 before the first handshake); it may differ from the one asked for. */
   get negotiatedTimeoutMs(): number {
     return this.#session.negotiatedTimeoutMs;
@@ -189,6 +200,14 @@ export class ZooKeeperClient implements AsyncDisposable {
   getConfig(options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
   getConfig(options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
     return reads.getConfig(this.#ctx, options);
+  }
+
+  /**
+   * Changes the ensemble's membership (dynamic reconfiguration; the servers need `reconfigEnabled=true`, and the
+   * session a superuser identity or the servers skipACL). Resolves with the new configuration, as getConfig shows it.
+   */
+  reconfig(change: ReconfigChange): Promise<NodeData> {
+    return adminOps.reconfig(this.#ctx, change);
   }
 
   /** Replaces a node's data; resolves with the new stat (BADVERSION if `options.version` does not match). */

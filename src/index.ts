@@ -32,6 +32,8 @@ export type {
   Data,
   MkdirpOptions,
   NodeData,
+  ReconfigChange,
+  SaslOptions,
   RemoveWatchType,
   Stat,
   VersionOptions,

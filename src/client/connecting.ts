@@ -5,11 +5,12 @@
 
 import { clientError } from '../errors.js';
 import { Timer, type Clock } from '../session/clock.js';
+import { parseVersion, type ServerVersion } from '../session/server-version.js';
 import type { Session, SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
-import type { ClientOptions } from './types.js';
+import type { ClientOptions, SaslOptions } from './types.js';
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
@@ -42,8 +43,27 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.sessionPassword === undefined ? {} : { sessionPassword: options.sessionPassword }),
+    ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
+    ...(options.sasl === undefined ? {} : { sasl: saslLogin(options.sasl) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
+}
+
+function saslLogin(sasl: SaslOptions): { username: string; password: string } {
+  if (typeof sasl !== 'object' || sasl === null || sasl.mechanism !== 'DIGEST-MD5') {
+    const named = typeof sasl === 'object' && sasl !== null ? String((sasl as { mechanism?: unknown }).mechanism) : String(sasl);
+    throw clientError('BAD_ARGUMENT', `SASL mechanism ${named} is not supported: only DIGEST-MD5 (no GSSAPI/Kerberos)`, { op: 'connect' });
+  }
+  if (typeof sasl.username !== 'string' || sasl.username === '' || typeof sasl.password !== 'string') {
+    throw clientError('BAD_ARGUMENT', 'SASL DIGEST-MD5 needs a non-empty username and a password string', { op: 'connect' });
+  }
+  return { username: sasl.username, password: sasl.password };
+}
+
+function knownVersion(text: string): ServerVersion {
+  const version = parseVersion(`zookeeper.version=${text}`);
+  if (version === undefined) throw clientError('BAD_ARGUMENT', `serverVersion "${text}" is not a version like "3.8.4"`, { op: 'connect' });
+  return version;
 }
 
 /** Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first. */

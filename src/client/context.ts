@@ -47,7 +47,10 @@ export class ClientContext {
     }
   }
 
-  /** Queues one request (synchronously: call order is wire order). */
+  /**
+   * Queues one request (synchronously: call order is wire order). `onReply` runs when the reply is read even if
+   * the caller aborted meanwhile; `onAbandoned` then gets its result to dispose of (see RequestSpec).
+   */
   send<T>(
     op: string,
     path: string | undefined,
@@ -55,10 +58,12 @@ export class ClientContext {
     body: unknown,
     options: CallOptions,
     onReply: (reply: Reply) => T,
+    onAbandoned?: (result: T) => void,
   ): Promise<T> {
     const signal = checkSignal(options.signal, op, path);
+    const abandoned = onAbandoned === undefined ? {} : { onAbandoned };
     const root = this.chroot.root;
-    if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply });
+    if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply, ...abandoned });
     // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
     // bare `NONODE (getChildren /)` would hide.
     const mapped = (reply: Reply): T => {
@@ -66,7 +71,7 @@ export class ClientContext {
       const server = this.chroot.toServer(path);
       throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
     };
-    return this.session.request({ opcode, body, op, path, signal, onReply: mapped });
+    return this.session.request({ opcode, body, op, path, signal, onReply: mapped, ...abandoned });
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */

@@ -28,19 +28,31 @@ export function exists(ctx: ClientContext, path: string, options: WatchOptions):
     // An exists watch on an existing node is a data watch; on a missing node an exist watch (fires on create).
     const onData = watch ? watchOn(ctx, 'data', server) : undefined;
     const onExist = watch ? watchOn(ctx, 'exist', server) : undefined;
-    return ctx.send('exists', path, OpCode.exists, { path: server, watch }, options, (reply) => {
-      let stat: Stat | null = null;
-      let w = onExist;
-      if (reply.err === ErrorCode.NONODE) {
-        onExist?.register();
-      } else {
-        ok(reply, 'exists', path);
-        stat = (reply.body as { stat: Stat }).stat;
-        onData?.register();
-        w = onData;
-      }
-      return w === undefined ? stat : { stat, watch: w.promise };
-    });
+    return ctx.send(
+      'exists',
+      path,
+      OpCode.exists,
+      { path: server, watch },
+      options,
+      (reply) => {
+        let stat: Stat | null = null;
+        let w = onExist;
+        if (reply.err === ErrorCode.NONODE) {
+          onExist?.register();
+        } else {
+          ok(reply, 'exists', path);
+          stat = (reply.body as { stat: Stat }).stat;
+          onData?.register();
+          w = onData;
+        }
+        return w === undefined ? stat : { stat, watch: w.promise };
+      },
+      // The caller went away: its local watcher goes too (as in watchedRead).
+      () => {
+        onData?.unregister();
+        onExist?.unregister();
+      },
+    );
   });
 }
 

@@ -39,6 +39,12 @@ export interface ClientOptions {
   readonly reconnectDelay?: ReconnectDelay;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */
   readonly authInfo?: readonly { readonly scheme: string; readonly auth: Data }[];
+  /**
+   * SASL authentication on every connection, before anything else: `{ mechanism: 'DIGEST-MD5', username,
+   * password }` against servers with a JAAS DigestLoginModule. The session's identity is then `sasl:<username>`.
+   * A refused login ends the session with AUTHFAILED. GSSAPI (Kerberos) is not supported.
+   */
+  readonly sasl?: SaslOptions;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
   readonly defaultAcl?: readonly ACL[];
   /** How long close() waits for the server to confirm closeSession. */
@@ -50,10 +56,23 @@ export interface ClientOptions {
   /** Resume an existing session (with its password) instead of creating a new one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
+  /**
+   * The ZooKeeper version every server of the ensemble runs (e.g. "3.8.4"), when known: the client then refuses ops
+   * newer than it without asking a server. By default it asks each connection's server (`srvr`, then `envi`, on a
+   * side connection) the first time an op newer than 3.5 is sent.
+   */
+  readonly serverVersion?: string;
   /** Injected time source (tests). */
   readonly clock?: Clock;
   /** Host-shuffle randomness (tests). */
   readonly random?: () => number;
+}
+
+/** SASL login for ClientOptions.sasl. */
+export interface SaslOptions {
+  readonly mechanism: 'DIGEST-MD5';
+  readonly username: string;
+  readonly password: string;
 }
 
 /** Options every operation accepts. */
@@ -123,6 +142,22 @@ export type RemoveWatchType = 'children' | 'data' | 'any';
 export interface ClientIdentity {
   readonly scheme: string;
   readonly user: string;
+}
+
+/**
+ * A dynamic reconfiguration (ZooKeeper 3.5+, `reconfigEnabled=true`). Incremental: `joining` server specs
+ * (`server.4=host:quorumPort:electionPort[:role];[clientHost:]clientPort`) and/or `leaving` server ids. Bulk:
+ * `newMembers`, the whole new membership as server specs.
+ */
+export interface ReconfigChange extends CallOptions {
+  readonly joining?: string | readonly string[];
+  readonly leaving?: string | readonly (string | number)[];
+  readonly newMembers?: string | readonly string[];
+  /**
+   * Apply only if the current configuration has this version (getConfig's `version=` line, hex, or a bigint);
+   * BADVERSION otherwise. Default: whatever is current.
+   */
+  readonly fromConfig?: bigint | number | string;
 }
 
 /** Options of `mkdirp`. */

@@ -21,12 +21,23 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
     const server = ctx.chroot.toServer(path);
     const kind: WatchKind = mode === 'persistent' ? 'persistent' : 'persistentRecursive';
     const wireMode = mode === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
-    return ctx.send('addWatch', path, OpCode.addWatch, { path: server, mode: wireMode }, options, (reply) => {
-      ok(reply, 'addWatch', path);
-      const handle: PersistentWatch = new PersistentWatch(path, mode, ctx.mapEvent, () => dropWatch(ctx, kind, server, handle));
-      ctx.session.watches.add(kind, server, handle.watcher);
-      return handle;
-    });
+    return ctx.send(
+      'addWatch',
+      path,
+      OpCode.addWatch,
+      { path: server, mode: wireMode },
+      options,
+      (reply) => {
+        ok(reply, 'addWatch', path);
+        const handle: PersistentWatch = new PersistentWatch(path, mode, ctx.mapEvent, () => dropWatch(ctx, kind, server, handle));
+        ctx.session.watches.add(kind, server, handle.watcher);
+        return handle;
+      },
+      // Aborted after sending: the server added the watch, but nobody holds the handle that could remove it, and
+      // a caller who aborted expects the call to leave nothing behind. So the handle is closed at once, which
+      // removes the server watch too unless another local watcher still needs the path (as any handle's close).
+      (handle) => void handle.close(),
+    );
   });
 }
 

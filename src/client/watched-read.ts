@@ -13,6 +13,8 @@ import type { WatchOptions } from './types.js';
 export interface PendingWatch {
   /** Adds the watcher to the session's registry: call it from onReply, once the server set the watch. */
   register(): void;
+  /** Takes it out again (the read's caller went away: nobody can await the event). */
+  unregister(): void;
   /** The caller's handle: the first event. */
   readonly promise: Promise<WatchEvent>;
 }
@@ -20,7 +22,12 @@ export interface PendingWatch {
 /** A one-shot watcher of `kind` on a server path, not yet registered. */
 export function watchOn(ctx: ClientContext, kind: WatchKind, serverPath: string): PendingWatch {
   const { watcher, promise } = oneShot(ctx.mapEvent);
-  return { register: () => ctx.session.watches.add(kind, serverPath, watcher), promise };
+  const watches = ctx.session.watches;
+  return {
+    register: () => watches.add(kind, serverPath, watcher),
+    unregister: () => void watches.remove(kind, serverPath, watcher),
+    promise,
+  };
 }
 
 export interface ReadCall {
@@ -45,9 +52,19 @@ export function watchedRead<B, R>(
 ): Promise<R> {
   const { op, path, serverPath, opcode } = call;
   const w = options.watch === true ? watchOn(ctx, call.kind, serverPath) : undefined;
-  return ctx.send(op, path, opcode, { path: serverPath, watch: w !== undefined }, options, (reply: Reply) => {
-    ok(reply, op, path);
-    w?.register();
-    return shape(reply.body as B, w?.promise);
-  });
+  return ctx.send(
+    op,
+    path,
+    opcode,
+    { path: serverPath, watch: w !== undefined },
+    options,
+    (reply: Reply) => {
+      ok(reply, op, path);
+      w?.register();
+      return shape(reply.body as B, w?.promise);
+    },
+    // The server's one-shot watch stays (there is no way to remove only it) and fires into nothing, harmlessly;
+    // the local watcher goes, so it neither lingers nor keeps the path's watches alive when a handle closes.
+    () => w?.unregister(),
+  );
 }

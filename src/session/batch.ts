@@ -20,16 +20,22 @@ export interface BatchContext {
   rejectAuth(record: AuthRecord, err: ZooKeeperError): void;
   /** When tracing: receives [start, end) offsets of every frame written. */
   readonly frames: number[] | undefined;
+  /**
+   * Whether a request may go out now: true, 'wait' (the server's version must be learnt first: it and everything
+   * after it stay queued, in order), or the error to fail it with unsent (an op the server lacks).
+   */
+  admit?(item: Outgoing): true | 'wait' | ZooKeeperError;
 }
 
 /**
  * Appends every item's frame to the (reset) writer, moving requests into the connection's FIFO and auth
  * packets into its auth queue. An item that fails to encode is rejected with BAD_ARGUMENT and its
- * half-written bytes are removed; the others still go.
+ * half-written bytes are removed; the others still go. Returns the items held back by `admit` (oldest first).
  */
-export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): void {
+export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): QueueItem[] {
   const { writer: w, conn } = ctx;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as QueueItem;
     const start = w.length;
     if ('auth' in item) {
       try {
@@ -42,6 +48,12 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): voi
       conn.authInFlight.push({ record: item.auth, seq: ++conn.written });
     } else {
       if (item.settled) continue;
+      const admitted = ctx.admit?.(item) ?? true;
+      if (admitted === 'wait') return items.slice(i);
+      if (admitted !== true) {
+        item.fail(admitted);
+        continue;
+      }
       const xid = ctx.xids.next();
       try {
         encodeRequestFrame(w, { xid, type: item.opcode }, item.body);
@@ -57,6 +69,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): voi
     }
     ctx.frames?.push(start, w.length);
   }
+  return [];
 }
 
 /** Drops a half-written frame after an encode error (rare: the client validates before queueing). */

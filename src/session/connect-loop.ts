@@ -32,6 +32,8 @@ export interface ConnectionHooks {
   opened(conn: Connection): void;
   data(conn: Connection, chunk: Uint8Array): void;
   drop(conn: Connection, reason: ZooKeeperError): void;
+  /** A whole pass over the hosts ended without a session: `attempts` failed since the link was last up. */
+  passFailed(attempts: number): void;
 }
 
 export class ConnectLoop {
@@ -62,7 +64,13 @@ export class ConnectLoop {
       first = false;
       const established = await this.connectOnce(hosts.next().endpoint);
       attempt = established ? 0 : attempt + 1;
+      if (attempt > 0 && attempt % hosts.size === 0 && !this.hooks.stopped()) this.hooks.passFailed(attempt);
     }
+  }
+
+  /** The next connect attempt goes to `endpoint` (then the ring goes on from there). */
+  preferNext(endpoint: Endpoint): void {
+    this.options.hosts.preferNext(endpoint);
   }
 
   /** Gives up on a connection still being opened (the transport is told through its signal). */
@@ -90,7 +98,7 @@ export class ConnectLoop {
 
   /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
   private async connectOnce(endpoint: Endpoint): Promise<boolean> {
-    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize);
+    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize, endpoint);
     const hooks = this.hooks;
     hooks.begin(conn);
     const abort = new AbortController();

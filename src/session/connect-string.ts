@@ -90,6 +90,17 @@ export class HostRing {
     return this.hosts.length;
   }
 
+  /** Every host, in ring order. */
+  all(): readonly Endpoint[] {
+    return this.hosts;
+  }
+
+  /** Makes `endpoint` the next one `next` returns (a read-write server found while on a read-only one). */
+  preferNext(endpoint: Endpoint): void {
+    const i = this.hosts.findIndex((h) => h.host === endpoint.host && h.port === endpoint.port);
+    if (i >= 0) this.index = (i - 1 + this.hosts.length) % this.hosts.length;
+  }
+
   /** The next host; `wrapped` is true when this starts another pass over the list. */
   next(): { endpoint: Endpoint; wrapped: boolean } {
     this.index = (this.index + 1) % this.hosts.length;

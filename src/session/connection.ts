@@ -7,9 +7,10 @@
 
 import type { ZooKeeperError } from '../errors.js';
 import { FrameDecoder } from '../protocol/index.js';
-import type { ByteStream } from '../transport/types.js';
+import type { ByteStream, Endpoint } from '../transport/types.js';
 import type { AuthRecord, Outgoing } from './outgoing.js';
 import { PendingQueue } from './pending.js';
+import type { ServerVersion } from './server-version.js';
 
 export interface AuthInFlight {
   readonly record: AuthRecord;
@@ -26,6 +27,15 @@ export class Connection {
   ready = false;
   /** The server said it is read-only (cut off from its quorum). */
   readOnly = false;
+  /**
+   * The server's version, learnt when an op newer than 3.5 is first sent on this connection: undefined until
+   * then, null when the server would not tell (its 4lw whitelist refuses srvr and envi).
+   */
+  serverVersion: ServerVersion | null | undefined = undefined;
+  /** The version is being asked for (on a side connection). */
+  versionAsked = false;
+  /** A SASL exchange is running on this connection: only its packets go out, and the session is not yet connected. */
+  saslPending = false;
   readonly pending = new PendingQueue<Outgoing>();
   /** Auth packets written and not yet answered, oldest first, each with its position on the wire. */
   readonly authInFlight: AuthInFlight[] = [];
@@ -50,6 +60,8 @@ export class Connection {
     readonly id: number,
     readonly description: string,
     maxFrameSize: number,
+    /** Where it goes (side connections to the same server use it). */
+    readonly endpoint?: Endpoint,
   ) {
     this.frames = new FrameDecoder({ maxFrameSize });
     this.ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));

@@ -79,7 +79,10 @@ export class Credentials {
     }
   }
 
-  /** The session ended: every waiting addAuth caller gets its terminal error. */
+  /**
+   * Every waiting addAuth caller gets `err`: the session's terminal error, or CONNECTIONLOSS when no server could be
+   * reached (the records stay, and go out on the next connection).
+   */
   rejectWaiters(err: ZooKeeperError): void {
     for (const record of this.#records) {
       for (const w of record.waiters) w.reject(withContext(err, 'addAuth'));

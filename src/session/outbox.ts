@@ -28,6 +28,8 @@ export interface OutboxHost {
   wrote(): void;
   /** An auth packet could not be encoded: its callers are told, the record forgotten. */
   rejectAuth(record: AuthRecord, err: ZooKeeperError): void;
+  /** Whether a request may be written on `conn` now (see BatchContext.admit). */
+  admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError;
 }
 
 export class Outbox {
@@ -84,7 +86,16 @@ export class Outbox {
     this.items = [];
     const w = this.#writer.reset();
     const frames: number[] | undefined = this.tracer === undefined ? undefined : [];
-    encodeBatch(items, { writer: w, conn, xids: this.xids, frames, rejectAuth: (record, err) => this.host.rejectAuth(record, err) });
+    const held = encodeBatch(items, {
+      writer: w,
+      conn,
+      xids: this.xids,
+      frames,
+      rejectAuth: (record, err) => this.host.rejectAuth(record, err),
+      admit: (item) => this.host.admit(conn, item),
+    });
+    // Held back until the server's version is known: ahead of anything queued meanwhile, order kept.
+    if (held.length > 0) this.items = [...held, ...this.items];
     if (w.length === 0) return;
     const bytes = w.toBytes();
     stream.write(bytes);

@@ -28,6 +28,12 @@ export interface RequestSpec<T> {
    * right behind the reply finds it.
    */
   readonly onReply: (reply: Reply) => T;
+  /**
+   * The caller went away (aborted after the request was written), yet the server ran the request and its reply
+   * came: `onReply` has still run (its bookkeeping must match what the server did) and this undoes what it made
+   * for the caller alone, e.g. a watch handle nobody holds. Runs in the same synchronous step as `onReply`.
+   */
+  readonly onAbandoned?: (result: T) => void;
 }
 
 export interface Outgoing {
@@ -71,7 +77,8 @@ export class AuthRecord {
 /**
  * The queue item for a caller's request: settles the caller's promise exactly once — with `onReply`'s
  * result, the connection's error, or ABORTED when the signal fires. An abort before the item is written
- * takes it back through `withdraw` (nothing is sent); after that its reply is still read, and dropped.
+ * takes it back through `withdraw` (nothing is sent); after that its reply is still read, its `onReply` still runs
+ * (the bookkeeping), and `onAbandoned` disposes of the result nobody will receive.
  */
 export function callerItem<T>(
   spec: RequestSpec<T>,
@@ -99,7 +106,10 @@ export function callerItem<T>(
     sent: false,
     settled: false,
     complete: (reply: Reply) => {
-      if (!settle()) return;
+      if (!settle()) {
+        abandoned(reply);
+        return;
+      }
       try {
         resolve(spec.onReply(reply));
       } catch (e) {
@@ -109,6 +119,20 @@ export function callerItem<T>(
     fail: (err: ZooKeeperError) => {
       if (settle()) reject(withContext(err, op, path));
     },
+  };
+  /** A reply for a caller already gone: the session's view must still follow the server's (watches added, removed). */
+  const abandoned = (reply: Reply): void => {
+    let result: T;
+    try {
+      result = spec.onReply(reply);
+    } catch {
+      return; // The server refused it: nothing was made, nothing to undo, and no one to tell.
+    }
+    try {
+      spec.onAbandoned?.(result);
+    } catch {
+      // Cleanup of an abandoned result is best effort; it must not break the routing of later frames.
+    }
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   return item;

@@ -15,12 +15,17 @@ import {
   decodeReplyHeader,
   decodeResponseBody,
   decodeWatcherEvent,
+  ErrorCode,
+  errorName,
   JuteReader,
   Xid,
   type ConnectResponse,
 } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import { eventTypeName, type WatchEvent } from './watches.js';
+
+/** xid, zxid, err. */
+const REPLY_HEADER_BYTES = 16;
 
 /** Where routed frames go: the session's handlers. */
 export interface FrameRoutes {
@@ -82,6 +87,15 @@ function lostBeforePing(conn: Connection, mark: number | undefined): string | un
 export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameRoutes): void {
   const r = new JuteReader(payload);
   if (!conn.handshakeDone) {
+    // A ConnectResponse is at least 36 bytes; a 16-byte frame is a reply header: the server refusing the session
+    // (a 3.8 read-only server answers NOTREADONLY so when it may not create sessions: no localSessionsEnabled).
+    if (payload.length === REPLY_HEADER_BYTES) {
+      const { err } = decodeReplyHeader(r);
+      const name = errorName(err) ?? `error ${err}`;
+      const hint = err === ErrorCode.NOTREADONLY ? ' (a read-only server creates sessions only with localSessionsEnabled=true)' : '';
+      routes.drop(conn, clientError('CONNECTIONLOSS', `${conn.description} refused the session: ${name}${hint}`));
+      return;
+    }
     routes.connectResponse(conn, decodeConnectResponse(r));
     return;
   }

@@ -19,9 +19,13 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type Outgoing, type Reply, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
+import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
+import { ReadWriteSearch } from './rw-search.js';
+import { DigestMd5Exchange, type DigestCredentials } from './sasl-digest-md5.js';
+import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
 import { Tracer, type FrameListener } from './trace.js';
@@ -49,6 +53,10 @@ export interface SessionOptions {
   /** Resume an existing session instead of creating one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
+  /** SASL authentication run on every connection before anything else (DIGEST-MD5 only). */
+  readonly sasl?: DigestCredentials;
+  /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
+  readonly serverVersion?: ServerVersion;
 }
 
 const ZERO_PASSWORD = new Uint8Array(16);
@@ -60,6 +68,12 @@ export class Session {
   private readonly hostCount: number;
   private readonly requestedTimeoutMs: number;
   private readonly canBeReadOnly: boolean;
+  private readonly transport: Transport;
+  private readonly knownVersion: ServerVersion | undefined;
+  // ES private, like the credentials.
+  readonly #sasl: DigestCredentials | undefined;
+  /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
+  private readonly sideConnections = new AbortController();
   private readonly closeTimeoutMs: number | undefined;
   private timing: SessionTiming;
 
@@ -79,6 +93,12 @@ export class Session {
   /** The most recent connection, live or not: close() waits for its socket to be released. */
   private lastConn: Connection | undefined;
   private readonly heartbeat: Heartbeat;
+  private readonly rwSearch: ReadWriteSearch;
+  /**
+   * A read-write server has been seen. Until then the session id is one a read-only server made up, which no
+   * read-write server knows: the next connection asks for a new session instead (as ClientCnxn's seenRwServerBefore).
+   */
+  private seenRwServer: boolean;
   private readonly connectTimer: Timer;
   private readonly expiryTimer: Timer;
   private started = false;
@@ -96,10 +116,14 @@ export class Session {
     this.hostCount = hosts.size;
     this.requestedTimeoutMs = options.sessionTimeoutMs;
     this.canBeReadOnly = options.canBeReadOnly ?? false;
+    this.transport = options.transport;
+    this.knownVersion = options.serverVersion;
+    this.#sasl = options.sasl;
     this.closeTimeoutMs = options.closeTimeoutMs;
     this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.id = options.sessionId ?? 0n;
     this.#passwd = options.sessionPassword ?? ZERO_PASSWORD;
+    this.seenRwServer = options.sessionId !== undefined;
     this.lastHeard = clock.now();
     this.tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
     this.#credentials = new Credentials(options.authInfo);
@@ -108,6 +132,7 @@ export class Session {
         connection: () => this.conn,
         sessionId: () => this.id,
         wrote: () => this.heartbeat.sent(),
+        admit: (conn, item) => this.admit(conn, item),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
           // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
@@ -139,8 +164,19 @@ export class Session {
         opened: (conn) => this.sendConnectRequest(conn),
         data: (conn, chunk) => receiveChunk(conn, chunk, this.onFrame, this.routes.drop),
         drop: this.routes.drop,
+        passFailed: (attempts) => this.onPassFailed(attempts),
       },
     );
+    this.rwSearch = new ReadWriteSearch(
+      clock,
+      () => hosts.all(),
+      (endpoint) => fourLetterOver(this.transport, endpoint, 'isro', clock, this.versionProbeTimeoutMs, this.sideConnections.signal),
+      (endpoint) => this.moveTo(endpoint),
+    );
+    this.machine.subscribe((change) => {
+      if (change.to === 'connected-read-only') this.rwSearch.start();
+      else this.rwSearch.stop();
+    });
     this.heartbeat = new Heartbeat(clock, this.timing, {
       sendPing: () => this.outbox.ping(),
       onReadTimeout: (idle) => {
@@ -245,6 +281,50 @@ export class Session {
     });
   }
 
+  /**
+   * Whether a request may be written on `conn`: ops newer than 3.5 wait until the server's version is known (asked
+   * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
+   */
+  private admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+    if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
+    if (!needsVersion(item.opcode)) return true;
+    const version = this.knownVersion ?? conn.serverVersion;
+    if (version === undefined) {
+      this.learnVersion(conn);
+      return 'wait';
+    }
+    return (version === null ? undefined : refusal(item.opcode, version, conn.description)) ?? true;
+  }
+
+  /**
+   * Asks the server for its version on a side connection: `srvr` (the one word every 3.5+ server allows by
+   * default), then `envi`. A server that allows neither gets null: its ops are sent as they come, as before. No op
+   * on the session's own connection is a safe probe — a server older than the op closes the connection.
+   */
+  private learnVersion(conn: Connection): void {
+    if (conn.versionAsked || conn.endpoint === undefined) return;
+    conn.versionAsked = true;
+    const endpoint = conn.endpoint;
+    const ask = (word: string): Promise<ServerVersion | undefined> =>
+      fourLetterOver(this.transport, endpoint, word, this.clock, this.versionProbeTimeoutMs, this.sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
+    void (async () => {
+      const version = (await ask('srvr')) ?? (await ask('envi')) ?? null;
+      if (conn.isOver) return;
+      conn.serverVersion = version;
+      this.outbox.flush();
+    })();
+  }
+
+  /** A side connection's 4lw answer is awaited this long at most (the held ops then go as they are). */
+  private get versionProbeTimeoutMs(): number {
+    return Math.min(this.timing.readTimeoutMs, 2000);
+  }
+
+  /** The version of the server the session is on, once learnt (see learnVersion); undefined when unknown. */
+  get serverVersion(): ServerVersion | undefined {
+    return this.knownVersion ?? this.conn?.serverVersion ?? undefined;
+  }
+
   /** Why a new request is refused at once: the session is over or closing. */
   private refusal(): ZooKeeperError | undefined {
     return this.terminalError ?? (this.closing ? clientError('CLOSED', 'the client is closing') : undefined);
@@ -260,12 +340,13 @@ export class Session {
   }
 
   private sendConnectRequest(conn: Connection): void {
+    const resume = this.seenRwServer;
     this.outbox.writeConnectRequest(conn, {
       protocolVersion: 0,
       lastZxidSeen: this.lastZxid,
       timeOut: this.requestedTimeoutMs,
-      sessionId: this.id,
-      passwd: this.#passwd,
+      sessionId: resume ? this.id : 0n,
+      passwd: resume ? this.#passwd : ZERO_PASSWORD,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
       readOnly: this.canBeReadOnly,
     });
@@ -287,6 +368,8 @@ export class Session {
     this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
+    if (this.#sasl !== undefined) this.startSasl(conn, this.#sasl);
+    if (!conn.readOnly) this.seenRwServer = true;
     this.announce(conn);
     this.outbox.flush();
   }
@@ -297,8 +380,58 @@ export class Session {
    * and a refused authInfo makes connect() reject with AUTHFAILED instead of resolving on a dying session.
    */
   private announce(conn: Connection): void {
-    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed) return;
+    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed || conn.saslPending) return;
     this.machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
+  }
+
+  /**
+   * SASL on a new connection, as the Java client's ZooKeeperSaslClient: sasl (102) requests with ordinary xids, each
+   * carrying the mechanism's next token, answered in order; nothing else goes out until it completes, and the session
+   * is not connected before. A refusal (AUTHFAILED, after which the server closes the link) ends the session.
+   */
+  private startSasl(conn: Connection, credentials: DigestCredentials): void {
+    conn.saslPending = true;
+    const exchange = new DigestMd5Exchange(credentials);
+    const send = (token: Uint8Array): void => {
+      const item: Outgoing = {
+        opcode: OpCode.sasl,
+        body: { token },
+        xid: 0,
+        sent: false,
+        settled: false,
+        complete: (reply) => {
+          item.settled = true;
+          onReply(reply);
+        },
+        fail: () => void (item.settled = true),
+      };
+      this.outbox.putFirst([item]);
+      this.outbox.flush();
+    };
+    const refused = (detail: string, cause?: unknown): void =>
+      this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} refused SASL DIGEST-MD5 for "${credentials.username}": ${detail}`, { cause }));
+    const onReply = (reply: Reply): void => {
+      if (this.conn !== conn || conn.isOver) return;
+      if (reply.err !== 0) {
+        refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
+        return;
+      }
+      let next: Uint8Array | undefined;
+      try {
+        next = exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0));
+      } catch (e) {
+        refused(e instanceof Error ? e.message : String(e), e);
+        return;
+      }
+      if (next !== undefined) {
+        send(next);
+        return;
+      }
+      conn.saslPending = false;
+      this.announce(conn);
+      this.outbox.flush();
+    };
+    send(exchange.initial());
   }
 
   // ---- receiving -----------------------------------------------------------------------------------
@@ -352,6 +485,30 @@ export class Session {
     }
   }
 
+  /**
+   * Every host was tried and none gave us a session. The calls queued meanwhile fail with CONNECTIONLOSS, as the
+   * Java client's do when a connect attempt fails: without this, a client made with the bare constructor against
+   * servers that never answer would hold them until close() (no session id yet, so no local expiry to end them).
+   * The session itself goes on trying; later calls queue again. Credentials stay and go out on the next link.
+   */
+  private onPassFailed(attempts: number): void {
+    const last = this.lastFailure;
+    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.hostCount} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    this.outbox.failAll(err);
+    this.#credentials.rejectWaiters(err);
+  }
+
+  /**
+   * A read-write server answered `isro` while we are on a read-only one: drop this link and connect there next,
+   * as the Java client does. Calls in flight on the read-only link fail with CONNECTIONLOSS, as on any move.
+   */
+  private moveTo(endpoint: Endpoint): void {
+    const conn = this.conn;
+    if (conn === undefined || !conn.readOnly || this.machine.terminal || this.closing) return;
+    this.loop.preferNext(endpoint);
+    this.drop(conn, clientError('CONNECTIONLOSS', `moving from read-only ${conn.description} to read-write ${endpoint.host}:${endpoint.port}`));
+  }
+
   /** Enters a terminal state: every timer and socket released, every promise settled, every watch told. */
   private finish(state: 'expired' | 'auth-failed' | 'closed', err: ZooKeeperError): void {
     if (this.machine.terminal) return;
@@ -360,6 +517,8 @@ export class Session {
     this.connectTimer.cancel();
     this.heartbeat.stop();
     this.loop.stop();
+    this.rwSearch.stop();
+    this.sideConnections.abort();
     const conn = this.conn;
     this.conn = undefined;
     for (const item of conn?.end(err) ?? []) item.fail(err);

@@ -58,6 +58,7 @@ async function launchEnsemble(size: number, opts: ZkServerOptions): Promise<Ense
     id: i + 1,
     quorumPort: port(size + 2 * i),
     electionPort: port(size + 2 * i + 1),
+    clientPort: port(i),
   }));
   const root = makeServerDir(`ensemble${size}`);
   const members = quorum.map((member, i) => {
@@ -76,6 +77,7 @@ async function launchEnsemble(size: number, opts: ZkServerOptions): Promise<Ense
       port: port(i),
       servingModes: ['leader', 'follower'],
       startTimeoutMs,
+      ...(opts.jvmFlags === undefined ? {} : { jvmFlags: opts.jvmFlags }),
     });
   });
   for (const member of members) member.launch();

@@ -32,6 +32,10 @@ describe('InterProcessSemaphoreV2', () => {
     const path = lockPath('sem');
     let holding = 0;
     let most = 0;
+    // Two holders at once by construction, not by timing luck: until a second lease has been seen held, a holder
+    // keeps its lease until that happens. It cannot deadlock: while one lease is kept, the other is free.
+    let sawTwo!: () => void;
+    const twoHeld = new Promise<void>((resolve) => (sawTwo = resolve));
     await Promise.all(
       clients.map(async (c) => {
         const sem = new InterProcessSemaphoreV2(c, path, 2);
@@ -39,7 +43,8 @@ describe('InterProcessSemaphoreV2', () => {
           const lease = await sem.acquireOne();
           holding++;
           most = Math.max(most, holding);
-          await delay(5);
+          if (holding >= 2) sawTwo();
+          await (most < 2 ? twoHeld : delay(5));
           holding--;
           await lease.release();
         }

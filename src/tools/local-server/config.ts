@@ -17,6 +17,11 @@ export interface QuorumMember {
   id: number;
   quorumPort: number;
   electionPort: number;
+  /**
+   * Its client port, written into its server line too (`;127.0.0.1:port`): dynamic reconfiguration needs every
+   * member's client address in the configuration it changes.
+   */
+  clientPort?: number;
 }
 
 export function standaloneConfig(opts: ZkConfigOptions, dataDir: string, clientPort: number): string {
@@ -35,7 +40,9 @@ export function quorumConfig(
     initLimit: '10',
     syncLimit: '5',
   };
-  for (const m of members) entries[`server.${m.id}`] = `127.0.0.1:${m.quorumPort}:${m.electionPort}`;
+  for (const m of members) {
+    entries[`server.${m.id}`] = `127.0.0.1:${m.quorumPort}:${m.electionPort}${m.clientPort === undefined ? '' : `;127.0.0.1:${m.clientPort}`}`;
+  }
   return render({ ...entries, ...opts.extraConfig });
 }
 

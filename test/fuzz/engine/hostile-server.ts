@@ -15,6 +15,7 @@ import {
   decodeConnectRequest,
   decodeRequestBody,
   decodeRequestHeader,
+  detectFourLetterWord,
   encodeConnectResponseFrame,
   encodeNotificationFrame,
   encodeReplyFrame,
@@ -290,6 +291,13 @@ export class HostileServer {
 
     return (chunk: Uint8Array): void => {
       if (dead) return;
+      // A four-letter word on a fresh connection is legal (a client asking srvr/envi/isro on a side connection):
+      // answered as a read-only server that will not tell its version would, then closed.
+      if (!seenConnect && detectFourLetterWord(chunk) !== undefined) {
+        send(new TextEncoder().encode(detectFourLetterWord(chunk) === 'isro' ? 'ro' : ''));
+        close();
+        return;
+      }
       frames.push(chunk);
       for (;;) {
         const next = frames.next();

@@ -125,6 +125,8 @@ export async function runSessionScenario(
       transport,
       clock,
       sessionTimeoutMs: requestedMs,
+      // The hostile server speaks frames only: no side connection asking for its version.
+      serverVersion: '3.8.0',
       ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
       random: () => rng.float(),
       reconnectDelay: (attempt, passes) => (attempt === 0 ? rng.int(100) : passes === 0 ? 0 : 100 * Math.min(10, passes)),

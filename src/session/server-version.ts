@@ -1,0 +1,51 @@
+/**
+ * What a server's version allows: the ZooKeeper release that introduced each request opcode newer than 3.5 (from
+ * ZooDefs.OpCode and zookeeper.jute), how a version is read from the `srvr` / `envi` four-letter words, and the
+ * refusal of an op the server lacks. A server older than an op answers it with UNIMPLEMENTED and then closes the
+ * connection (UnimplementedRequestProcessor), which costs every call in flight: refusing it before sending does not.
+ */
+
+import { clientError, type ZooKeeperError } from '../errors.js';
+import { OpCode, opName } from '../protocol/index.js';
+
+export interface ServerVersion {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+  /** As the server printed it, e.g. "3.8.4". */
+  readonly text: string;
+}
+
+/** Opcodes newer than 3.5, with the release that introduced them. */
+const INTRODUCED: ReadonlyMap<number, readonly [number, number, number]> = new Map([
+  [OpCode.multiRead, [3, 6, 0]],
+  [OpCode.getEphemerals, [3, 6, 0]],
+  [OpCode.getAllChildrenNumber, [3, 6, 0]],
+  [OpCode.setWatches2, [3, 6, 0]],
+  [OpCode.addWatch, [3, 6, 0]],
+  [OpCode.whoAmI, [3, 7, 0]],
+]);
+
+/** Whether an opcode needs a server newer than 3.5 (and so the server's version before it is sent). */
+export function needsVersion(opcode: number): boolean {
+  return INTRODUCED.has(opcode);
+}
+
+/** "3.8.4" from srvr's "Zookeeper version: 3.8.4-…, built on …" or envi's "zookeeper.version=3.8.4-…". */
+export function parseVersion(text: string): ServerVersion | undefined {
+  const m = /(?:^Zookeeper version: |^zookeeper\.version=)(\d+)\.(\d+)\.(\d+)/m.exec(text);
+  if (m === null) return undefined;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return { major, minor, patch, text: `${major}.${minor}.${patch}` };
+}
+
+/** UNIMPLEMENTED when `version` predates `opcode`; undefined when the op may be sent. */
+export function refusal(opcode: number, version: ServerVersion, server: string): ZooKeeperError | undefined {
+  const since = INTRODUCED.get(opcode);
+  if (since === undefined) return undefined;
+  const [a, b, c] = since;
+  const v = [version.major, version.minor, version.patch];
+  const older = v[0]! !== a ? v[0]! < a : v[1]! !== b ? v[1]! < b : v[2]! < c;
+  if (!older) return undefined;
+  return clientError('UNIMPLEMENTED', `${server} runs ZooKeeper ${version.text}; ${opName(opcode)} needs ${a}.${b}.${c} or later (not sent)`);
+}
