@@ -14,3 +14,17 @@ export type { LockLostPolicy } from './locks/lock-lost.js';
 export { attemptRevoke, type RevocationListener } from './locks/revocation.js';
 export { exponentialBackoff, noRetry, type ExponentialBackoffOptions, type RecipeClock, type RetryPolicy } from './retry.js';
 export { LOCK_NAME, READ_LOCK_NAME, WRITE_LOCK_NAME, LEASE_NAME, REVOKE_MESSAGE } from './locks/naming.js';
+
+// Beyond locks: leader election, shared values, caches, counters, barriers, nodes (Curator's other recipes).
+export {
+  LeaderLatch,
+  LATCH_NAME,
+  type CloseMode,
+  type LeaderLatchEvent,
+  type LeaderLatchOptions,
+  type LeaderLatchState,
+  type LeadershipLostPolicy,
+} from './leader/leader-latch.js';
+export { NO_LEADER, type Participant } from './leader/participant.js';
+export type { RecipeEvents } from './common/event-hub.js';
+export type { WaitOptions } from './common/deadline.js';

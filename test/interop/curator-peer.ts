@@ -43,6 +43,22 @@ export interface CuratorPeer {
   participants(lockPath: string): Promise<string[]>;
   /** Curator's Revoker.attemptRevoke on a lock node. */
   revoke(nodePath: string): Promise<void>;
+  /** Starts a Curator LeaderLatch; returns its handle number (events: `latch n=<n> isLeader|notLeader`). */
+  latchStart(latchPath: string, participantId: string): Promise<number>;
+  latchHasLeadership(n: number): Promise<boolean>;
+  /** LeaderLatch.await(timeout): true once leader, false on timeout. */
+  latchAwait(n: number, timeoutMs: number): Promise<boolean>;
+  /** LeaderLatch.getOurPath(), undefined before the node exists. */
+  latchOurPath(n: number): Promise<string | undefined>;
+  latchParticipants(n: number): Promise<{ id: string; isLeader: boolean }[]>;
+  latchClose(n: number, mode?: 'SILENT' | 'NOTIFY_LEADER'): Promise<void>;
+  /** Starts a Curator SharedCount; returns its handle number (events: `count n=<n> value=<v>`). */
+  countStart(countPath: string, seed: number): Promise<number>;
+  countGet(n: number): Promise<{ value: number; version: number }>;
+  countSet(n: number, value: number): Promise<void>;
+  /** SharedCount.trySetCount(previous = {version, value}, newValue). */
+  countTrySet(n: number, newValue: number, previous: { version: number; value: number }): Promise<boolean>;
+  countClose(n: number): Promise<void>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -276,6 +292,67 @@ class PeerProcess implements CuratorPeer {
 
   async revoke(nodePath: string): Promise<void> {
     await this.command(`revoke ${nodePath}`);
+  }
+
+  private async expect(line: string, pattern: RegExp): Promise<RegExpExecArray> {
+    const reply = await this.command(line);
+    const match = pattern.exec(reply);
+    if (match === null) throw new Error(`Curator peer: unexpected reply to ${line}: ${reply}`);
+    return match;
+  }
+
+  async latchStart(latchPath: string, participantId: string): Promise<number> {
+    return Number((await this.expect(`latch-start ${latchPath} ${participantId}`, /^latch n=(\d+)$/))[1]);
+  }
+
+  async latchHasLeadership(n: number): Promise<boolean> {
+    return (await this.expect(`latch-has ${n}`, /^leader (true|false)$/))[1] === 'true';
+  }
+
+  async latchAwait(n: number, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`latch-await ${n} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'leader true' && reply !== 'leader false') throw new Error(`Curator peer: unexpected reply to latch-await: ${reply}`);
+    return reply === 'leader true';
+  }
+
+  async latchOurPath(n: number): Promise<string | undefined> {
+    const path = (await this.expect(`latch-path ${n}`, /^path (\S+)$/))[1] as string;
+    return path === '-' ? undefined : path;
+  }
+
+  async latchParticipants(n: number): Promise<{ id: string; isLeader: boolean }[]> {
+    const list = ((await this.expect(`latch-participants ${n}`, /^participants ?(.*)$/))[1] as string).trim();
+    if (list === '') return [];
+    return list.split(',').map((entry) => {
+      const at = entry.lastIndexOf(':');
+      return { id: entry.slice(0, at), isLeader: entry.slice(at + 1) === 'true' };
+    });
+  }
+
+  async latchClose(n: number, mode: 'SILENT' | 'NOTIFY_LEADER' = 'SILENT'): Promise<void> {
+    await this.expect(`latch-close ${n} ${mode}`, /^closed n=\d+$/);
+  }
+
+  async countStart(countPath: string, seed: number): Promise<number> {
+    return Number((await this.expect(`count-start ${countPath} ${seed}`, /^count n=(\d+)$/))[1]);
+  }
+
+  async countGet(n: number): Promise<{ value: number; version: number }> {
+    const m = await this.expect(`count-get ${n}`, /^count value=(-?\d+) version=(-?\d+)$/);
+    return { value: Number(m[1]), version: Number(m[2]) };
+  }
+
+  async countSet(n: number, value: number): Promise<void> {
+    await this.expect(`count-set ${n} ${value}`, /^ok$/);
+  }
+
+  async countTrySet(n: number, newValue: number, previous: { version: number; value: number }): Promise<boolean> {
+    const m = await this.expect(`count-try ${n} ${newValue} ${previous.version} ${previous.value}`, /^set (true|false)$/);
+    return m[1] === 'true';
+  }
+
+  async countClose(n: number): Promise<void> {
+    await this.expect(`count-close ${n}`, /^closed n=\d+$/);
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

@@ -1,0 +1,47 @@
+/**
+ * Participants of an election, as Curator reports them (LeaderSelector.getParticipants): every contender's id
+ * (the UTF-8 data of its node) in election order, the first one marked leader. A node that disappears while the
+ * list is read is skipped, and the leader flag goes to the first node that could still be read.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { utf8Decode } from '../../protocol/utf8.js';
+import { isCode } from '../common/errors.js';
+import { childrenOrEmpty, joinPath, sortSequential } from '../common/nodes.js';
+
+/** One contender in a leader election. */
+export interface Participant {
+  /** The id the contender gave (Curator's participant id); '' when none was given. */
+  readonly id: string;
+  readonly isLeader: boolean;
+}
+
+/** What getLeader() returns when nobody contends (Curator's dummy participant). */
+export const NO_LEADER: Participant = Object.freeze({ id: '', isLeader: false });
+
+/** Every participant under `path` whose node name contains `lockName`, in election order. */
+export async function readParticipants(client: ZooKeeperClient, path: string, lockName: string): Promise<Participant[]> {
+  const sorted = sortSequential(await childrenOrEmpty(client, path), lockName);
+  // all reads queue at once: one round trip however many contenders there are
+  const reads = sorted.map((child) =>
+    client.getData(joinPath(path, child)).then(
+      ({ data }) => utf8Decode(data),
+      (err: unknown) => {
+        if (isCode(err, 'NONODE')) return undefined;
+        throw err;
+      },
+    ),
+  );
+  const ids = await Promise.all(reads);
+  const participants: Participant[] = [];
+  for (const id of ids) {
+    if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
+  }
+  return participants;
+}
+
+/** The leader among `participants`, or NO_LEADER. */
+export function leaderOf(participants: readonly Participant[]): Participant {
+  const first = participants[0];
+  return first !== undefined && first.isLeader ? first : NO_LEADER;
+}
