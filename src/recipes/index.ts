@@ -28,3 +28,11 @@ export {
 export { NO_LEADER, type Participant } from './leader/participant.js';
 export type { RecipeEvents } from './common/event-hub.js';
 export type { WaitOptions } from './common/deadline.js';
+export {
+  SharedValue,
+  type SharedValueEvent,
+  type SharedValueOptions,
+  type SharedValueState,
+} from './shared/shared-value.js';
+export { SharedCount, type SharedCountEvent } from './shared/shared-count.js';
+export type { VersionedValue } from './shared/versioned.js';
