@@ -5,7 +5,7 @@ import { SharedValue } from '../../src/recipes/shared/shared-value.js';
 import { supersedes } from '../../src/recipes/shared/versioned.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
-import { closeAll, codeOf, connectClients, eventually, lockPath } from './helpers.js';
+import { closeAll, codeOf, connectClient, connectClients, eventually, lockPath } from './helpers.js';
 
 describe('SharedCount / SharedValue', () => {
   let zk: ZooKeeperClient[];
@@ -124,7 +124,7 @@ describe('SharedCount when the connection fails', () => {
     const { connectString } = await sharedServer();
     const [host, port] = connectString.split(':');
     proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    [direct] = await connectClients(1, connectString);
+    direct = await connectClient(connectString);
   });
   afterAll(async () => {
     await direct?.close();
