@@ -36,3 +36,12 @@ export {
 } from './shared/shared-value.js';
 export { SharedCount, type SharedCountEvent } from './shared/shared-count.js';
 export type { VersionedValue } from './shared/versioned.js';
+export {
+  LeaderSelector,
+  type ClientSource,
+  type Leadership,
+  type LeaderSelectorEvent,
+  type LeaderSelectorOptions,
+  type LeaderSelectorState,
+  type TakeLeadership,
+} from './leader/leader-selector.js';

@@ -22,26 +22,34 @@ export const NO_LEADER: Participant = Object.freeze({ id: '', isLeader: false })
 /** Every participant under `path` whose node name contains `lockName`, in election order. */
 export async function readParticipants(client: ZooKeeperClient, path: string, lockName: string): Promise<Participant[]> {
   const sorted = sortSequential(await childrenOrEmpty(client, path), lockName);
-  // all reads queue at once: one round trip however many contenders there are
-  const reads = sorted.map((child) =>
-    client.getData(joinPath(path, child)).then(
-      ({ data }) => utf8Decode(data),
-      (err: unknown) => {
-        if (isCode(err, 'NONODE')) return undefined;
-        throw err;
-      },
-    ),
+  return participantsOf(
+    client,
+    sorted.map((child) => joinPath(path, child)),
   );
-  const ids = await Promise.all(reads);
-  const participants: Participant[] = [];
-  for (const id of ids) {
-    if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
-  }
-  return participants;
 }
 
 /** The leader among `participants`, or NO_LEADER. */
 export function leaderOf(participants: readonly Participant[]): Participant {
   const first = participants[0];
   return first !== undefined && first.isLeader ? first : NO_LEADER;
+}
+
+/** The participants whose nodes are `nodes` (full paths, already in election order). */
+export async function participantsOf(client: ZooKeeperClient, nodes: readonly string[]): Promise<Participant[]> {
+  const ids = await Promise.all(
+    nodes.map((node) =>
+      client.getData(node).then(
+        ({ data }) => utf8Decode(data),
+        (err: unknown) => {
+          if (isCode(err, 'NONODE')) return undefined;
+          throw err;
+        },
+      ),
+    ),
+  );
+  const participants: Participant[] = [];
+  for (const id of ids) {
+    if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
+  }
+  return participants;
 }
