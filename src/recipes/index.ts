@@ -45,3 +45,11 @@ export {
   type LeaderSelectorState,
   type TakeLeadership,
 } from './leader/leader-selector.js';
+export {
+  DistributedAtomicLong,
+  type AtomicCallOptions,
+  type AtomicStats,
+  type AtomicValue,
+  type DistributedAtomicLongOptions,
+  type PromotedToLock,
+} from './atomic/distributed-atomic-long.js';
