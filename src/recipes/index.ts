@@ -53,3 +53,5 @@ export {
   type DistributedAtomicLongOptions,
   type PromotedToLock,
 } from './atomic/distributed-atomic-long.js';
+export { DistributedBarrier } from './barriers/distributed-barrier.js';
+export { DistributedDoubleBarrier, READY_NODE, type DoubleBarrierState } from './barriers/double-barrier.js';

@@ -59,6 +59,10 @@ export interface CuratorPeer {
   /** SharedCount.trySetCount(previous = {version, value}, newValue). */
   countTrySet(n: number, newValue: number, previous: { version: number; value: number }): Promise<boolean>;
   countClose(n: number): Promise<void>;
+  /** DistributedDoubleBarrier.enter(timeout) on a new barrier object for `barrierPath` (blocks the peer). */
+  doubleBarrierEnter(barrierPath: string, memberQty: number, timeoutMs: number): Promise<boolean>;
+  /** leave(timeout) on the barrier object of the last enter on `barrierPath`. */
+  doubleBarrierLeave(barrierPath: string, timeoutMs: number): Promise<boolean>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -353,6 +357,18 @@ class PeerProcess implements CuratorPeer {
 
   async countClose(n: number): Promise<void> {
     await this.expect(`count-close ${n}`, /^closed n=\d+$/);
+  }
+
+  async doubleBarrierEnter(barrierPath: string, memberQty: number, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`dbarrier-enter ${barrierPath} ${memberQty} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'entered true' && reply !== 'entered false') throw new Error(`Curator peer: unexpected reply to dbarrier-enter: ${reply}`);
+    return reply === 'entered true';
+  }
+
+  async doubleBarrierLeave(barrierPath: string, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`dbarrier-leave ${barrierPath} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'left true' && reply !== 'left false') throw new Error(`Curator peer: unexpected reply to dbarrier-leave: ${reply}`);
+    return reply === 'left true';
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

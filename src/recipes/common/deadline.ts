@@ -59,3 +59,32 @@ export function whenAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
+
+/**
+ * Waits for `event` unless `deadline` fires first: resolves true on the event, false on the timeout, rejects with
+ * ABORTED on the caller's abort.
+ */
+export async function eventOrDeadline(event: Promise<unknown>, deadline: Deadline, op: string): Promise<boolean> {
+  const signal = deadline.signal;
+  if (signal.aborted) return deadlineOutcome(deadline, op);
+  let onAbort!: () => void;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const winner = await Promise.race([event.then(() => 'event' as const), aborted]);
+    return winner === 'event' ? true : deadlineOutcome(deadline, op);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** false for a timeout; throws ABORTED for the caller's abort. */
+export function deadlineOutcome(deadline: Deadline, op: string): false {
+  if (deadline.timedOut) return false;
+  const reason: unknown = deadline.signal.reason;
+  throw reason instanceof ZooKeeperError && reason.code === 'ABORTED'
+    ? reason
+    : new ZooKeeperError('ABORTED', `ABORTED (${op})`, { op, ...(reason === undefined ? {} : { cause: reason }) });
+}

@@ -24,6 +24,8 @@
 //   count-set <n> <value>                        ok
 //   count-try <n> <newValue> <expectedVersion> <expectedValue>   set true|false   (trySetCount(VersionedValue, int))
 //   count-close <n>                              closed n=<n>
+//   dbarrier-enter <path> <memberQty> <timeoutMs>   entered true|false   (a DistributedDoubleBarrier per path; blocks)
+//   dbarrier-leave <path> <timeoutMs>            left true|false
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -41,6 +43,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
@@ -103,6 +106,7 @@ public final class CuratorPeer {
     private final Map<Integer, Held> held = new HashMap<>();
     private final Map<Integer, LeaderLatch> latches = new HashMap<>();
     private final Map<Integer, SharedCount> counts = new HashMap<>();
+    private final Map<String, DistributedDoubleBarrier> doubleBarriers = new HashMap<>();
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
@@ -263,6 +267,18 @@ public final class CuratorPeer {
                 if (count == null) return "error NoSuchCount n=" + cmd[1];
                 count.close();
                 return "closed n=" + cmd[1];
+            }
+            case "dbarrier-enter": {
+                DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, cmd[1], Integer.parseInt(cmd[2]));
+                doubleBarriers.put(cmd[1], barrier);
+                return "entered " + barrier.enter(Long.parseLong(cmd[3]), TimeUnit.MILLISECONDS);
+            }
+            case "dbarrier-leave": {
+                DistributedDoubleBarrier barrier = doubleBarriers.get(cmd[1]);
+                if (barrier == null) return "error NoSuchBarrier " + cmd[1];
+                boolean left = barrier.leave(Long.parseLong(cmd[2]), TimeUnit.MILLISECONDS);
+                if (left) doubleBarriers.remove(cmd[1]);
+                return "left " + left;
             }
             default:
                 return "error UnknownCommand " + cmd[0];
