@@ -55,3 +55,10 @@ export {
 } from './atomic/distributed-atomic-long.js';
 export { DistributedBarrier } from './barriers/distributed-barrier.js';
 export { DistributedDoubleBarrier, READY_NODE, type DoubleBarrierState } from './barriers/double-barrier.js';
+export {
+  CuratorCache,
+  type ChildData,
+  type CuratorCacheEvent,
+  type CuratorCacheOptions,
+  type CuratorCacheState,
+} from './cache/curator-cache.js';

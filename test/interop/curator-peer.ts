@@ -63,6 +63,11 @@ export interface CuratorPeer {
   doubleBarrierEnter(barrierPath: string, memberQty: number, timeoutMs: number): Promise<boolean>;
   /** leave(timeout) on the barrier object of the last enter on `barrierPath`. */
   doubleBarrierLeave(barrierPath: string, timeoutMs: number): Promise<boolean>;
+  /** Starts a Curator CuratorCache; returns its handle (event `cache n=<n> initialized` once loaded). */
+  cacheStart(cachePath: string): Promise<number>;
+  /** Every node the Curator cache holds: path → `czxid/mzxid/data hex`. */
+  cacheDump(n: number): Promise<Map<string, string>>;
+  cacheClose(n: number): Promise<void>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -369,6 +374,25 @@ class PeerProcess implements CuratorPeer {
     const reply = await this.command(`dbarrier-leave ${barrierPath} ${timeoutMs}`, timeoutMs + 30_000);
     if (reply !== 'left true' && reply !== 'left false') throw new Error(`Curator peer: unexpected reply to dbarrier-leave: ${reply}`);
     return reply === 'left true';
+  }
+
+  async cacheStart(cachePath: string): Promise<number> {
+    return Number((await this.expect(`cache-start ${cachePath}`, /^cache n=(\d+)$/))[1]);
+  }
+
+  async cacheDump(n: number): Promise<Map<string, string>> {
+    const list = ((await this.expect(`cache-dump ${n}`, /^cache ?(.*)$/))[1] as string).trim();
+    const image = new Map<string, string>();
+    if (list === '') return image;
+    for (const entry of list.split(';')) {
+      const at = entry.indexOf('=');
+      image.set(entry.slice(0, at), entry.slice(at + 1));
+    }
+    return image;
+  }
+
+  async cacheClose(n: number): Promise<void> {
+    await this.expect(`cache-close ${n}`, /^closed n=\d+$/);
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

@@ -26,6 +26,9 @@
 //   count-close <n>                              closed n=<n>
 //   dbarrier-enter <path> <memberQty> <timeoutMs>   entered true|false   (a DistributedDoubleBarrier per path; blocks)
 //   dbarrier-leave <path> <timeoutMs>            left true|false
+//   cache-start <path>                           cache n=<n>   (a started CuratorCache; later "event cache n=<n> initialized")
+//   cache-dump <n>                               cache <path>=<czxid>/<mzxid>/<data hex>;...   (every cached node)
+//   cache-close <n>                              closed n=<n>
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -44,6 +47,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
@@ -107,6 +113,7 @@ public final class CuratorPeer {
     private final Map<Integer, LeaderLatch> latches = new HashMap<>();
     private final Map<Integer, SharedCount> counts = new HashMap<>();
     private final Map<String, DistributedDoubleBarrier> doubleBarriers = new HashMap<>();
+    private final Map<Integer, CuratorCache> caches = new HashMap<>();
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
@@ -280,6 +287,28 @@ public final class CuratorPeer {
                 if (left) doubleBarriers.remove(cmd[1]);
                 return "left " + left;
             }
+            case "cache-start": {
+                CuratorCache cache = CuratorCache.build(client, cmd[1]);
+                final int n = nextId++;
+                cache.listenable().addListener(CuratorCacheListener.builder().forInitialized(() -> event("cache n=" + n + " initialized")).build());
+                caches.put(n, cache);
+                cache.start();
+                return "cache n=" + n;
+            }
+            case "cache-dump": {
+                CuratorCache cache = caches.get(Integer.parseInt(cmd[1]));
+                if (cache == null) return "error NoSuchCache n=" + cmd[1];
+                List<String> nodes = new ArrayList<>();
+                cache.stream().forEach(d -> nodes.add(d.getPath() + "=" + d.getStat().getCzxid() + "/" + d.getStat().getMzxid() + "/" + hex(d.getData())));
+                java.util.Collections.sort(nodes);
+                return "cache " + String.join(";", nodes);
+            }
+            case "cache-close": {
+                CuratorCache cache = caches.remove(Integer.parseInt(cmd[1]));
+                if (cache == null) return "error NoSuchCache n=" + cmd[1];
+                cache.close();
+                return "closed n=" + cmd[1];
+            }
             default:
                 return "error UnknownCommand " + cmd[0];
         }
@@ -295,6 +324,12 @@ public final class CuratorPeer {
         SharedCount count = counts.get(Integer.parseInt(n));
         if (count == null) throw new IllegalArgumentException("no count n=" + n);
         return count;
+    }
+
+    private static String hex(byte[] data) {
+        StringBuilder sb = new StringBuilder();
+        if (data != null) for (byte b : data) sb.append(String.format("%02x", b & 0xff));
+        return sb.toString();
     }
 
     /** Unsolicited lines from Curator's threads, never interleaved with a reply line. */
