@@ -62,3 +62,11 @@ export {
   type CuratorCacheOptions,
   type CuratorCacheState,
 } from './cache/curator-cache.js';
+export {
+  PersistentNode,
+  type PersistentNodeEvent,
+  type PersistentNodeOptions,
+  type PersistentNodeState,
+} from './nodes/persistent-node.js';
+export { PersistentTtlNode, TTL_CHILD_NAME, type PersistentTtlNodeOptions } from './nodes/persistent-ttl-node.js';
+export { GroupMember, type GroupMemberEvent } from './nodes/group-member.js';

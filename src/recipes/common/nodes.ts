@@ -50,6 +50,7 @@ export async function createProtectedSequential(
   name: string,
   data: Uint8Array,
   mode: CreateMode = 'ephemeral-sequential',
+  ttlMs?: number,
 ): Promise<Created> {
   const id = newProtectedId();
   const path = protectedPath(parent, id, name);
@@ -66,7 +67,7 @@ export async function createProtectedSequential(
         }
         unsure = false;
       }
-      return await client.create(path, data, { mode, stat: true });
+      return await client.create(path, data, { mode, stat: true, ...(ttlMs === undefined ? {} : { ttl: ttlMs }) });
     } catch (err) {
       if (isCode(err, 'NONODE')) await ensureContainers(client, parent).catch(() => undefined);
       else if (isRetryable(err)) unsure = true;
