@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/leader/leader-latch.js';
-import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, UUID } from './helpers.js';
+import { sharedServer } from '../harness/zookeeper.js';
+import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, serverWatchesOf, UUID } from './helpers.js';
 
 /** LeaderLatch against a real server: one leader, in join order, and every misuse a typed error. */
 describe('LeaderLatch', () => {
@@ -144,6 +145,20 @@ describe('LeaderLatch', () => {
     expect((await childrenOf(z(2), path)).sort()).toEqual([b.ourPath, c.ourPath].map((p) => (p as string).slice(path.length + 1)).sort());
     await Promise.all([b.close(), c.close()]);
     expect(await childrenOf(z(2), path)).toEqual([]);
+  });
+
+  it('a waiting latch that is closed takes back its watch on the node ahead', async () => {
+    const path = lockPath('latch');
+    await using leader = new LeaderLatch(z(0), path);
+    leader.start();
+    await leader.await();
+    const waiter = new LeaderLatch(z(1), path);
+    waiter.start();
+    const { connectString } = await sharedServer();
+    const watched = async (): Promise<string[]> => (await serverWatchesOf(connectString, z(1).sessionIdHex)).filter((p) => p.startsWith(path));
+    await eventually(async () => (await watched()).includes(leader.ourPath as string), 10_000, 'waiter watches the leader');
+    await waiter.close();
+    expect(await watched()).toEqual([]);
   });
 
   it('closed mid-check or mid-create leaves no node behind (CURATOR-3, CURATOR-18)', async () => {

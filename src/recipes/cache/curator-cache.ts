@@ -169,6 +169,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#initialLoad.reject(illegalState('CuratorCache.start', this.path, 'closed before the initial load'));
     await this.#watch?.close();
     await this.#tail;
+    await this.#removeOneShotWatches();
     this.#store.clear();
     this.#events.end();
   }
@@ -176,6 +177,15 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state === 'STARTED') await this.close();
     this.#state = 'CLOSED';
+  }
+
+  /** Takes back the fallback's pending one-shot watches, so a closed cache leaves nothing on the server. */
+  async #removeOneShotWatches(): Promise<void> {
+    const paths = new Set([...this.#dataWatched, ...this.#childWatched, ...(this.#rootExistsWatched ? [this.path] : [])]);
+    this.#dataWatched.clear();
+    this.#childWatched.clear();
+    if (paths.size === 0 || !isConnected(this.#client)) return;
+    await Promise.all([...paths].map((p) => this.#client.removeWatches(p, 'any').catch(() => undefined)));
   }
 
   // ---- watching -------------------------------------------------------------------------------------------

@@ -259,6 +259,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       await this.#loop;
       try {
         await this.#deleteOurNode();
+        await this.#removeWatches();
       } finally {
         this.#events.end();
         this.#changed.end();
@@ -388,6 +389,14 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#lose(err);
     this.#ended = err;
     this.#changed.emit();
+  }
+
+  /** Takes back the watch left on the node ahead (ours fired with its deletion), so a closed latch leaves none. */
+  async #removeWatches(): Promise<void> {
+    const paths = [...this.#watching];
+    this.#watching.clear();
+    if (!isConnected(this.#client)) return;
+    await Promise.all(paths.map((p) => this.#client.removeWatches(p, 'data').catch(() => undefined)));
   }
 
   async #deleteOurNode(): Promise<void> {
