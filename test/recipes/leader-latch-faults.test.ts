@@ -162,6 +162,43 @@ describe('LeaderLatch under faults', () => {
     expect(overlap.overlaps).toBe(0);
   });
 
+  it('with a client source, a latch whose session expired rejoins on the new session and leads again', async () => {
+    proxy.pass();
+    const path = lockPath('latch');
+    const clients = [await viaProxy()];
+    const source = async (): Promise<ZooKeeperClient> => {
+      const current = clients.at(-1) as ZooKeeperClient;
+      if (current.state !== 'expired') return current;
+      clients.push(await viaProxy());
+      return clients.at(-1) as ZooKeeperClient;
+    };
+    const a = new LeaderLatch(source, path, { id: 'a' });
+    try {
+      a.start();
+      await a.await();
+      const firstToken = a.fencingToken as bigint;
+      const b = latch(direct, path, 'b');
+      await eventually(() => b.ourPath !== undefined, 10_000, 'b joined');
+      const overlap = neverTwoLeaders([a, b]);
+      proxy.pause();
+      expect(await b.await({ timeoutMs: 20_000 })).toBe(true); // a's session expired on the server
+      proxy.pass();
+      await eventually(async () => (await b.getParticipants()).length === 2, 20_000, 'a rejoined on a new session');
+      expect(await b.getParticipants()).toEqual([
+        { id: 'b', isLeader: true },
+        { id: 'a', isLeader: false },
+      ]);
+      expect(clients.length).toBe(2);
+      await b.close();
+      expect(await a.await({ timeoutMs: 10_000 })).toBe(true);
+      expect((a.fencingToken as bigint) > firstToken).toBe(true);
+      expect(overlap.overlaps).toBe(0);
+    } finally {
+      await a.close();
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+
   it('a create whose reply is lost: the node is found by its protection prefix, no orphan; closing then leaves nothing', async () => {
     proxy.pass();
     const path = lockPath('latch');

@@ -22,6 +22,9 @@
  * Leadership comes with an AbortSignal that aborts the moment it can no longer be trusted (on SUSPENDED by default,
  * or only when the session ends with `leadershipLost: 'lost'`, or when our node is deleted, or on close) and a
  * fencing token: our node's czxid, which grows with every new leader for the life of the ensemble.
+ *
+ * Given a client source (a function returning the current client) instead of a client, the latch rejoins on the
+ * new session once the one it used has expired, as Curator's latch does after LOST.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -34,6 +37,7 @@ import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { illegalState, isCode, badArgument } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
+import type { ClientSource } from './leader-selector.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
 
 /** The name Curator gives latch nodes (after the protection prefix). */
@@ -82,7 +86,9 @@ interface Term {
 const MAX_BACKOFF_MS = 5000;
 
 export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposable {
-  readonly #client: ZooKeeperClient;
+  readonly #source: ClientSource;
+  /** The client in use: the given one, or the latest the source returned. */
+  #client!: ZooKeeperClient;
   readonly #idBytes: Uint8Array;
   readonly #policy: LeadershipLostPolicy;
   readonly #closeMode: CloseMode;
@@ -107,7 +113,8 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   #closing: Promise<void> | undefined;
 
   constructor(
-    client: ZooKeeperClient,
+    /** A client, or a function returning the current one (the latch then rejoins on a new session after expiry). */
+    client: ClientSource,
     /** The latch directory, shared by every contender. */
     readonly path: string,
     options: LeaderLatchOptions = {},
@@ -118,7 +125,8 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     const closeMode = options.closeMode ?? 'SILENT';
     if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') throw badArgument('LeaderLatch', path, 'closeMode must be SILENT or NOTIFY_LEADER');
     if (options.id !== undefined && typeof options.id !== 'string') throw badArgument('LeaderLatch', path, 'id must be a string');
-    this.#client = client;
+    this.#source = client;
+    if (typeof client !== 'function') this.#client = client;
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
@@ -149,8 +157,15 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   start(): void {
     if (this.#state !== 'LATENT') throw illegalState('LeaderLatch.start', this.path, `cannot start a latch that is ${this.#state}`);
     this.#state = 'STARTED';
-    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
-      if (event === 'LOST') this.#lose(sessionEndError(this.#client, 'LeaderLatch', this.path));
+    if (typeof this.#source !== 'function') this.#listen(this.#source);
+    this.#loop = this.#run();
+  }
+
+  /** Connection events of `client` take leadership away at once and wake the loop. */
+  #listen(client: ZooKeeperClient): void {
+    this.#unsubscribe();
+    this.#unsubscribe = onConnectionEvent(client, (event) => {
+      if (event === 'LOST') this.#lose(sessionEndError(client, 'LeaderLatch', this.path));
       else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
         this.#lose(
           new ZooKeeperError('CONNECTIONLOSS', `CONNECTIONLOSS (LeaderLatch ${this.path}): connection suspended; another contender may lead`, {
@@ -161,7 +176,20 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       }
       this.#wake.fire();
     });
-    this.#loop = this.#run();
+  }
+
+  /** With a client source: the current client; a new one means a new session, so our old node is no more ours. */
+  async #currentClient(): Promise<ZooKeeperClient> {
+    if (typeof this.#source !== 'function') return this.#source;
+    const client = await this.#source();
+    if (client !== this.#client) {
+      this.#lose(new ZooKeeperError('SESSIONEXPIRED', `SESSIONEXPIRED (LeaderLatch ${this.path}): moved to a new session`, { op: 'LeaderLatch', path: this.path }));
+      this.#client = client;
+      this.#ourPath = undefined;
+      this.#watching.clear();
+      this.#listen(client);
+    }
+    return client;
   }
 
   /** True while we lead and nothing has yet made that doubtful. */
@@ -219,7 +247,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   /** Every contender (Curator's participant ids) in election order, the leader first. */
   getParticipants(): Promise<Participant[]> {
-    return readParticipants(this.#client, this.path, LATCH_NAME);
+    return this.#currentClient().then((client) => readParticipants(client, this.path, LATCH_NAME));
   }
 
   /** The current leader, or `{id: '', isLeader: false}` when nobody contends (as Curator). */
@@ -285,6 +313,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       const wake = (this.#wake = LeaderLatch.#newWake());
       try {
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        await this.#currentClient();
         await waitConnected(this.#client, stop);
         if (this.#ourPath === undefined) {
           const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
@@ -296,6 +325,12 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         await Promise.race([wake.promise, this.#stopped]);
       } catch (err) {
         if (stop.aborted) break;
+        const client = this.#client as ZooKeeperClient | undefined;
+        if (typeof this.#source === 'function' && (client === undefined || isSessionOver(client))) {
+          // the source is asked again on the next turn, and should give a client with a live session
+          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+          continue;
+        }
         if (isSessionOver(this.#client) || isSessionLost(err)) {
           this.#end(isSessionOver(this.#client) ? sessionEndError(this.#client, 'LeaderLatch', this.path) : (err as ZooKeeperError));
           break;
@@ -395,7 +430,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   async #removeWatches(): Promise<void> {
     const paths = [...this.#watching];
     this.#watching.clear();
-    if (!isConnected(this.#client)) return;
+    if ((this.#client as ZooKeeperClient | undefined) === undefined || !isConnected(this.#client)) return;
     await Promise.all(paths.map((p) => this.#client.removeWatches(p, 'data').catch(() => undefined)));
   }
 
