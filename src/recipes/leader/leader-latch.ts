@@ -37,7 +37,7 @@ import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { illegalState, isCode, badArgument } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
-import type { ClientSource } from './leader-selector.js';
+import type { ClientSource } from '../common/client-source.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
 
 /** The name Curator gives latch nodes (after the protection prefix). */

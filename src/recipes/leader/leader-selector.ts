@@ -22,6 +22,7 @@ import { exponentialBackoff, sleep, systemRecipeClock, type RecipeClock, type Re
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
+import type { ClientSource } from '../common/client-source.js';
 import { isSessionOver } from '../common/connection.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
@@ -42,8 +43,7 @@ export interface Leadership {
 /** Leads while it runs. */
 export type TakeLeadership = (leadership: Leadership) => Promise<void>;
 
-/** A client, or a function returning the current one (so the selector can move on to a new session). */
-export type ClientSource = ZooKeeperClient | (() => ZooKeeperClient | Promise<ZooKeeperClient>);
+export type { ClientSource } from '../common/client-source.js';
 
 export interface LeaderSelectorOptions {
   /** This contender's id, stored in its node (Curator's participant id). Default ''. */

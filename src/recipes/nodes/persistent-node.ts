@@ -22,7 +22,7 @@ import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptio
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
-import type { ClientSource } from '../leader/leader-selector.js';
+import type { ClientSource } from '../common/client-source.js';
 
 export interface PersistentNodeOptions {
   /** Default `ephemeral`. */

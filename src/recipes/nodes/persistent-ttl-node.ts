@@ -13,7 +13,7 @@ import { systemRecipeClock, type RecipeClock } from '../retry.js';
 import { isConnected } from '../common/connection.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { joinPath } from '../common/nodes.js';
-import type { ClientSource } from '../leader/leader-selector.js';
+import type { ClientSource } from '../common/client-source.js';
 import { PersistentNode } from './persistent-node.js';
 
 /** The TTL child's name, as Curator names it. */
