@@ -57,6 +57,8 @@ export const ClientErrorCode = {
   PROTOCOL_ERROR: 'PROTOCOL_ERROR',
   /** The server answered with an error number this client does not know. */
   UNKNOWN_ERROR: 'UNKNOWN_ERROR',
+  /** A recipe was used in a state that does not allow the call (started twice, used before start or after close). */
+  ILLEGAL_STATE: 'ILLEGAL_STATE',
 } as const;
 
 /** The name of a client-side error code (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED, ...). */

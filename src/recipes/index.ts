@@ -16,3 +16,59 @@ export type { LockLostPolicy } from './locks/lock-lost.js';
 export { attemptRevoke, type RevocationListener } from './locks/revocation.js';
 export { exponentialBackoff, noRetry, type ExponentialBackoffOptions, type RecipeClock, type RetryPolicy } from './retry.js';
 export { LOCK_NAME, READ_LOCK_NAME, WRITE_LOCK_NAME, LEASE_NAME, REVOKE_MESSAGE } from './locks/naming.js';
+
+// Beyond locks: leader election, shared values, caches, counters, barriers, nodes (Curator's other recipes).
+export {
+  LeaderLatch,
+  LATCH_NAME,
+  type CloseMode,
+  type LeaderLatchEvent,
+  type LeaderLatchOptions,
+  type LeaderLatchState,
+  type LeadershipLostPolicy,
+} from './leader/leader-latch.js';
+export { NO_LEADER, type Participant } from './leader/participant.js';
+export type { RecipeEvents } from './common/event-hub.js';
+export type { WaitOptions } from './common/deadline.js';
+export {
+  SharedValue,
+  type SharedValueEvent,
+  type SharedValueOptions,
+  type SharedValueState,
+} from './shared/shared-value.js';
+export { SharedCount, type SharedCountEvent } from './shared/shared-count.js';
+export type { VersionedValue } from './shared/versioned.js';
+export {
+  LeaderSelector,
+  type ClientSource,
+  type Leadership,
+  type LeaderSelectorEvent,
+  type LeaderSelectorOptions,
+  type LeaderSelectorState,
+  type TakeLeadership,
+} from './leader/leader-selector.js';
+export {
+  DistributedAtomicLong,
+  type AtomicCallOptions,
+  type AtomicStats,
+  type AtomicValue,
+  type DistributedAtomicLongOptions,
+  type PromotedToLock,
+} from './atomic/distributed-atomic-long.js';
+export { DistributedBarrier } from './barriers/distributed-barrier.js';
+export { DistributedDoubleBarrier, READY_NODE, type DoubleBarrierState } from './barriers/double-barrier.js';
+export {
+  CuratorCache,
+  type ChildData,
+  type CuratorCacheEvent,
+  type CuratorCacheOptions,
+  type CuratorCacheState,
+} from './cache/curator-cache.js';
+export {
+  PersistentNode,
+  type PersistentNodeEvent,
+  type PersistentNodeOptions,
+  type PersistentNodeState,
+} from './nodes/persistent-node.js';
+export { PersistentTtlNode, TTL_CHILD_NAME, type PersistentTtlNodeOptions } from './nodes/persistent-ttl-node.js';
+export { GroupMember, type GroupMemberEvent } from './nodes/group-member.js';

@@ -5,11 +5,12 @@ import { renderReport } from './report.js';
 
 /**
  * The short chaos run inside `npm test`: the same engine as `npm run chaos`, with a fixed seed and 25 s of faults.
+ * Alongside the lock slots run three LeaderLatch candidates and two CuratorCaches of the whole chaos tree.
  * Each fault lane tours all of its kinds first, so even this short run injects every kind. What must hold:
  * exclusion and the semaphore limit under every fault, nothing left on the server, every promise settled, no
  * session hung, no untyped error; and the run must have done real work (locks taken, sessions replaced).
  */
-describe('chaos: locks on 16 sessions while the ensemble and the links fail', () => {
+describe('chaos: locks on 16 sessions, leader election and caches while the ensemble and the links fail', () => {
   it('keeps exclusion, leaves nothing behind, settles everything and never hangs (seed 20240601)', async () => {
     const report = await runChaos({ seed: 20240601, durationMs: 25_000, networkGapMs: [200, 800], serverGapMs: [500, 1500] });
     const summary = renderReport(report);
@@ -25,6 +26,9 @@ describe('chaos: locks on 16 sessions while the ensemble and the links fail', ()
       hungSessions: 0,
       untypedErrors: 0,
       workersNotStopped: 0,
+      twoLeadersAtOnce: 0,
+      leaderlessPastSessionTimeout: 0,
+      cachesDivergedAtQuiescence: 0,
     });
     for (const kind of ALL_FAULTS) expect(report.faults[kind], `${kind} injected\n${summary}`).toBeGreaterThan(0);
     for (const op of ['acquire mutex', 'acquire read', 'acquire write', 'acquire semaphore', 'release']) {
@@ -33,5 +37,8 @@ describe('chaos: locks on 16 sessions while the ensemble and the links fail', ()
     // A partition of every link longer than the session timeout ends sessions: the slots must have replaced them.
     expect(report.sessionsOpened, summary).toBeGreaterThan(report.sessions);
     expect(report.resource.maxSemaphoreHolders, summary).toBeGreaterThan(1);
+    // leader election and caches ran alongside: leadership changed hands, and caches were there to compare
+    expect(report.election.leaderships, summary).toBeGreaterThan(3);
+    expect(report.election.cachesCompared, summary).toBeGreaterThan(0);
   }, 150_000);
 });

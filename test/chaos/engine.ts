@@ -10,6 +10,7 @@ import { setMaxListeners } from 'node:events';
 import { ZooKeeperClient } from '../../src/node.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
+import { ElectionRun } from './election.js';
 import { emptyFaultLog, heal, NETWORK_FAULTS, runFaultLane, SERVER_FAULTS, type FaultTargets } from './faults.js';
 import { FencedResource } from './fenced-resource.js';
 import { lockNodesUnder, watchesBySession, watchTotals, type Member } from './leftovers.js';
@@ -30,6 +31,10 @@ export interface ChaosOptions {
   readonly networkGapMs?: readonly [number, number];
   /** Pause between server-lane episodes (ms); default [1000, 5000]. */
   readonly serverGapMs?: readonly [number, number];
+  /** LeaderLatch candidate slots on one election path (default 3). */
+  readonly candidates?: number;
+  /** CuratorCache slots on the whole chaos tree, alternately persistent and one-shot watches (default 2). */
+  readonly caches?: number;
   /** Progress lines (stderr in the CLI). */
   readonly log?: (line: string) => void;
 }
@@ -45,13 +50,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const serverPrng = root.fork('server-lane');
   const networkPrng = root.fork('network-lane');
   const slotPrngs = Array.from({ length: sessions }, (_, i) => root.fork(`slot-${i}`));
+  const candidatePrngs = Array.from({ length: options.candidates ?? 3 }, (_, i) => root.fork(`candidate-${i}`));
 
   log(`starting a 3-member ensemble (tickTime ${tickTime} ms) and a fault proxy per member`);
   const ensemble = await startEnsemble(3, { tickTime });
   const proxies: FaultProxy[] = [];
   try {
     for (const server of ensemble.servers) proxies.push(await startFaultProxy({ host: server.host, port: server.port }));
-    return await runOnEnsemble(ensemble, proxies, { ...options, sessions, T, tickTime, log }, { serverPrng, networkPrng, slotPrngs });
+    return await runOnEnsemble(ensemble, proxies, { ...options, sessions, T, tickTime, log }, { serverPrng, networkPrng, slotPrngs, candidatePrngs });
   } finally {
     await Promise.all(proxies.map((p) => p.close()));
     await ensemble.stop();
@@ -69,7 +75,7 @@ async function runOnEnsemble(
   ensemble: ZkEnsemble,
   proxies: readonly FaultProxy[],
   opts: Resolved,
-  prngs: { serverPrng: Prng; networkPrng: Prng; slotPrngs: Prng[] },
+  prngs: { serverPrng: Prng; networkPrng: Prng; slotPrngs: Prng[]; candidatePrngs: Prng[] },
 ): Promise<ChaosReport> {
   const { T, log } = opts;
   const bounds = boundsFor(T);
@@ -121,6 +127,18 @@ async function runOnEnsemble(
       onClient: (session, client) => clients.set(session, client),
     }),
   );
+  const election = new ElectionRun({
+    connectString,
+    sessionTimeoutMs: T,
+    electionPath: `${chaosRoot}/election`,
+    cacheRoot: chaosRoot,
+    tracker,
+    watchdog,
+    stop: stop.signal,
+    onClient: (session, client) => clients.set(session, client),
+  });
+  const candidates = election.runCandidates(prngs.candidatePrngs);
+  const caches = election.runCaches(opts.caches ?? 2);
   const progress = setInterval(() => {
     const done = [...tracker.ops.entries()].filter(([op]) => op.startsWith('acquire')).reduce((n, [, c]) => n + c.completed, 0);
     const injected = Object.values(faults.injected).reduce((a, b) => a + b, 0);
@@ -138,11 +156,14 @@ async function runOnEnsemble(
   await heal(targets, faults);
   const faultsEndedAt = Date.now();
   stop.abort();
-  const slotsStopped = await settlesWithin(Promise.all(slots), 4 * T + 10_000);
+  const slotsStopped = await settlesWithin(Promise.all([...slots, candidates]), 4 * T + 10_000);
 
   // With every worker stopped and every lease released, the sessions still open must hold nothing.
   const counter = await direct();
   try {
+    // quiescence: nothing writes any more; every cache must come to match the server
+    await election.checkCaches(counter, 15_000);
+    const cachesStopped = await settlesWithin(caches, 2 * T + 5000);
     const live = (): Set<string> => new Set([...clients.values()].filter((c) => !ended(c)).map((c) => c.sessionIdHex.toLowerCase()));
     const liveLeft = await pollUntilZero(async () => {
       const liveIds = live();
@@ -184,7 +205,8 @@ async function runOnEnsemble(
       faults,
       sessionsOpened: clients.size,
       sessionsExpired: [...clients.values()].filter((c) => c.state === 'expired').length,
-      slotsStopped,
+      slotsStopped: slotsStopped && cachesStopped,
+      election: election.finish(),
       liveLeft,
       afterClose,
       watchesPerMember: perMember,

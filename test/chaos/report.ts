@@ -4,6 +4,7 @@
  */
 
 import type { FaultEvent, FaultKind, FaultLog } from './faults.js';
+import type { ElectionFigures } from './election.js';
 import type { ResourceFigures } from './fenced-resource.js';
 import type { OpCounts, OpTracker } from './op-tracker.js';
 import type { WatchdogFigures } from './watchdog.js';
@@ -29,6 +30,12 @@ export interface MustBeZero {
   untypedErrors: number;
   /** Workers still inside the resource at the end, or slots that did not stop. */
   workersNotStopped: number;
+  /** A LeaderLatch leader entered the election's fenced resource while another leader was inside. */
+  twoLeadersAtOnce: number;
+  /** Stretches with no leader, while a candidate was connected, past the session timeout (plus allowance). */
+  leaderlessPastSessionTimeout: number;
+  /** CuratorCaches that did not match a fresh read of the server once writes had stopped. */
+  cachesDivergedAtQuiescence: number;
 }
 
 export interface ChaosReport {
@@ -45,12 +52,13 @@ export interface ChaosReport {
   failuresByCode: Record<string, number>;
   faults: Record<FaultKind, number>;
   resource: ResourceFigures;
+  election: ElectionFigures;
   watchesPerMemberAfterClose: number[];
   hungOperations: number;
   maxEventLoopLagMs: number;
   mustBeZero: MustBeZero;
   ok: boolean;
-  notes: { violations: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
+  notes: { violations: string[]; election: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
   faultTimeline: FaultEvent[];
 }
 
@@ -66,6 +74,7 @@ export interface ReportInput {
   sessionsExpired: number;
   slotsStopped: boolean;
   liveLeft: { nodes: number; watches: number };
+  election: ElectionFigures;
   afterClose: { nodes: number; watches: number };
   watchesPerMember: number[];
 }
@@ -85,6 +94,9 @@ export function buildReport(input: ReportInput): ChaosReport {
     hungSessions: watchdog.hungSessions,
     untypedErrors: tracker.untyped,
     workersNotStopped: input.stillInside + (input.slotsStopped ? 0 : 1),
+    twoLeadersAtOnce: input.election.twoLeadersAtOnce,
+    leaderlessPastSessionTimeout: input.election.leaderlessPastSessionTimeout,
+    cachesDivergedAtQuiescence: input.election.cachesDiverged,
   };
   return {
     seed: input.options.seed,
@@ -100,6 +112,7 @@ export function buildReport(input: ReportInput): ChaosReport {
     failuresByCode: tracker.failuresByCode(),
     faults: input.faults.injected,
     resource,
+    election: input.election,
     watchesPerMemberAfterClose: input.watchesPerMember,
     hungOperations: watchdog.hungOperations,
     maxEventLoopLagMs: watchdog.maxEventLoopLagMs,
@@ -107,6 +120,7 @@ export function buildReport(input: ReportInput): ChaosReport {
     ok: Object.values(mustBeZero).every((v) => v === 0),
     notes: {
       violations: resource.violationNotes,
+      election: input.election.notes,
       hangs: watchdog.notes,
       unsettled: [...tracker.pending.values()].slice(0, 10).map((p) => `${p.session}: ${p.op} pending for ${now - p.startedAt} ms`),
       untyped: tracker.untypedNotes,
@@ -146,6 +160,13 @@ export function renderReport(r: ChaosReport): string {
     ['stale writes refused', String(res.staleWritesRefused)],
     ['leases lost before entry', String(res.lostBeforeEntry)],
     ['most semaphore holders at once', `${res.maxSemaphoreHolders}`],
+  ]));
+  lines.push('');
+  const el = r.election;
+  lines.push(table(['leader election and caches', 'count'], [
+    ['leaderships taken', String(el.leaderships)],
+    ['longest leaderless stretch with a candidate connected (ms)', String(el.maxLeaderlessWhileConnectedMs)],
+    ['caches compared at quiescence', String(el.cachesCompared)],
   ]));
   lines.push('');
   lines.push(table(['must be 0', 'value'], Object.entries(r.mustBeZero).map(([k, v]) => [label(k), String(v)])));

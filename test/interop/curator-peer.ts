@@ -43,6 +43,31 @@ export interface CuratorPeer {
   participants(lockPath: string): Promise<string[]>;
   /** Curator's Revoker.attemptRevoke on a lock node. */
   revoke(nodePath: string): Promise<void>;
+  /** Starts a Curator LeaderLatch; returns its handle number (events: `latch n=<n> isLeader|notLeader`). */
+  latchStart(latchPath: string, participantId: string): Promise<number>;
+  latchHasLeadership(n: number): Promise<boolean>;
+  /** LeaderLatch.await(timeout): true once leader, false on timeout. */
+  latchAwait(n: number, timeoutMs: number): Promise<boolean>;
+  /** LeaderLatch.getOurPath(), undefined before the node exists. */
+  latchOurPath(n: number): Promise<string | undefined>;
+  latchParticipants(n: number): Promise<{ id: string; isLeader: boolean }[]>;
+  latchClose(n: number, mode?: 'SILENT' | 'NOTIFY_LEADER'): Promise<void>;
+  /** Starts a Curator SharedCount; returns its handle number (events: `count n=<n> value=<v>`). */
+  countStart(countPath: string, seed: number): Promise<number>;
+  countGet(n: number): Promise<{ value: number; version: number }>;
+  countSet(n: number, value: number): Promise<void>;
+  /** SharedCount.trySetCount(previous = {version, value}, newValue). */
+  countTrySet(n: number, newValue: number, previous: { version: number; value: number }): Promise<boolean>;
+  countClose(n: number): Promise<void>;
+  /** DistributedDoubleBarrier.enter(timeout) on a new barrier object for `barrierPath` (blocks the peer). */
+  doubleBarrierEnter(barrierPath: string, memberQty: number, timeoutMs: number): Promise<boolean>;
+  /** leave(timeout) on the barrier object of the last enter on `barrierPath`. */
+  doubleBarrierLeave(barrierPath: string, timeoutMs: number): Promise<boolean>;
+  /** Starts a Curator CuratorCache; returns its handle (event `cache n=<n> initialized` once loaded). */
+  cacheStart(cachePath: string): Promise<number>;
+  /** Every node the Curator cache holds: path → `czxid/mzxid/data hex`. */
+  cacheDump(n: number): Promise<Map<string, string>>;
+  cacheClose(n: number): Promise<void>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -276,6 +301,98 @@ class PeerProcess implements CuratorPeer {
 
   async revoke(nodePath: string): Promise<void> {
     await this.command(`revoke ${nodePath}`);
+  }
+
+  private async expect(line: string, pattern: RegExp): Promise<RegExpExecArray> {
+    const reply = await this.command(line);
+    const match = pattern.exec(reply);
+    if (match === null) throw new Error(`Curator peer: unexpected reply to ${line}: ${reply}`);
+    return match;
+  }
+
+  async latchStart(latchPath: string, participantId: string): Promise<number> {
+    return Number((await this.expect(`latch-start ${latchPath} ${participantId}`, /^latch n=(\d+)$/))[1]);
+  }
+
+  async latchHasLeadership(n: number): Promise<boolean> {
+    return (await this.expect(`latch-has ${n}`, /^leader (true|false)$/))[1] === 'true';
+  }
+
+  async latchAwait(n: number, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`latch-await ${n} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'leader true' && reply !== 'leader false') throw new Error(`Curator peer: unexpected reply to latch-await: ${reply}`);
+    return reply === 'leader true';
+  }
+
+  async latchOurPath(n: number): Promise<string | undefined> {
+    const path = (await this.expect(`latch-path ${n}`, /^path (\S+)$/))[1] as string;
+    return path === '-' ? undefined : path;
+  }
+
+  async latchParticipants(n: number): Promise<{ id: string; isLeader: boolean }[]> {
+    const list = ((await this.expect(`latch-participants ${n}`, /^participants ?(.*)$/))[1] as string).trim();
+    if (list === '') return [];
+    return list.split(',').map((entry) => {
+      const at = entry.lastIndexOf(':');
+      return { id: entry.slice(0, at), isLeader: entry.slice(at + 1) === 'true' };
+    });
+  }
+
+  async latchClose(n: number, mode: 'SILENT' | 'NOTIFY_LEADER' = 'SILENT'): Promise<void> {
+    await this.expect(`latch-close ${n} ${mode}`, /^closed n=\d+$/);
+  }
+
+  async countStart(countPath: string, seed: number): Promise<number> {
+    return Number((await this.expect(`count-start ${countPath} ${seed}`, /^count n=(\d+)$/))[1]);
+  }
+
+  async countGet(n: number): Promise<{ value: number; version: number }> {
+    const m = await this.expect(`count-get ${n}`, /^count value=(-?\d+) version=(-?\d+)$/);
+    return { value: Number(m[1]), version: Number(m[2]) };
+  }
+
+  async countSet(n: number, value: number): Promise<void> {
+    await this.expect(`count-set ${n} ${value}`, /^ok$/);
+  }
+
+  async countTrySet(n: number, newValue: number, previous: { version: number; value: number }): Promise<boolean> {
+    const m = await this.expect(`count-try ${n} ${newValue} ${previous.version} ${previous.value}`, /^set (true|false)$/);
+    return m[1] === 'true';
+  }
+
+  async countClose(n: number): Promise<void> {
+    await this.expect(`count-close ${n}`, /^closed n=\d+$/);
+  }
+
+  async doubleBarrierEnter(barrierPath: string, memberQty: number, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`dbarrier-enter ${barrierPath} ${memberQty} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'entered true' && reply !== 'entered false') throw new Error(`Curator peer: unexpected reply to dbarrier-enter: ${reply}`);
+    return reply === 'entered true';
+  }
+
+  async doubleBarrierLeave(barrierPath: string, timeoutMs: number): Promise<boolean> {
+    const reply = await this.command(`dbarrier-leave ${barrierPath} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply !== 'left true' && reply !== 'left false') throw new Error(`Curator peer: unexpected reply to dbarrier-leave: ${reply}`);
+    return reply === 'left true';
+  }
+
+  async cacheStart(cachePath: string): Promise<number> {
+    return Number((await this.expect(`cache-start ${cachePath}`, /^cache n=(\d+)$/))[1]);
+  }
+
+  async cacheDump(n: number): Promise<Map<string, string>> {
+    const list = ((await this.expect(`cache-dump ${n}`, /^cache ?(.*)$/))[1] as string).trim();
+    const image = new Map<string, string>();
+    if (list === '') return image;
+    for (const entry of list.split(';')) {
+      const at = entry.indexOf('=');
+      image.set(entry.slice(0, at), entry.slice(at + 1));
+    }
+    return image;
+  }
+
+  async cacheClose(n: number): Promise<void> {
+    await this.expect(`cache-close ${n}`, /^closed n=\d+$/);
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

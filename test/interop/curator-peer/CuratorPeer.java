@@ -13,6 +13,22 @@
 //   release <id>                                 released id=<n>
 //   participants <path>                          participants <comma-separated full paths, lock order>
 //   revoke <nodePath>                            revoked
+//   latch-start <path> <participantId>           latch n=<n>   (a started LeaderLatch; later "event latch n=<n> isLeader|notLeader")
+//   latch-has <n>                                leader true|false
+//   latch-await <n> <timeoutMs>                  leader true|false
+//   latch-path <n>                               path <our node path, or "-">
+//   latch-participants <n>                       participants <id>:<isLeader>,... (election order)
+//   latch-close <n> <SILENT|NOTIFY_LEADER>       closed n=<n>
+//   count-start <path> <seed>                    count n=<n>   (a started SharedCount; later "event count n=<n> value=<v>")
+//   count-get <n>                                count value=<v> version=<version>
+//   count-set <n> <value>                        ok
+//   count-try <n> <newValue> <expectedVersion> <expectedValue>   set true|false   (trySetCount(VersionedValue, int))
+//   count-close <n>                              closed n=<n>
+//   dbarrier-enter <path> <memberQty> <timeoutMs>   entered true|false   (a DistributedDoubleBarrier per path; blocks)
+//   dbarrier-leave <path> <timeoutMs>            left true|false
+//   cache-start <path>                           cache n=<n>   (a started CuratorCache; later "event cache n=<n> initialized")
+//   cache-dump <n>                               cache <path>=<czxid>/<mzxid>/<data hex>;...   (every cached node)
+//   cache-close <n>                              closed n=<n>
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -23,11 +39,25 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.recipes.leader.Participant;
+import org.apache.curator.framework.recipes.shared.SharedCount;
+import org.apache.curator.framework.recipes.shared.SharedCountListener;
+import org.apache.curator.framework.recipes.shared.SharedCountReader;
+import org.apache.curator.framework.recipes.shared.VersionedValue;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
@@ -80,6 +110,10 @@ public final class CuratorPeer {
     private final Map<String, VisibleRead> readers = new HashMap<>();
     private final Map<String, InterProcessSemaphoreMutex> semaphoreMutexes = new HashMap<>();
     private final Map<Integer, Held> held = new HashMap<>();
+    private final Map<Integer, LeaderLatch> latches = new HashMap<>();
+    private final Map<Integer, SharedCount> counts = new HashMap<>();
+    private final Map<String, DistributedDoubleBarrier> doubleBarriers = new HashMap<>();
+    private final Map<Integer, CuratorCache> caches = new HashMap<>();
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
@@ -167,8 +201,141 @@ public final class CuratorPeer {
             case "revoke":
                 Revoker.attemptRevoke(client, cmd[1]);
                 return "revoked";
+            case "latch-start": {
+                LeaderLatch latch = new LeaderLatch(client, cmd[1], cmd.length > 2 ? cmd[2] : "");
+                final int n = nextId++;
+                latch.addListener(new LeaderLatchListener() {
+                    @Override
+                    public void isLeader() {
+                        event("latch n=" + n + " isLeader");
+                    }
+
+                    @Override
+                    public void notLeader() {
+                        event("latch n=" + n + " notLeader");
+                    }
+                });
+                latches.put(n, latch);
+                latch.start();
+                return "latch n=" + n;
+            }
+            case "latch-has":
+                return "leader " + latch(cmd[1]).hasLeadership();
+            case "latch-await":
+                return "leader " + latch(cmd[1]).await(Long.parseLong(cmd[2]), TimeUnit.MILLISECONDS);
+            case "latch-path": {
+                String ours = latch(cmd[1]).getOurPath();
+                return "path " + (ours == null ? "-" : ours);
+            }
+            case "latch-participants": {
+                List<String> parts = new ArrayList<>();
+                for (Participant p : latch(cmd[1]).getParticipants()) parts.add(p.getId() + ":" + p.isLeader());
+                return "participants " + String.join(",", parts);
+            }
+            case "latch-close": {
+                LeaderLatch latch = latches.remove(Integer.parseInt(cmd[1]));
+                if (latch == null) return "error NoSuchLatch n=" + cmd[1];
+                latch.close(LeaderLatch.CloseMode.valueOf(cmd[2]));
+                return "closed n=" + cmd[1];
+            }
+            case "count-start": {
+                SharedCount count = new SharedCount(client, cmd[1], Integer.parseInt(cmd[2]));
+                final int n = nextId++;
+                count.addListener(new SharedCountListener() {
+                    @Override
+                    public void countHasChanged(SharedCountReader reader, int newCount) {
+                        event("count n=" + n + " value=" + newCount);
+                    }
+
+                    @Override
+                    public void stateChanged(CuratorFramework c, ConnectionState newState) {}
+                });
+                count.start();
+                counts.put(n, count);
+                return "count n=" + n;
+            }
+            case "count-get": {
+                VersionedValue<Integer> v = count(cmd[1]).getVersionedValue();
+                return "count value=" + v.getValue() + " version=" + v.getVersion();
+            }
+            case "count-set":
+                count(cmd[1]).setCount(Integer.parseInt(cmd[2]));
+                return "ok";
+            case "count-try": {
+                // VersionedValue's constructor is package-private; the test names the exact version it expects
+                java.lang.reflect.Constructor<?> make = VersionedValue.class.getDeclaredConstructor(int.class, Object.class);
+                make.setAccessible(true);
+                @SuppressWarnings("unchecked")
+                VersionedValue<Integer> previous = (VersionedValue<Integer>) make.newInstance(Integer.parseInt(cmd[3]), Integer.parseInt(cmd[4]));
+                return "set " + count(cmd[1]).trySetCount(previous, Integer.parseInt(cmd[2]));
+            }
+            case "count-close": {
+                SharedCount count = counts.remove(Integer.parseInt(cmd[1]));
+                if (count == null) return "error NoSuchCount n=" + cmd[1];
+                count.close();
+                return "closed n=" + cmd[1];
+            }
+            case "dbarrier-enter": {
+                DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, cmd[1], Integer.parseInt(cmd[2]));
+                doubleBarriers.put(cmd[1], barrier);
+                return "entered " + barrier.enter(Long.parseLong(cmd[3]), TimeUnit.MILLISECONDS);
+            }
+            case "dbarrier-leave": {
+                DistributedDoubleBarrier barrier = doubleBarriers.get(cmd[1]);
+                if (barrier == null) return "error NoSuchBarrier " + cmd[1];
+                boolean left = barrier.leave(Long.parseLong(cmd[2]), TimeUnit.MILLISECONDS);
+                if (left) doubleBarriers.remove(cmd[1]);
+                return "left " + left;
+            }
+            case "cache-start": {
+                CuratorCache cache = CuratorCache.build(client, cmd[1]);
+                final int n = nextId++;
+                cache.listenable().addListener(CuratorCacheListener.builder().forInitialized(() -> event("cache n=" + n + " initialized")).build());
+                caches.put(n, cache);
+                cache.start();
+                return "cache n=" + n;
+            }
+            case "cache-dump": {
+                CuratorCache cache = caches.get(Integer.parseInt(cmd[1]));
+                if (cache == null) return "error NoSuchCache n=" + cmd[1];
+                List<String> nodes = new ArrayList<>();
+                cache.stream().forEach(d -> nodes.add(d.getPath() + "=" + d.getStat().getCzxid() + "/" + d.getStat().getMzxid() + "/" + hex(d.getData())));
+                java.util.Collections.sort(nodes);
+                return "cache " + String.join(";", nodes);
+            }
+            case "cache-close": {
+                CuratorCache cache = caches.remove(Integer.parseInt(cmd[1]));
+                if (cache == null) return "error NoSuchCache n=" + cmd[1];
+                cache.close();
+                return "closed n=" + cmd[1];
+            }
             default:
                 return "error UnknownCommand " + cmd[0];
+        }
+    }
+
+    private LeaderLatch latch(String n) {
+        LeaderLatch latch = latches.get(Integer.parseInt(n));
+        if (latch == null) throw new IllegalArgumentException("no latch n=" + n);
+        return latch;
+    }
+
+    private SharedCount count(String n) {
+        SharedCount count = counts.get(Integer.parseInt(n));
+        if (count == null) throw new IllegalArgumentException("no count n=" + n);
+        return count;
+    }
+
+    private static String hex(byte[] data) {
+        StringBuilder sb = new StringBuilder();
+        if (data != null) for (byte b : data) sb.append(String.format("%02x", b & 0xff));
+        return sb.toString();
+    }
+
+    /** Unsolicited lines from Curator's threads, never interleaved with a reply line. */
+    private void event(String text) {
+        synchronized (out) {
+            out.println("event " + text);
         }
     }
 

@@ -1,0 +1,72 @@
+/**
+ * DistributedBarrier: Curator's barrier. While the barrier node exists, waitOnBarrier() waits; removing the node
+ * releases every waiter. Each wake-up re-checks the node, so a spurious one (a data change, a reconnect) never
+ * releases a waiter early.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { isRetryable } from '../../errors.js';
+import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import { waitConnected } from '../common/connection.js';
+import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
+import { isCode } from '../common/errors.js';
+import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+
+export class DistributedBarrier {
+  readonly #client: ZooKeeperClient;
+  readonly #clock: RecipeClock;
+
+  constructor(
+    client: ZooKeeperClient,
+    /** The barrier node. */
+    readonly path: string,
+    options: { clock?: RecipeClock } = {},
+  ) {
+    checkRecipePath(path, 'DistributedBarrier');
+    this.#client = client;
+    this.#clock = options.clock ?? systemRecipeClock;
+  }
+
+  /** Raises the barrier (creates its node; parents as containers). Already raised is fine. */
+  async setBarrier(): Promise<void> {
+    for (;;) {
+      try {
+        await this.#client.create(this.path, null);
+        return;
+      } catch (err) {
+        if (isCode(err, 'NODEEXISTS')) return;
+        if (!isCode(err, 'NONODE')) throw err;
+        await ensureContainers(this.#client, parentPath(this.path));
+      }
+    }
+  }
+
+  /** Lowers the barrier, releasing every waiter. Already lowered is fine. */
+  async removeBarrier(): Promise<void> {
+    try {
+      await this.#client.delete(this.path);
+    } catch (err) {
+      if (!isCode(err, 'NONODE')) throw err;
+    }
+  }
+
+  /**
+   * Waits until the barrier is lowered: true then (at once if it is not raised), false when `timeoutMs` passes
+   * first; ABORTED on `signal`; the session's error if it ends.
+   */
+  async waitOnBarrier(options: WaitOptions = {}): Promise<boolean> {
+    using deadline = new Deadline(options, 'DistributedBarrier.waitOnBarrier', this.path, this.#clock);
+    for (;;) {
+      if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
+      try {
+        await waitConnected(this.#client, deadline.signal);
+        const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+        if (stat === null) return true;
+        if (!(await eventOrDeadline(watch, deadline, 'DistributedBarrier.waitOnBarrier'))) return false;
+      } catch (err) {
+        if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
+        if (!isRetryable(err)) throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * DistributedDoubleBarrier: Curator's double barrier, on the same znodes (`<path>/<uuid>` ephemeral per member,
+ * `<path>/ready` once enough have arrived), so Curator and zkwire members pass one barrier together.
+ *
+ * enter() returns only once `memberQty` members are present: the member that completes the count creates `ready`,
+ * the others wait on a watch of `ready` and, on any wake-up, look again (a wake-up is not proof: Curator GitHub
+ * #1290). leave() deletes our node and waits until every member has left, each step waiting on a watch of one
+ * other member's node (the highest for the lowest member, the lowest for the rest), so it never spins (CURATOR-233):
+ * every turn of its loop either ends, or follows a node that has just gone, or waits on a watch.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { isRetryable } from '../../errors.js';
+import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import { waitConnected } from '../common/connection.js';
+import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
+import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
+
+/** The node the last member to arrive creates (Curator's READY_NODE). */
+export const READY_NODE = 'ready';
+
+export type DoubleBarrierState = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
+
+export class DistributedDoubleBarrier {
+  readonly #client: ZooKeeperClient;
+  readonly #clock: RecipeClock;
+  readonly #readyPath: string;
+  #ourName = '';
+  #state: DoubleBarrierState = 'IDLE';
+
+  constructor(
+    client: ZooKeeperClient,
+    /** The barrier directory, shared by every member. */
+    readonly path: string,
+    /** How many members must arrive before any may go on. */
+    readonly memberQty: number,
+    options: { clock?: RecipeClock } = {},
+  ) {
+    checkRecipePath(path, 'DistributedDoubleBarrier');
+    if (!Number.isSafeInteger(memberQty) || memberQty < 1) throw badArgument('DistributedDoubleBarrier', path, 'memberQty must be an integer >= 1');
+    this.#client = client;
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#readyPath = joinPath(path, READY_NODE);
+  }
+
+  get state(): DoubleBarrierState {
+    return this.#state;
+  }
+
+  /** Our member node, while entered. */
+  get ourPath(): string | undefined {
+    return this.#ourName === '' ? undefined : joinPath(this.path, this.#ourName);
+  }
+
+  /**
+   * Joins and waits until `memberQty` members have arrived: true then; false when `timeoutMs` passes first (our node
+   * is taken back); ABORTED on `signal` (likewise). ILLEGAL_STATE unless idle (enter once, then leave).
+   */
+  async enter(options: WaitOptions = {}): Promise<boolean> {
+    if (this.#state !== 'IDLE') throw illegalState('DistributedDoubleBarrier.enter', this.path, `cannot enter while ${this.#state}`);
+    using deadline = new Deadline(options, 'DistributedDoubleBarrier.enter', this.path, this.#clock);
+    this.#state = 'ENTERING';
+    this.#ourName = crypto.randomUUID();
+    let entered = false;
+    try {
+      entered = await this.#enter(deadline);
+      return entered;
+    } finally {
+      if (entered) this.#state = 'ENTERED';
+      else await this.#withdraw();
+    }
+  }
+
+  /**
+   * Leaves and waits until every member has left: true then; false when `timeoutMs` passes first (our node is
+   * gone by then or still ours to leave again); ABORTED on `signal`. ILLEGAL_STATE unless entered.
+   */
+  async leave(options: WaitOptions = {}): Promise<boolean> {
+    if (this.#state !== 'ENTERED') throw illegalState('DistributedDoubleBarrier.leave', this.path, `cannot leave while ${this.#state}`);
+    using deadline = new Deadline(options, 'DistributedDoubleBarrier.leave', this.path, this.#clock);
+    this.#state = 'LEAVING';
+    let ours = true;
+    try {
+      const left = await this.#leave(deadline, () => (ours = false));
+      if (left) {
+        this.#ourName = '';
+        this.#state = 'IDLE';
+      }
+      return left;
+    } finally {
+      if (this.#state === 'LEAVING') {
+        // gave up: still a member if our node is there, else out
+        if (ours) this.#state = 'ENTERED';
+        else {
+          this.#ourName = '';
+          this.#state = 'IDLE';
+        }
+      }
+    }
+  }
+
+  /** The members' node names, sorted, without `ready`. */
+  async #members(): Promise<string[]> {
+    return (await childrenOrEmpty(this.#client, this.path)).filter((c) => c !== READY_NODE).sort();
+  }
+
+  async #enter(deadline: Deadline): Promise<boolean> {
+    const op = 'DistributedDoubleBarrier.enter';
+    const ours = joinPath(this.path, this.#ourName);
+    let created = false;
+    for (;;) {
+      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      try {
+        await waitConnected(this.#client, deadline.signal);
+        // the watch goes first, so a `ready` created right after our node cannot be missed
+        const ready = this.#client.exists(this.#readyPath, { watch: true });
+        ready.catch(() => undefined); // awaited below unless the create fails first
+        if (!created) {
+          await this.#createMember(ours);
+          created = true;
+        }
+        const { stat, watch } = await ready;
+        if (stat !== null) return true;
+        if ((await this.#members()).length >= this.memberQty) {
+          try {
+            await this.#client.create(this.#readyPath, null);
+          } catch (err) {
+            if (!isCode(err, 'NODEEXISTS')) throw err;
+          }
+          return true;
+        }
+        // any wake-up only means "look again" (GitHub #1290)
+        if (!(await eventOrDeadline(watch, deadline, op))) return false;
+      } catch (err) {
+        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (!isRetryable(err)) throw err;
+      }
+    }
+  }
+
+  async #createMember(ours: string): Promise<void> {
+    for (;;) {
+      try {
+        await this.#client.create(ours, null, { mode: 'ephemeral' });
+        return;
+      } catch (err) {
+        // a retried create that had gone through: the name is our uuid, so the node is ours
+        if (isCode(err, 'NODEEXISTS')) return;
+        if (!isCode(err, 'NONODE')) throw err;
+        await ensureContainers(this.#client, this.path);
+      }
+    }
+  }
+
+  async #leave(deadline: Deadline, gone: () => void): Promise<boolean> {
+    const op = 'DistributedDoubleBarrier.leave';
+    let ourNodeShouldExist = true;
+    for (;;) {
+      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      try {
+        await waitConnected(this.#client, deadline.signal);
+        const members = await this.#members();
+        if (members.length === 0) break;
+        const index = members.indexOf(this.#ourName);
+        if (index < 0 && ourNodeShouldExist) {
+          // our node is gone (deleted by someone, or our session ended): we are out; wait for the others
+          ourNodeShouldExist = false;
+          gone();
+        }
+        if (members.length === 1 && index === 0) {
+          await this.#deleteOurs();
+          gone();
+          break;
+        }
+        let watched: string;
+        if (index === 0) {
+          watched = joinPath(this.path, members[members.length - 1] as string);
+        } else {
+          watched = joinPath(this.path, members[0] as string);
+          if (ourNodeShouldExist) {
+            await this.#deleteOurs();
+            ourNodeShouldExist = false;
+            gone();
+          }
+        }
+        const { stat, watch } = await this.#client.exists(watched, { watch: true });
+        // gone already: list again, progress has been made
+        if (stat !== null && !(await eventOrDeadline(watch, deadline, op))) return false;
+      } catch (err) {
+        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (!isRetryable(err)) throw err;
+      }
+    }
+    try {
+      await this.#client.delete(this.#readyPath);
+    } catch (err) {
+      if (!isCode(err, 'NONODE') && !isRetryable(err)) throw err;
+    }
+    return true;
+  }
+
+  async #deleteOurs(): Promise<void> {
+    try {
+      await this.#client.delete(joinPath(this.path, this.#ourName));
+    } catch (err) {
+      if (!isCode(err, 'NONODE')) throw err;
+    }
+  }
+
+  /** After a failed enter: take our node back (best effort; it is ephemeral anyway). */
+  async #withdraw(): Promise<void> {
+    const name = this.#ourName;
+    this.#ourName = '';
+    this.#state = 'IDLE';
+    try {
+      await this.#client.delete(joinPath(this.path, name));
+    } catch {
+      // NONODE: never created; a broken link: the session's end removes it
+    }
+  }
+}

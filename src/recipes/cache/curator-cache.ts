@@ -1,0 +1,393 @@
+/**
+ * CuratorCache: a local copy of a node, or of a whole tree, kept current from the server, with Curator's events
+ * (NODE_CREATED, NODE_CHANGED, NODE_DELETED, and INITIALIZED once the first full load is in).
+ *
+ * How it stays right:
+ *  - One persistent recursive watch (addWatch) is set before anything is read, so no change can slip between the
+ *    load and the watch. Against a server without persistent watches (ZooKeeper 3.5), or with
+ *    `watchMode: 'one-shot'`, it falls back on a data and a child watch per node, re-armed as they fire, and gives
+ *    the same events.
+ *  - Every read (load, event, resync) is sent the moment it is decided on and applied strictly in the order sent.
+ *    A session's replies come back in that order and each reflects the server at or after the previous one, so
+ *    the cache only ever moves forward, and events come out in the server's order.
+ *  - A node is "changed" when its mzxid grew and "replaced" when its czxid differs: never by version alone, so a
+ *    delete and re-create (version back to 0) is seen as NODE_DELETED then NODE_CREATED (CURATOR-391).
+ *  - A persistent watch is re-added after a reconnect but the server does not replay what it missed, so after every
+ *    reconnect the tree is walked again and nodes not seen on the walk are deleted from the cache.
+ *  - No limit on the number of children or outstanding reads (Curator's loader used a Phaser, which caps at
+ *    65,535 parties: CURATOR-690). A node's children are listed only when its stat says it has some.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { NodeData } from '../../client/types.js';
+import type { PersistentWatch } from '../../client/watch-handle.js';
+import { isRetryable, ZooKeeperError } from '../../errors.js';
+import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { isConnected, onConnectionEvent, waitConnected } from '../common/connection.js';
+import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { checkRecipePath, joinPath } from '../common/nodes.js';
+import { TreeStore, type ChildData } from './tree-store.js';
+
+export type { ChildData } from './tree-store.js';
+
+/** What listeners and iterators of a CuratorCache hear (Curator's CuratorCacheListener). */
+export type CuratorCacheEvent =
+  | { readonly type: 'NODE_CREATED'; readonly node: ChildData }
+  | { readonly type: 'NODE_CHANGED'; readonly oldNode: ChildData; readonly node: ChildData }
+  | { readonly type: 'NODE_DELETED'; readonly oldNode: ChildData }
+  | { readonly type: 'INITIALIZED' };
+
+export interface CuratorCacheOptions {
+  /** Cache only the node itself (Curator's SINGLE_NODE_CACHE). Default: the whole tree. */
+  readonly singleNode?: boolean;
+  /**
+   * `auto` (default): a persistent watch, or one-shot watches when the server has no persistent watches;
+   * `persistent`: fail without them; `one-shot`: always the one-shot fallback.
+   */
+  readonly watchMode?: 'auto' | 'persistent' | 'one-shot';
+  readonly clock?: RecipeClock;
+}
+
+export type CuratorCacheState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+type Read<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDisposable {
+  readonly #client: ZooKeeperClient;
+  readonly #singleNode: boolean;
+  readonly #watchMode: 'auto' | 'persistent' | 'one-shot';
+  readonly #clock: RecipeClock;
+  readonly #store = new TreeStore();
+  readonly #events = new EventHub<CuratorCacheEvent>();
+  readonly #stop = new AbortController();
+  #state: CuratorCacheState = 'LATENT';
+  #oneShot = false;
+  #watch: PersistentWatch | undefined;
+  #unsubscribe: () => void = () => undefined;
+  /** Applies run strictly in the order their reads were sent. */
+  #tail: Promise<void> = Promise.resolve();
+  /** Walk round: nodes not seen in the current round's walk are gone. */
+  #round = 0;
+  #walking = 0;
+  /** The latest round one of whose walk reads failed: that round cannot prove what is gone. */
+  #failedRound = 0;
+  #initialized = false;
+  readonly #initialLoad: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
+  readonly #dataWatched = new Set<string>();
+  readonly #childWatched = new Set<string>();
+  #rootExistsWatched = false;
+
+  constructor(
+    client: ZooKeeperClient,
+    /** The root of what is cached. */
+    readonly path: string,
+    options: CuratorCacheOptions = {},
+  ) {
+    checkRecipePath(path, 'CuratorCache');
+    const mode = options.watchMode ?? 'auto';
+    if (mode !== 'auto' && mode !== 'persistent' && mode !== 'one-shot') {
+      throw badArgument('CuratorCache', path, 'watchMode must be "auto", "persistent" or "one-shot"');
+    }
+    this.#client = client;
+    this.#singleNode = options.singleNode ?? false;
+    this.#watchMode = mode;
+    this.#clock = options.clock ?? systemRecipeClock;
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => undefined);
+    this.#initialLoad = { promise, resolve, reject };
+  }
+
+  get state(): CuratorCacheState {
+    return this.#state;
+  }
+
+  /** True when the cache runs on one-shot watches (the fallback). */
+  get usesOneShotWatches(): boolean {
+    return this.#oneShot;
+  }
+
+  /**
+   * Sets the watch and loads the tree; resolves once the initial load is in (INITIALIZED has been emitted). Rejects
+   * with ABORTED on `signal` (the cache keeps starting), with the session's error if it ends first.
+   * ILLEGAL_STATE if started already or closed.
+   */
+  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#state !== 'LATENT') throw illegalState('CuratorCache.start', this.path, `cannot start a cache that is ${this.#state}`);
+    this.#state = 'STARTED';
+    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
+      if (event === 'RECONNECTED') this.#walk();
+      else if (event === 'LOST') this.#initialLoad.reject(new ZooKeeperError('SESSIONEXPIRED', `SESSIONEXPIRED (CuratorCache ${this.path}): the session ended`));
+    });
+    void this.#begin();
+    const signal = options.signal;
+    if (signal === undefined) return this.#initialLoad.promise;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(new ZooKeeperError('ABORTED', `ABORTED (CuratorCache.start ${this.path})`, { cause: signal.reason }));
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#initialLoad.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /** The cached node at `path`, if any. */
+  get(path: string): ChildData | undefined {
+    return this.#store.get(path);
+  }
+
+  /** How many nodes are cached. */
+  size(): number {
+    return this.#store.size;
+  }
+
+  /** Every cached node (Curator's stream()). */
+  stream(): IterableIterator<ChildData> {
+    return this.#store.values();
+  }
+
+  /** The cached children (full paths) of a cached node. */
+  childrenOf(path: string): readonly string[] {
+    return this.#store.childrenOf(path);
+  }
+
+  addListener(listener: (event: CuratorCacheEvent) => void): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  events(options: { signal?: AbortSignal } = {}): AsyncIterable<CuratorCacheEvent> {
+    return this.#events.stream(options.signal);
+  }
+
+  /** Stops watching and empties the cache. ILLEGAL_STATE unless started. */
+  async close(): Promise<void> {
+    if (this.#state !== 'STARTED') throw illegalState('CuratorCache.close', this.path, `cannot close a cache that is ${this.#state}`);
+    this.#state = 'CLOSED';
+    this.#stop.abort();
+    this.#unsubscribe();
+    this.#initialLoad.reject(illegalState('CuratorCache.start', this.path, 'closed before the initial load'));
+    await this.#watch?.close();
+    await this.#tail;
+    await this.#removeOneShotWatches();
+    this.#store.clear();
+    this.#events.end();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state === 'STARTED') await this.close();
+    this.#state = 'CLOSED';
+  }
+
+  /** Takes back the fallback's pending one-shot watches, so a closed cache leaves nothing on the server. */
+  async #removeOneShotWatches(): Promise<void> {
+    const paths = new Set([...this.#dataWatched, ...this.#childWatched, ...(this.#rootExistsWatched ? [this.path] : [])]);
+    this.#dataWatched.clear();
+    this.#childWatched.clear();
+    if (paths.size === 0 || !isConnected(this.#client)) return;
+    await Promise.all([...paths].map((p) => this.#client.removeWatches(p, 'any').catch(() => undefined)));
+  }
+
+  // ---- watching -------------------------------------------------------------------------------------------
+
+  async #begin(): Promise<void> {
+    const stop = this.#stop.signal;
+    for (let delayMs = 0; !stop.aborted; delayMs = Math.min(5000, Math.max(100, delayMs * 2))) {
+      try {
+        if (delayMs > 0) await sleep(delayMs, this.#clock, stop);
+        await waitConnected(this.#client, stop);
+        if (this.#watchMode !== 'one-shot') {
+          try {
+            this.#watch = await this.#client.addWatch(this.path, { mode: this.#singleNode ? 'persistent' : 'persistent-recursive' });
+          } catch (err) {
+            if (this.#watchMode === 'persistent' || !isCode(err, 'UNIMPLEMENTED', 'UNKNOWN_ERROR', 'BADARGUMENTS')) throw err;
+          }
+        }
+        this.#oneShot = this.#watch === undefined;
+        if (stop.aborted) {
+          await this.#watch?.close();
+          return;
+        }
+        if (this.#watch !== undefined) void this.#follow(this.#watch);
+        this.#walk();
+        return;
+      } catch (err) {
+        if (stop.aborted) return;
+        if (!isRetryable(err)) {
+          this.#initialLoad.reject(err);
+          if (err instanceof ZooKeeperError && (err.code === 'SESSIONEXPIRED' || err.code === 'CLOSED' || err.code === 'AUTHFAILED')) return;
+        }
+      }
+    }
+  }
+
+  /** Persistent-watch events, in order, each turned into a read of the node it names. */
+  async #follow(watch: PersistentWatch): Promise<void> {
+    for (;;) {
+      const event = await watch.next();
+      if (event === undefined || this.#stop.signal.aborted) return;
+      const p = event.path;
+      if (p === undefined) continue; // session events: the connection listener handles them
+      if (event.type === 'NodeCreated' || event.type === 'NodeDataChanged' || event.type === 'NodeDeleted') {
+        if (!this.#singleNode || p === this.path) this.#refresh(p, false);
+      }
+    }
+  }
+
+  /** Walks the whole cached tree from the root; nodes not seen on the walk are then removed. */
+  #walk(): void {
+    if (this.#state !== 'STARTED') return;
+    this.#round++;
+    this.#refresh(this.path, true);
+  }
+
+  /**
+   * Reads `path` now and applies the answer in turn. `walk`: part of a full walk (children listed too, and the read
+   * counts towards the walk's end).
+   */
+  #refresh(path: string, walk: boolean): void {
+    const watchData = this.#oneShot && !this.#dataWatched.has(path);
+    const read: Promise<NodeData & { watch?: Promise<{ type: string }> }> = watchData
+      ? this.#client.getData(path, { watch: true })
+      : this.#client.getData(path);
+    this.#enqueue(read, walk, (answer, round) => {
+      if (!answer.ok) {
+        if (isCode(answer.error, 'NONODE')) {
+          this.#reconcile(path, undefined);
+          if (this.#oneShot && path === this.path) this.#watchRootReturn();
+          return;
+        }
+        return this.#failed(answer.error, walk, round);
+      }
+      const { data, stat, watch } = answer.value;
+      if (watch !== undefined) {
+        this.#dataWatched.add(path);
+        void watch.then((event) => {
+          this.#dataWatched.delete(path);
+          if (this.#state === 'STARTED' && (event.type === 'NodeDataChanged' || event.type === 'NodeDeleted')) this.#refresh(path, false);
+        });
+      }
+      const replaced = this.#reconcile(path, { path, stat, data });
+      if (this.#singleNode) return;
+      // a walk lists what has children; the fallback lists every node (that arms its child watch); a node that
+      // came back as a new incarnation has new children to find
+      if ((walk && stat.numChildren > 0) || (this.#oneShot && !this.#childWatched.has(path)) || (replaced && stat.numChildren > 0)) {
+        this.#list(path, walk);
+      }
+    });
+  }
+
+  /** Lists `path`'s children: reads the ones not cached (or all, in a walk) and drops cached ones that are gone. */
+  #list(path: string, walk: boolean): void {
+    const watchChildren = this.#oneShot && !this.#childWatched.has(path);
+    const read: Promise<string[] | { children: string[]; watch: Promise<{ type: string }> }> = watchChildren
+      ? this.#client.getChildren(path, { watch: true })
+      : this.#client.getChildren(path);
+    this.#enqueue(read, walk, (answer, round) => {
+      if (!answer.ok) {
+        if (isCode(answer.error, 'NONODE')) return; // the node's own read reports the deletion
+        return this.#failed(answer.error, walk, round);
+      }
+      const value = answer.value;
+      const names = Array.isArray(value) ? value : value.children;
+      if (!Array.isArray(value)) {
+        this.#childWatched.add(path);
+        void value.watch.then((event) => {
+          this.#childWatched.delete(path);
+          if (this.#state === 'STARTED' && event.type === 'NodeChildrenChanged') this.#list(path, false);
+        });
+      }
+      const present = new Set(names.map((name) => joinPath(path, name)));
+      for (const child of present) if (walk || this.#store.get(child) === undefined) this.#refresh(child, walk);
+      for (const cached of this.#store.childrenOf(path)) if (!present.has(cached)) this.#reconcile(cached, undefined);
+    });
+  }
+
+  /** One-shot fallback: the root is gone; an exists watch tells us when it is back. */
+  #watchRootReturn(): void {
+    if (this.#rootExistsWatched) return;
+    this.#rootExistsWatched = true;
+    const read = this.#client.exists(this.path, { watch: true });
+    this.#enqueue(read, false, (answer, round) => {
+      if (!answer.ok) {
+        this.#rootExistsWatched = false;
+        return this.#failed(answer.error, false, round);
+      }
+      void answer.value.watch.then(() => {
+        this.#rootExistsWatched = false;
+        if (this.#state === 'STARTED') this.#refresh(this.path, true);
+      });
+      if (answer.value.stat !== null) this.#refresh(this.path, true);
+    });
+  }
+
+  #enqueue<T>(read: Promise<T>, walk: boolean, apply: (answer: Read<T>, round: number) => void): void {
+    if (walk) this.#walking++;
+    const round = this.#round;
+    const settled = read.then(
+      (value): Read<T> => ({ ok: true, value }),
+      (error: unknown): Read<T> => ({ ok: false, error }),
+    );
+    this.#tail = this.#tail.then(async () => {
+      const answer = await settled;
+      if (this.#state !== 'STARTED') return;
+      try {
+        apply(answer, round);
+      } finally {
+        if (walk && --this.#walking === 0) this.#walkDone();
+      }
+    });
+  }
+
+  #failed(error: unknown, walk: boolean, round: number): void {
+    if (walk) this.#failedRound = Math.max(this.#failedRound, round);
+    // a broken link: the reconnect walks again. A push-back on a live link: walk again shortly.
+    if (isRetryable(error) && isConnected(this.#client)) {
+      void sleep(100, this.#clock, this.#stop.signal).then(
+        () => this.#walk(),
+        () => undefined,
+      );
+    }
+  }
+
+  #walkDone(): void {
+    if (this.#failedRound >= this.#round) return;
+    for (const path of this.#store.unseenSince(this.#round)) this.#reconcile(path, undefined);
+    if (!this.#initialized) {
+      this.#initialized = true;
+      this.#events.emit({ type: 'INITIALIZED' });
+      this.#initialLoad.resolve();
+    }
+  }
+
+  /** Brings the cached `path` in line with an answer from the server. Returns true when the node was replaced. */
+  #reconcile(path: string, node: ChildData | undefined): boolean {
+    const old = this.#store.get(path);
+    if (node === undefined) {
+      if (old !== undefined) for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'NODE_DELETED', oldNode: gone });
+      return false;
+    }
+    const isRoot = path === this.path;
+    if (old === undefined) {
+      this.#store.put(node, this.#round, isRoot);
+      this.#events.emit({ type: 'NODE_CREATED', node });
+      return false;
+    }
+    if (old.stat.czxid !== node.stat.czxid) {
+      // deleted and created again while we were not looking (CURATOR-391)
+      for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'NODE_DELETED', oldNode: gone });
+      this.#store.put(node, this.#round, isRoot);
+      this.#events.emit({ type: 'NODE_CREATED', node });
+      return true;
+    }
+    if (node.stat.mzxid > old.stat.mzxid) {
+      this.#store.put(node, this.#round, isRoot);
+      this.#events.emit({ type: 'NODE_CHANGED', oldNode: old, node });
+    } else if (node.stat.pzxid > old.stat.pzxid) {
+      this.#store.put(node, this.#round, isRoot); // only its children changed: fresher stat, no event (as Curator)
+    } else {
+      this.#store.touch(path, this.#round);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The event side of every recipe: a listener form (`subscribe`, synchronous, in emit order) and an async-iterable
+ * form (`stream`, each iterator with its own queue). Waiting readers are all woken on every push, the same
+ * pattern as the client's PersistentWatch and stateChanges(), so concurrent next() calls never strand one.
+ * A recipe ends its hub on close: iterators drain what they have queued, then finish.
+ */
+
+/** A listener-or-iterable source of recipe events. */
+export interface RecipeEvents<T> {
+  /** Calls `listener` for every later event, in order; returns the unsubscribe function. */
+  addListener(listener: (event: T) => void): () => void;
+  /**
+   * The events from now on as an async iterable. It ends when the recipe is closed (after the queued events), when
+   * `signal` fires, or when the consumer leaves its loop.
+   */
+  events(options?: { signal?: AbortSignal }): AsyncIterable<T>;
+}
+
+export class EventHub<T> {
+  private readonly listeners = new Set<(event: T) => void>();
+  private readonly enders = new Set<() => void>();
+  private ended = false;
+
+  /** Delivers `event` to every listener and iterator. A throwing listener does not stop the others. */
+  emit(event: T): void {
+    if (this.ended) return;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // a listener's bug must not break the recipe's own bookkeeping
+      }
+    }
+  }
+
+  subscribe(listener: (event: T) => void): () => void {
+    if (this.ended) return () => undefined;
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** No more events: listeners are dropped and iterators finish once drained. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.listeners.clear();
+    for (const end of [...this.enders]) end();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  stream(signal?: AbortSignal): AsyncIterable<T> {
+    return {
+      [Symbol.asyncIterator]: (): AsyncIterator<T> => {
+        const queue: T[] = [];
+        let waiters: (() => void)[] = [];
+        let done = this.ended || signal?.aborted === true;
+        const wake = (): void => {
+          const woken = waiters;
+          waiters = [];
+          for (const w of woken) w();
+        };
+        const finish = (): void => {
+          done = true;
+          unsubscribe();
+          this.enders.delete(finish);
+          signal?.removeEventListener('abort', onAbort);
+          wake();
+        };
+        const onAbort = (): void => {
+          queue.length = 0;
+          finish();
+        };
+        const unsubscribe = done
+          ? () => undefined
+          : this.subscribe((event) => {
+              queue.push(event);
+              wake();
+            });
+        if (!done) {
+          this.enders.add(finish);
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }
+        return {
+          next: async (): Promise<IteratorResult<T>> => {
+            for (;;) {
+              if (queue.length > 0) return { value: queue.shift() as T, done: false };
+              if (done) return { value: undefined, done: true };
+              await new Promise<void>((resolve) => waiters.push(resolve));
+            }
+          },
+          return: async (): Promise<IteratorResult<T>> => {
+            queue.length = 0;
+            finish();
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+}

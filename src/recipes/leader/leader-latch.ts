@@ -1,0 +1,460 @@
+/**
+ * LeaderLatch: Curator's leader latch, on the same znodes (`<path>/_c_<uuid>-latch-<seq>`, data = the participant
+ * id) so zkwire and Curator contenders elect one leader between them. The lowest sequence leads; each other
+ * contender watches only the node just ahead of it.
+ *
+ * One loop per latch makes every decision, one at a time, from reads that no event has overtaken: connection events
+ * and watches only wake the loop (and may take leadership away at once), they never run checks of their own. That
+ * rules out the interleavings behind Curator's double leaders:
+ *
+ *  - CURATOR-620/652: two RECONNECTED handlers racing a node deletion against a leadership check. Here a wake-up
+ *    during a check voids the check's result; the loop looks again.
+ *  - CURATOR-696: leadership granted on an old node after the session changed. Leadership is granted only after a
+ *    read, answered while connected, showing our node first and owned (ephemeralOwner) by our session.
+ *  - CURATOR-645/644: reset storms. We replace our node only when our own node is gone, never because the node ahead
+ *    vanished (then we list again and watch the new one ahead), so two latches cannot keep resetting each other.
+ *  - CURATOR-724: our node deleted while disconnected. After a reconnect the loop lists again; a missing node of ours
+ *    means a new node, and leadership (if we had it) is lost first.
+ *  - CURATOR-3/CURATOR-18: a node left behind by a latch closed mid-check or mid-create. close() stops the loop, waits
+ *    for a create in flight to settle (finding its node by the protection prefix if the reply was lost), and deletes
+ *    whatever node the latch holds before it resolves.
+ *
+ * Leadership comes with an AbortSignal that aborts the moment it can no longer be trusted (on SUSPENDED by default,
+ * or only when the session ends with `leadershipLost: 'lost'`, or when our node is deleted, or on close) and a
+ * fencing token: our node's czxid, which grows with every new leader for the life of the ensemble.
+ *
+ * Given a client source (a function returning the current client) instead of a client, the latch rejoins on the
+ * new session once the one it used has expired, as Curator's latch does after LOST.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { Stat } from '../../client/types.js';
+import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
+import { utf8Encode } from '../../protocol/utf8.js';
+import { abortError, sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { isConnected, isSessionOver, onConnectionEvent, sessionEndError, waitConnected } from '../common/connection.js';
+import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
+import { illegalState, isCode, badArgument } from '../common/errors.js';
+import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
+import type { ClientSource } from '../common/client-source.js';
+import { leaderOf, readParticipants, type Participant } from './participant.js';
+
+/** The name Curator gives latch nodes (after the protection prefix). */
+export const LATCH_NAME = 'latch-';
+
+export type LeaderLatchState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+/** Curator's LeaderLatch.CloseMode: whether close() tells listeners that leadership ended. */
+export type CloseMode = 'SILENT' | 'NOTIFY_LEADER';
+
+/**
+ * When leadership stops being trusted: `suspended` (default) as soon as the connection drops, because the session
+ * may expire on the server and another contender lead before we can hear of it; `lost` only when the session has
+ * ended (fewer false alarms, but for up to a session timeout two processes may both act as leader).
+ */
+export type LeadershipLostPolicy = 'suspended' | 'lost';
+
+export interface LeaderLatchOptions {
+  /** This contender's id, stored in its node (Curator's participant id). Default ''. */
+  readonly id?: string;
+  /** The default for close(). Default SILENT, as in Curator. */
+  readonly closeMode?: CloseMode;
+  readonly leadershipLost?: LeadershipLostPolicy;
+  /** Timers (tests). */
+  readonly clock?: RecipeClock;
+}
+
+/** A change of leadership, for listeners and iterators. */
+export type LeaderLatchEvent =
+  | {
+      readonly type: 'isLeader';
+      /** Our node's czxid: larger for every later leader of this latch path. */
+      readonly fencingToken: bigint;
+      /** Aborts when this leadership can no longer be trusted. */
+      readonly signal: AbortSignal;
+    }
+  | { readonly type: 'notLeader'; readonly reason: ZooKeeperError };
+
+/** One uninterrupted stretch of leadership. */
+interface Term {
+  readonly node: string;
+  readonly fencingToken: bigint;
+  readonly controller: AbortController;
+}
+
+const MAX_BACKOFF_MS = 5000;
+
+export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposable {
+  readonly #source: ClientSource;
+  /** The client in use: the given one, or the latest the source returned. */
+  #client!: ZooKeeperClient;
+  readonly #idBytes: Uint8Array;
+  readonly #policy: LeadershipLostPolicy;
+  readonly #closeMode: CloseMode;
+  readonly #clock: RecipeClock;
+  readonly #events = new EventHub<LeaderLatchEvent>();
+  /** Internal: anything an await() may care about happened. */
+  readonly #changed = new EventHub<void>();
+  readonly #stop = new AbortController();
+  readonly #stopped: Promise<void>;
+
+  #state: LeaderLatchState = 'LATENT';
+  #ourPath: string | undefined;
+  #term: Term | undefined;
+  #lastLoss: ZooKeeperError;
+  /** Set once the session is over: the latch can do nothing more. */
+  #ended: ZooKeeperError | undefined;
+  #wake: { fired: boolean; promise: Promise<void>; fire: () => void } = LeaderLatch.#newWake();
+  /** Paths we hold a pending one-shot watch on (so a re-check does not stack another). */
+  readonly #watching = new Set<string>();
+  #unsubscribe: () => void = () => undefined;
+  #loop: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    /** A client, or a function returning the current one (the latch then rejoins on a new session after expiry). */
+    client: ClientSource,
+    /** The latch directory, shared by every contender. */
+    readonly path: string,
+    options: LeaderLatchOptions = {},
+  ) {
+    checkRecipePath(path, 'LeaderLatch');
+    const policy = options.leadershipLost ?? 'suspended';
+    if (policy !== 'suspended' && policy !== 'lost') throw badArgument('LeaderLatch', path, 'leadershipLost must be "suspended" or "lost"');
+    const closeMode = options.closeMode ?? 'SILENT';
+    if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') throw badArgument('LeaderLatch', path, 'closeMode must be SILENT or NOTIFY_LEADER');
+    if (options.id !== undefined && typeof options.id !== 'string') throw badArgument('LeaderLatch', path, 'id must be a string');
+    this.#source = client;
+    if (typeof client !== 'function') this.#client = client;
+    this.id = options.id ?? '';
+    this.#idBytes = utf8Encode(this.id);
+    this.#policy = policy;
+    this.#closeMode = closeMode;
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#stopped = whenAborted(this.#stop.signal);
+    this.#lastLoss = new ZooKeeperError('ILLEGAL_STATE', `ILLEGAL_STATE (LeaderLatch ${path}): not the leader`, { op: 'LeaderLatch', path });
+  }
+
+  /** This contender's id. */
+  readonly id: string;
+
+  static #newWake(): { fired: boolean; promise: Promise<void>; fire: () => void } {
+    let fire!: () => void;
+    const wake = { fired: false, promise: new Promise<void>((resolve) => (fire = resolve)), fire: () => undefined as void };
+    wake.fire = () => {
+      wake.fired = true;
+      fire();
+    };
+    return wake;
+  }
+
+  get state(): LeaderLatchState {
+    return this.#state;
+  }
+
+  /** Joins the election: creates our node in the background (waiting for a connection if need be). Once only. */
+  start(): void {
+    if (this.#state !== 'LATENT') throw illegalState('LeaderLatch.start', this.path, `cannot start a latch that is ${this.#state}`);
+    this.#state = 'STARTED';
+    if (typeof this.#source !== 'function') this.#listen(this.#source);
+    this.#loop = this.#run();
+  }
+
+  /** Connection events of `client` take leadership away at once and wake the loop. */
+  #listen(client: ZooKeeperClient): void {
+    this.#unsubscribe();
+    this.#unsubscribe = onConnectionEvent(client, (event) => {
+      if (event === 'LOST') this.#lose(sessionEndError(client, 'LeaderLatch', this.path));
+      else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
+        this.#lose(
+          new ZooKeeperError('CONNECTIONLOSS', `CONNECTIONLOSS (LeaderLatch ${this.path}): connection suspended; another contender may lead`, {
+            op: 'LeaderLatch',
+            path: this.path,
+          }),
+        );
+      }
+      this.#wake.fire();
+    });
+  }
+
+  /** With a client source: the current client; a new one means a new session, so our old node is no more ours. */
+  async #currentClient(): Promise<ZooKeeperClient> {
+    if (typeof this.#source !== 'function') return this.#source;
+    const client = await this.#source();
+    if (client !== this.#client) {
+      this.#lose(new ZooKeeperError('SESSIONEXPIRED', `SESSIONEXPIRED (LeaderLatch ${this.path}): moved to a new session`, { op: 'LeaderLatch', path: this.path }));
+      this.#client = client;
+      this.#ourPath = undefined;
+      this.#watching.clear();
+      this.#listen(client);
+    }
+    return client;
+  }
+
+  /** True while we lead and nothing has yet made that doubtful. */
+  hasLeadership(): boolean {
+    return this.#term !== undefined && !this.#term.controller.signal.aborted;
+  }
+
+  /** Our node's czxid while we lead (see LeaderLatchEvent), else undefined. */
+  get fencingToken(): bigint | undefined {
+    return this.hasLeadership() ? this.#term?.fencingToken : undefined;
+  }
+
+  /**
+   * While we lead, a signal that aborts the moment leadership can no longer be trusted (its reason says why:
+   * CONNECTIONLOSS, SESSIONEXPIRED, NONODE, CLOSED). While we do not lead, an already aborted signal.
+   */
+  get leadershipSignal(): AbortSignal {
+    return this.#term?.controller.signal ?? AbortSignal.abort(this.#lastLoss);
+  }
+
+  /** The full path of our node, once created (Curator's getOurPath). */
+  get ourPath(): string | undefined {
+    return this.#ourPath;
+  }
+
+  /**
+   * Waits until we lead. Resolves true then (at once if we already do), false when `timeoutMs` passes first;
+   * rejects with ABORTED when `signal` fires, ILLEGAL_STATE when the latch is not started or gets closed, and the
+   * session's error once the session has ended.
+   */
+  async await(options: WaitOptions = {}): Promise<boolean> {
+    if (this.#state !== 'STARTED') throw illegalState('LeaderLatch.await', this.path, `the latch is ${this.#state}`);
+    if (this.hasLeadership()) return true;
+    if (this.#ended !== undefined) throw this.#ended;
+    using deadline = new Deadline(options, 'LeaderLatch.await', this.path, this.#clock);
+    return await new Promise<boolean>((resolve, reject) => {
+      const settle = (): boolean => {
+        if (this.hasLeadership()) resolve(true);
+        else if (this.#state !== 'STARTED') reject(illegalState('LeaderLatch.await', this.path, 'the latch was closed'));
+        else if (this.#ended !== undefined) reject(this.#ended);
+        else if (deadline.signal.aborted) {
+          if (deadline.timedOut) resolve(false);
+          else reject(abortError(deadline.signal, 'LeaderLatch.await'));
+        } else return false;
+        unsubscribe();
+        deadline.signal.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const onAbort = (): void => void settle();
+      const unsubscribe = this.#changed.subscribe(() => void settle());
+      deadline.signal.addEventListener('abort', onAbort, { once: true });
+      settle();
+    });
+  }
+
+  /** Every contender (Curator's participant ids) in election order, the leader first. */
+  getParticipants(): Promise<Participant[]> {
+    return this.#currentClient().then((client) => readParticipants(client, this.path, LATCH_NAME));
+  }
+
+  /** The current leader, or `{id: '', isLeader: false}` when nobody contends (as Curator). */
+  async getLeader(): Promise<Participant> {
+    return leaderOf(await this.getParticipants());
+  }
+
+  addListener(listener: (event: LeaderLatchEvent) => void): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  events(options: { signal?: AbortSignal } = {}): AsyncIterable<LeaderLatchEvent> {
+    return this.#events.stream(options.signal);
+  }
+
+  /**
+   * Leaves the election: leadership ends at once (its signal aborts; listeners hear `notLeader` only with
+   * NOTIFY_LEADER), and the promise resolves once our node is deleted (retried through reconnects) or the session
+   * has ended. ILLEGAL_STATE when the latch was never started or is already closed.
+   */
+  close(closeMode: CloseMode = this.#closeMode): Promise<void> {
+    if (this.#state !== 'STARTED') {
+      return Promise.reject(illegalState('LeaderLatch.close', this.path, `cannot close a latch that is ${this.#state}`));
+    }
+    if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') {
+      return Promise.reject(badArgument('LeaderLatch.close', this.path, 'closeMode must be SILENT or NOTIFY_LEADER'));
+    }
+    this.#state = 'CLOSED';
+    this.#stop.abort();
+    this.#unsubscribe();
+    this.#lose(
+      new ZooKeeperError('CLOSED', `CLOSED (LeaderLatch ${this.path}): the latch was closed`, { op: 'LeaderLatch', path: this.path }),
+      closeMode === 'NOTIFY_LEADER',
+    );
+    this.#changed.emit();
+    this.#closing = (async () => {
+      await this.#loop;
+      try {
+        await this.#deleteOurNode();
+        await this.#removeWatches();
+      } finally {
+        this.#events.end();
+        this.#changed.end();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** close() with the default mode; a no-op on a latch already closed (or never started). */
+  [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state === 'STARTED') return this.close();
+    this.#state = 'CLOSED';
+    return this.#closing ?? Promise.resolve();
+  }
+
+  // ---- the loop ----------------------------------------------------------------------------------------
+
+  async #run(): Promise<void> {
+    const stop = this.#stop.signal;
+    let backoffMs = 0;
+    while (!stop.aborted) {
+      // armed before any read, so an event that lands while a read is in flight voids that read's verdict
+      const wake = (this.#wake = LeaderLatch.#newWake());
+      try {
+        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        await this.#currentClient();
+        await waitConnected(this.#client, stop);
+        if (this.#ourPath === undefined) {
+          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
+          this.#ourPath = created.path;
+          if (stop.aborted) break; // close() deletes it
+        }
+        await this.#check(this.#ourPath, wake);
+        backoffMs = 0;
+        await Promise.race([wake.promise, this.#stopped]);
+      } catch (err) {
+        if (stop.aborted) break;
+        const client = this.#client as ZooKeeperClient | undefined;
+        if (typeof this.#source === 'function' && (client === undefined || isSessionOver(client))) {
+          // the source is asked again on the next turn, and should give a client with a live session
+          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+          continue;
+        }
+        if (isSessionOver(this.#client) || isSessionLost(err)) {
+          this.#end(isSessionOver(this.#client) ? sessionEndError(this.#client, 'LeaderLatch', this.path) : (err as ZooKeeperError));
+          break;
+        }
+        // a broken link: wait for the next connection; anything else (NOAUTH, a throttled server): back off
+        backoffMs = isRetryable(err) && !isConnected(this.#client) ? 0 : Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+      }
+    }
+  }
+
+  /** One look at the election: lead, or watch the node ahead. Returns once there is something to wait for. */
+  async #check(ours: string, wake: { fired: boolean }): Promise<void> {
+    // both go out together, and the listing is answered after the stat
+    const watchOurs = !this.#watching.has(ours);
+    const [children, own] = await Promise.all([childrenOrEmpty(this.#client, this.path), this.#statOurs(ours, watchOurs)]);
+    if (this.#stop.signal.aborted) return;
+    const sorted = sortSequential(children, LATCH_NAME);
+    const index = sorted.indexOf(nodeName(ours));
+    if (index < 0 || own === null || own.ephemeralOwner !== this.#client.sessionId) {
+      // Our node is gone (deleted during a disconnect, CURATOR-724) or is not our session's (CURATOR-696): never
+      // lead on it; join again with a new node.
+      this.#lose(
+        new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): our latch node ${ours} is gone`, { op: 'LeaderLatch', path: ours }),
+      );
+      if (this.#ourPath === ours) this.#ourPath = undefined;
+      this.#wake.fire();
+      return;
+    }
+    if (index === 0) {
+      if (wake.fired || !isConnected(this.#client)) return; // something happened meanwhile: look again
+      this.#lead(ours, own.czxid);
+      return;
+    }
+    if (this.hasLeadership()) {
+      this.#lose(
+        new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): another contender sorts first`, { op: 'LeaderLatch', path: ours }),
+      );
+    }
+    const ahead = joinPath(this.path, sorted[index - 1] as string);
+    if (this.#watching.has(ahead)) return;
+    try {
+      const { watch } = await this.#client.getData(ahead, { watch: true });
+      this.#watching.add(ahead);
+      void watch.then(() => {
+        this.#watching.delete(ahead);
+        this.#wake.fire();
+      });
+    } catch (err) {
+      // the node ahead left before we could watch it: list again (not reset: CURATOR-645)
+      if (isCode(err, 'NONODE')) this.#wake.fire();
+      else throw err;
+    }
+  }
+
+  async #statOurs(ours: string, watch: boolean): Promise<Stat | null> {
+    if (!watch) return this.#client.exists(ours);
+    const { stat, watch: fired } = await this.#client.exists(ours, { watch: true });
+    this.#watching.add(ours);
+    void fired.then((event) => {
+      this.#watching.delete(ours);
+      if (event.type === 'NodeDeleted' && this.#ourPath === ours) {
+        this.#lose(
+          new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): our latch node ${ours} was deleted`, { op: 'LeaderLatch', path: ours }),
+        );
+      }
+      this.#wake.fire();
+    });
+    return stat;
+  }
+
+  #lead(node: string, fencingToken: bigint): void {
+    if (this.#term !== undefined && this.#term.node === node && !this.#term.controller.signal.aborted) return;
+    const term: Term = { node, fencingToken, controller: new AbortController() };
+    this.#term = term;
+    this.#events.emit({ type: 'isLeader', fencingToken, signal: term.controller.signal });
+    this.#changed.emit();
+  }
+
+  /** Ends the current term (if any): its signal aborts with `reason`, listeners hear it unless `notify` is false. */
+  #lose(reason: ZooKeeperError, notify = true): void {
+    const term = this.#term;
+    if (term === undefined) return;
+    this.#term = undefined;
+    this.#lastLoss = reason;
+    term.controller.abort(reason);
+    if (notify) this.#events.emit({ type: 'notLeader', reason });
+    this.#changed.emit();
+  }
+
+  #end(err: ZooKeeperError): void {
+    this.#lose(err);
+    this.#ended = err;
+    this.#changed.emit();
+  }
+
+  /** Takes back the watch left on the node ahead (ours fired with its deletion), so a closed latch leaves none. */
+  async #removeWatches(): Promise<void> {
+    const paths = [...this.#watching];
+    this.#watching.clear();
+    if ((this.#client as ZooKeeperClient | undefined) === undefined || !isConnected(this.#client)) return;
+    await Promise.all(paths.map((p) => this.#client.removeWatches(p, 'data').catch(() => undefined)));
+  }
+
+  async #deleteOurNode(): Promise<void> {
+    for (;;) {
+      const ours = this.#ourPath;
+      if (ours === undefined) return;
+      try {
+        await this.#client.delete(ours);
+        this.#ourPath = undefined;
+        return;
+      } catch (err) {
+        if (isCode(err, 'NONODE') || isSessionOver(this.#client) || isSessionLost(err)) {
+          this.#ourPath = undefined; // gone, or going with the session
+          return;
+        }
+        if (!isRetryable(err)) throw err;
+        try {
+          await waitConnected(this.#client);
+        } catch {
+          this.#ourPath = undefined;
+          return;
+        }
+      }
+    }
+  }
+}

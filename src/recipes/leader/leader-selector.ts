@@ -1,0 +1,270 @@
+/**
+ * LeaderSelector: Curator's leader selector. Contenders queue on an InterProcessMutex (the same znodes as Curator's
+ * selector, `<path>/_c_<uuid>-lock-<seq>` holding the participant id), so the queue is fair and shared with Curator
+ * clients. The holder leads for as long as its `takeLeadership` function runs; when it returns (or throws) the
+ * mutex is released and, with autoRequeue, the contender queues again.
+ *
+ * takeLeadership gets an AbortSignal that aborts when leadership can no longer be trusted — on SUSPENDED by default
+ * or only when the session ends with `leadershipLost: 'lost'` (a leader always hears it lost: CURATOR-220) — on
+ * interruptLeadership(), and on close(). Leadership still lasts until the function returns: it must honour the
+ * signal, and should give the fencing token to anything it writes.
+ *
+ * interruptLeadership() only ever ends a running leadership; it never cancels a queued attempt, so calling it twice
+ * in a row cannot stall autoRequeue (CURATOR-518).
+ *
+ * A zkwire client's session is its life: after expiry it is replaced, not revived. To requeue after session expiry,
+ * pass a function that returns the current client; the selector asks it again once the session it used has ended.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import { isSessionLost, ZooKeeperError } from '../../errors.js';
+import { exponentialBackoff, sleep, systemRecipeClock, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { InterProcessMutex } from '../locks/mutex.js';
+import type { Lease } from '../locks/lease.js';
+import { utf8Encode } from '../../protocol/utf8.js';
+import type { ClientSource } from '../common/client-source.js';
+import { isSessionOver } from '../common/connection.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { checkRecipePath } from '../common/nodes.js';
+import type { LeadershipLostPolicy } from './leader-latch.js';
+import { leaderOf, participantsOf, type Participant } from './participant.js';
+
+/** What takeLeadership is given while it leads. */
+export interface Leadership {
+  /** Aborts when leadership can no longer be trusted, is interrupted, or the selector closes; its reason says why. */
+  readonly signal: AbortSignal;
+  /** The mutex node's czxid: larger for every later leader of this path. */
+  readonly fencingToken: bigint;
+  /** Full path of the node that holds leadership. */
+  readonly node: string;
+}
+
+/** Leads while it runs. */
+export type TakeLeadership = (leadership: Leadership) => Promise<void>;
+
+export type { ClientSource } from '../common/client-source.js';
+
+export interface LeaderSelectorOptions {
+  /** This contender's id, stored in its node (Curator's participant id). Default ''. */
+  readonly id?: string;
+  /** Queue again each time leadership ends (Curator's autoRequeue()). Default false. */
+  readonly autoRequeue?: boolean;
+  /** See LeaderLatch: `suspended` (default) or `lost`. */
+  readonly leadershipLost?: LeadershipLostPolicy;
+  /** Pause between attempts after a failure (not after a normal end of leadership). Default exponentialBackoff(). */
+  readonly retry?: RetryPolicy;
+  readonly clock?: RecipeClock;
+}
+
+export type LeaderSelectorState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+/** What listeners and iterators of a LeaderSelector hear. */
+export type LeaderSelectorEvent =
+  | { readonly type: 'leadershipTaken'; readonly fencingToken: bigint; readonly node: string }
+  | { readonly type: 'leadershipEnded'; readonly reason: unknown }
+  /** takeLeadership threw, or an attempt to queue failed (`error` says how); the selector goes on if it can. */
+  | { readonly type: 'error'; readonly error: unknown }
+  /** The session ended and no new client can be had (a plain client was given): the selector can do no more. */
+  | { readonly type: 'sessionEnded'; readonly reason: ZooKeeperError };
+
+export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncDisposable {
+  readonly #source: ClientSource;
+  readonly #take: TakeLeadership;
+  readonly #policy: LeadershipLostPolicy;
+  readonly #retry: RetryPolicy;
+  readonly #clock: RecipeClock;
+  readonly #idBytes: Uint8Array;
+  readonly #events = new EventHub<LeaderSelectorEvent>();
+  readonly #stop = new AbortController();
+  #autoRequeue: boolean;
+  #state: LeaderSelectorState = 'LATENT';
+  #queued = false;
+  #running: Promise<void> | undefined;
+  #term: AbortController | undefined;
+  #mutex: { client: ZooKeeperClient; mutex: InterProcessMutex } | undefined;
+
+  constructor(
+    client: ClientSource,
+    /** The election directory, shared by every contender. */
+    readonly path: string,
+    takeLeadership: TakeLeadership,
+    options: LeaderSelectorOptions = {},
+  ) {
+    checkRecipePath(path, 'LeaderSelector');
+    if (typeof takeLeadership !== 'function') throw badArgument('LeaderSelector', path, 'takeLeadership must be a function');
+    const policy = options.leadershipLost ?? 'suspended';
+    if (policy !== 'suspended' && policy !== 'lost') throw badArgument('LeaderSelector', path, 'leadershipLost must be "suspended" or "lost"');
+    this.#source = client;
+    this.#take = takeLeadership;
+    this.#policy = policy;
+    this.#retry = options.retry ?? exponentialBackoff({ maxRetries: Number.MAX_SAFE_INTEGER });
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#autoRequeue = options.autoRequeue ?? false;
+    this.id = options.id ?? '';
+    this.#idBytes = utf8Encode(this.id);
+  }
+
+  /** This contender's id. */
+  readonly id: string;
+
+  get state(): LeaderSelectorState {
+    return this.#state;
+  }
+
+  /** From now on, queue again every time leadership ends (Curator's autoRequeue()). */
+  autoRequeue(): void {
+    this.#autoRequeue = true;
+  }
+
+  /** Queues for leadership. ILLEGAL_STATE if started already or closed. */
+  start(): void {
+    if (this.#state !== 'LATENT') throw illegalState('LeaderSelector.start', this.path, `cannot start a selector that is ${this.#state}`);
+    this.#state = 'STARTED';
+    this.requeue();
+  }
+
+  /**
+   * Queues again if not queued or leading now: true when that started a new attempt, false when one was already
+   * under way (Curator's requeue()). ILLEGAL_STATE unless started.
+   */
+  requeue(): boolean {
+    if (this.#state !== 'STARTED') throw illegalState('LeaderSelector.requeue', this.path, `the selector is ${this.#state}`);
+    if (this.#running !== undefined) {
+      if (this.#queued || this.#term !== undefined) return false;
+      this.#queued = true; // the loop is winding down a leadership: it goes round once more
+      return true;
+    }
+    this.#queued = true;
+    this.#running = this.#run().finally(() => (this.#running = undefined));
+    return true;
+  }
+
+  /** True while takeLeadership runs and its signal has not aborted. */
+  hasLeadership(): boolean {
+    return this.#term !== undefined && !this.#term.signal.aborted;
+  }
+
+  /**
+   * Aborts the running leadership's signal (reason ABORTED); takeLeadership should then return. Does nothing when
+   * not leading — in particular it never cancels a queued attempt (CURATOR-518).
+   */
+  interruptLeadership(): void {
+    this.#term?.abort(
+      new ZooKeeperError('ABORTED', `ABORTED (LeaderSelector ${this.path}): leadership interrupted`, { op: 'LeaderSelector', path: this.path }),
+    );
+  }
+
+  /** Every contender in queue order, the leader first. */
+  async getParticipants(): Promise<Participant[]> {
+    const { client, mutex } = await this.#mutexFor();
+    return participantsOf(client, await mutex.getParticipantNodes());
+  }
+
+  /** The current leader, or `{id: '', isLeader: false}`. */
+  async getLeader(): Promise<Participant> {
+    return leaderOf(await this.getParticipants());
+  }
+
+  addListener(listener: (event: LeaderSelectorEvent) => void): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  events(options: { signal?: AbortSignal } = {}): AsyncIterable<LeaderSelectorEvent> {
+    return this.#events.stream(options.signal);
+  }
+
+  /**
+   * Leaves: a queued attempt is cancelled (its node deleted), a running leadership's signal aborts with CLOSED,
+   * and the promise resolves once takeLeadership has returned and the node is released. ILLEGAL_STATE unless
+   * started.
+   */
+  async close(): Promise<void> {
+    if (this.#state !== 'STARTED') throw illegalState('LeaderSelector.close', this.path, `cannot close a selector that is ${this.#state}`);
+    this.#state = 'CLOSED';
+    const reason = new ZooKeeperError('CLOSED', `CLOSED (LeaderSelector ${this.path}): the selector was closed`, {
+      op: 'LeaderSelector',
+      path: this.path,
+    });
+    this.#stop.abort(reason);
+    this.#term?.abort(reason);
+    await this.#running;
+    this.#events.end();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state === 'STARTED') await this.close();
+    this.#state = 'CLOSED';
+  }
+
+  /** The mutex on the current client; a new one once the client's session has ended and the source gives another. */
+  async #mutexFor(): Promise<{ client: ZooKeeperClient; mutex: InterProcessMutex }> {
+    const client = typeof this.#source === 'function' ? await this.#source() : this.#source;
+    if (this.#mutex?.client !== client) {
+      const mutex = new InterProcessMutex(client, this.path, { lockLost: this.#policy, data: this.#idBytes, clock: this.#clock });
+      this.#mutex = { client, mutex };
+    }
+    return this.#mutex;
+  }
+
+  async #run(): Promise<void> {
+    const stop = this.#stop.signal;
+    let failures = 0;
+    const firstFailure = { at: 0 };
+    while (this.#queued && !stop.aborted) {
+      let lease: Lease;
+      try {
+        lease = await (await this.#mutexFor()).mutex.acquire({ signal: stop });
+      } catch (err) {
+        if (stop.aborted) break;
+        const over = this.#mutex !== undefined && isSessionOver(this.#mutex.client);
+        if (over && typeof this.#source !== 'function') {
+          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : new ZooKeeperError('SESSIONEXPIRED', 'SESSIONEXPIRED: the session has ended') });
+          break;
+        }
+        this.#events.emit({ type: 'error', error: err });
+        if (failures === 0) firstFailure.at = this.#clock.now();
+        const delay = this.#retry.nextDelay(failures++, this.#clock.now() - firstFailure.at) ?? 5000;
+        await sleep(delay, this.#clock, stop).catch(() => undefined);
+        continue;
+      }
+      failures = 0;
+      this.#queued = false;
+      if (stop.aborted || lease.signal.aborted) {
+        // closed, or the link dropped, between the grant and now: do not start a leadership already void
+        await lease.release().catch(() => undefined);
+        continue;
+      }
+      await this.#lead(lease);
+      if (this.#autoRequeue) this.#queued = true;
+    }
+    this.#queued = false;
+  }
+
+  async #lead(lease: Lease): Promise<void> {
+    const term = new AbortController();
+    const unfollow = [lease.signal, this.#stop.signal].map((from) => {
+      const onAbort = (): void => term.abort(from.reason);
+      if (from.aborted) onAbort();
+      else from.addEventListener('abort', onAbort, { once: true });
+      return () => from.removeEventListener('abort', onAbort);
+    });
+    this.#term = term;
+    this.#events.emit({ type: 'leadershipTaken', fencingToken: lease.fencingToken, node: lease.node });
+    try {
+      await this.#take({ signal: term.signal, fencingToken: lease.fencingToken, node: lease.node });
+    } catch (err) {
+      this.#events.emit({ type: 'error', error: err });
+    } finally {
+      this.#term = undefined;
+      for (const remove of unfollow) remove();
+      this.#events.emit({ type: 'leadershipEnded', reason: term.signal.aborted ? term.signal.reason : undefined });
+      term.abort(new ZooKeeperError('ABORTED', `ABORTED (LeaderSelector ${this.path}): leadership ended`, { op: 'LeaderSelector', path: this.path }));
+      try {
+        await lease.release();
+      } catch (err) {
+        this.#events.emit({ type: 'error', error: err });
+      }
+    }
+  }
+}

@@ -1,0 +1,320 @@
+/**
+ * PersistentNode: Curator's persistent node, a node this process keeps present: created at start (any create mode,
+ * optionally protected, parents as containers), created again whenever it disappears (deleted by someone, its
+ * ephemeral lost with a session), and given the latest data set here. Deleted on close.
+ *
+ * One loop makes every decision: watch our node; on any wake-up (the watch, a reconnect) look again; recreate only
+ * when our node is gone or (for an ephemeral) belongs to another session. A protected sequential create whose reply
+ * is lost is found again by its `_c_<uuid>-` prefix, never duplicated.
+ *
+ * A zkwire client's session is its life, so to keep an ephemeral node present across session expiry pass a
+ * function returning the current client: once the session it used has ended, the node is made again on the next.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { CreateMode } from '../../client/create-mode.js';
+import type { Data, Stat } from '../../client/types.js';
+import { isRetryable, isSessionLost } from '../../errors.js';
+import { utf8Encode } from '../../protocol/utf8.js';
+import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { isConnected, isSessionOver, onConnectionEvent, waitConnected } from '../common/connection.js';
+import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
+import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
+import type { ClientSource } from '../common/client-source.js';
+
+export interface PersistentNodeOptions {
+  /** Default `ephemeral`. */
+  readonly mode?: CreateMode;
+  /** Protected names (`_c_<uuid>-…`) for sequential modes, so a create whose reply is lost is found again. Default true for sequential modes. */
+  readonly useProtection?: boolean;
+  /** Required for the ttl modes. */
+  readonly ttlMs?: number;
+  readonly clock?: RecipeClock;
+}
+
+export type PersistentNodeState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+/** What listeners and iterators of a PersistentNode hear. */
+export type PersistentNodeEvent = { readonly type: 'nodeCreated'; readonly path: string } | { readonly type: 'nodeDeleted'; readonly path: string };
+
+const SEQUENTIAL: ReadonlySet<CreateMode> = new Set<CreateMode>(['persistent-sequential', 'ephemeral-sequential', 'ttl-sequential']);
+const EPHEMERAL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ephemeral', 'ephemeral-sequential']);
+const TTL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ttl', 'ttl-sequential']);
+
+export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncDisposable {
+  readonly #source: ClientSource;
+  readonly #mode: CreateMode;
+  readonly #protected: boolean;
+  readonly #ttlMs: number | undefined;
+  readonly #clock: RecipeClock;
+  readonly #events = new EventHub<PersistentNodeEvent>();
+  readonly #stop = new AbortController();
+  readonly #stopped: Promise<void>;
+  #state: PersistentNodeState = 'LATENT';
+  #data: Uint8Array;
+  /** The data last written to (or created in) the node. */
+  #written: Uint8Array | undefined;
+  #actualPath: string | undefined;
+  #client: ZooKeeperClient | undefined;
+  #watching: string | undefined;
+  #wake: () => void = () => undefined;
+  #unsubscribe: () => void = () => undefined;
+  #loop: Promise<void> = Promise.resolve();
+  readonly #created = new EventHub<void>();
+
+  constructor(
+    client: ClientSource,
+    /** The node's path (for sequential modes, the prefix the server appends a sequence to). */
+    readonly basePath: string,
+    data: Data = new Uint8Array(0),
+    options: PersistentNodeOptions = {},
+  ) {
+    checkRecipePath(basePath, 'PersistentNode');
+    const mode = options.mode ?? 'ephemeral';
+    if (!['persistent', 'ephemeral', 'persistent-sequential', 'ephemeral-sequential', 'container', 'ttl', 'ttl-sequential'].includes(mode)) {
+      throw badArgument('PersistentNode', basePath, `unknown create mode ${String(mode)}`);
+    }
+    if (TTL.has(mode) !== (options.ttlMs !== undefined) || (options.ttlMs !== undefined && !(options.ttlMs > 0))) {
+      throw badArgument('PersistentNode', basePath, 'ttlMs (> 0) goes with the ttl modes, and only with them');
+    }
+    this.#source = client;
+    this.#mode = mode;
+    this.#protected = SEQUENTIAL.has(mode) && (options.useProtection ?? true);
+    this.#ttlMs = options.ttlMs;
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
+    this.#stopped = whenAborted(this.#stop.signal);
+  }
+
+  get state(): PersistentNodeState {
+    return this.#state;
+  }
+
+  /** Starts creating the node (in the background). ILLEGAL_STATE if started already or closed. */
+  start(): void {
+    if (this.#state !== 'LATENT') throw illegalState('PersistentNode.start', this.basePath, `cannot start a node that is ${this.#state}`);
+    this.#state = 'STARTED';
+    this.#loop = this.#run();
+  }
+
+  /** The node's full path while it exists (with its sequence for sequential modes). */
+  getActualPath(): string | undefined {
+    return this.#actualPath;
+  }
+
+  /** The data the node is kept at. */
+  getData(): Uint8Array {
+    return this.#data.slice();
+  }
+
+  /** Changes the node's data: written now if the node exists, else when it is created. Resolves once written. */
+  async setData(data: Data): Promise<void> {
+    if (this.#state !== 'STARTED') throw illegalState('PersistentNode.setData', this.basePath, `the node is ${this.#state}`);
+    this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
+    const target = this.#data;
+    this.#wake();
+    // resolves when the loop has written (or created with) this data, or a later one
+    await new Promise<void>((resolve, reject) => {
+      const check = (): boolean => {
+        if (this.#written === target || this.#data !== target) resolve();
+        else if (this.#state !== 'STARTED') reject(illegalState('PersistentNode.setData', this.basePath, 'closed before the data was written'));
+        else return false;
+        unsubscribe();
+        return true;
+      };
+      const unsubscribe = this.#created.subscribe(() => void check());
+      check();
+    });
+  }
+
+  /** Waits until the node has been created once: true then, false after `timeoutMs`; ABORTED on `signal`. */
+  async waitForInitialCreate(options: WaitOptions = {}): Promise<boolean> {
+    if (this.#state === 'LATENT') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'not started');
+    using deadline = new Deadline(options, 'PersistentNode.waitForInitialCreate', this.basePath, this.#clock);
+    for (;;) {
+      if (this.#actualPath !== undefined) return true;
+      if (this.#state !== 'STARTED') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'closed');
+      if (deadline.signal.aborted) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
+      let unsubscribe!: () => void;
+      const next = new Promise<void>((resolve) => (unsubscribe = this.#created.subscribe(resolve)));
+      try {
+        if (!(await eventOrDeadline(next, deadline, 'PersistentNode.waitForInitialCreate'))) return false;
+      } finally {
+        unsubscribe();
+      }
+    }
+  }
+
+  addListener(listener: (event: PersistentNodeEvent) => void): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  events(options: { signal?: AbortSignal } = {}): AsyncIterable<PersistentNodeEvent> {
+    return this.#events.stream(options.signal);
+  }
+
+  /** Stops keeping the node and deletes it (retried through reconnects, until the session ends). */
+  async close(): Promise<void> {
+    if (this.#state !== 'STARTED') throw illegalState('PersistentNode.close', this.basePath, `cannot close a node that is ${this.#state}`);
+    this.#state = 'CLOSED';
+    this.#stop.abort();
+    this.#unsubscribe();
+    this.#created.emit();
+    await this.#loop;
+    await this.#deleteOurs();
+    this.#events.end();
+    this.#created.end();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state === 'STARTED') await this.close();
+    this.#state = 'CLOSED';
+  }
+
+  async #currentClient(): Promise<ZooKeeperClient> {
+    const client = typeof this.#source === 'function' ? await this.#source() : this.#source;
+    if (client !== this.#client) {
+      this.#unsubscribe();
+      this.#client = client;
+      this.#watching = undefined;
+      if (this.#actualPath !== undefined && EPHEMERAL.has(this.#mode)) this.#gone(this.#actualPath);
+      this.#unsubscribe = onConnectionEvent(client, () => this.#wake());
+    }
+    return client;
+  }
+
+  #gone(path: string): void {
+    if (this.#actualPath !== path) return;
+    this.#actualPath = undefined;
+    this.#written = undefined;
+    this.#events.emit({ type: 'nodeDeleted', path });
+  }
+
+  async #run(): Promise<void> {
+    const stop = this.#stop.signal;
+    let backoffMs = 0;
+    while (!stop.aborted) {
+      const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+      try {
+        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        const client = await this.#currentClient();
+        if (isSessionOver(client)) {
+          if (typeof this.#source !== 'function') break; // nothing more can be done on a dead session
+          backoffMs = Math.min(5000, Math.max(100, backoffMs * 2));
+          continue;
+        }
+        await waitConnected(client, stop);
+        if (this.#actualPath === undefined) await this.#create(client);
+        else await this.#check(client, this.#actualPath);
+        backoffMs = 0;
+        if (stop.aborted) break;
+        await Promise.race([woken, this.#stopped]);
+      } catch (err) {
+        if (stop.aborted) break;
+        const client = this.#client;
+        if (client !== undefined && (isSessionOver(client) || isSessionLost(err))) {
+          if (typeof this.#source !== 'function') break;
+        }
+        backoffMs = isRetryable(err) && client !== undefined && !isConnected(client) ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
+      }
+    }
+  }
+
+  /** Our node exists (and is ours): bring its data up to date and watch it. Else forget it. */
+  async #check(client: ZooKeeperClient, path: string): Promise<void> {
+    const watch = this.#watching !== path;
+    const stat = watch ? await this.#statWatched(client, path) : await client.exists(path);
+    if (stat === null) {
+      this.#gone(path);
+      this.#wake();
+      return;
+    }
+    // another session's ephemeral on our path (an earlier session of ours not yet expired, or someone else): wait
+    // on the watch for it to go, then create ours
+    if (EPHEMERAL.has(this.#mode) && stat.ephemeralOwner !== client.sessionId) return;
+    await this.#writeData(client, path, stat.version);
+  }
+
+  async #writeData(client: ZooKeeperClient, path: string, version: number): Promise<void> {
+    const data = this.#data;
+    if (this.#written === data) return;
+    try {
+      await client.setData(path, data, { version });
+      this.#written = data;
+      this.#created.emit();
+    } catch (err) {
+      if (isCode(err, 'BADVERSION', 'NONODE')) this.#wake(); // someone else wrote, or it went: look again
+      else throw err;
+    }
+  }
+
+  async #statWatched(client: ZooKeeperClient, path: string): Promise<Stat | null> {
+    const { stat, watch } = await client.exists(path, { watch: true });
+    this.#watching = path;
+    void watch.then((event) => {
+      if (this.#watching === path) this.#watching = undefined;
+      if (event.type === 'NodeDeleted') this.#gone(path);
+      this.#wake();
+    });
+    return stat;
+  }
+
+  async #create(client: ZooKeeperClient): Promise<void> {
+    const data = this.#data;
+    const options = { mode: this.#mode, ...(this.#ttlMs === undefined ? {} : { ttl: this.#ttlMs }) };
+    let path: string;
+    if (this.#protected) {
+      const parent = parentPath(this.basePath);
+      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs)).path;
+    } else {
+      try {
+        path = await client.create(this.basePath, data, options);
+      } catch (err) {
+        if (isCode(err, 'NONODE')) {
+          await ensureContainers(client, parentPath(this.basePath));
+          this.#wake();
+          return;
+        }
+        if (!isCode(err, 'NODEEXISTS') || SEQUENTIAL.has(this.#mode)) throw err;
+        // already there (ours from before a lost reply, or someone else's): take it over, as Curator does, and
+        // watch it; if it is another session's ephemeral, it goes with that session and we create ours then
+        path = this.basePath;
+        this.#actualPath = path;
+        this.#written = undefined;
+        this.#wake();
+        return;
+      }
+    }
+    this.#actualPath = path;
+    this.#written = data;
+    this.#events.emit({ type: 'nodeCreated', path });
+    this.#created.emit();
+    // deleted already (before the watch was set): create again
+    if ((await this.#statWatched(client, path)) === null) {
+      this.#gone(path);
+      this.#wake();
+    }
+  }
+
+  async #deleteOurs(): Promise<void> {
+    const client = this.#client;
+    for (;;) {
+      const path = this.#actualPath;
+      if (path === undefined || client === undefined) return;
+      try {
+        await client.delete(path);
+        this.#gone(path);
+        return;
+      } catch (err) {
+        if (isCode(err, 'NONODE') || isSessionOver(client) || isSessionLost(err) || !isRetryable(err)) {
+          this.#actualPath = undefined;
+          if (!isCode(err, 'NONODE') && !isSessionOver(client) && !isSessionLost(err)) throw err;
+          return;
+        }
+        await waitConnected(client).catch(() => undefined);
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * PersistentTtlNode: Curator's persistent TTL node. A container node at `path` (holding the data) lives as long as
+ * its TTL child `touch` does, and this process keeps touching that child every `ttlMs * touchScheduleFactor`. When
+ * the process stops (closed, crashed, partitioned away), the touches stop, the child's TTL runs out and the server
+ * removes the child and then the empty container: a node that outlives brief disconnects, unlike an ephemeral one,
+ * but not its owner. Needs a server with TTL nodes enabled (extendedTypesEnabled).
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { Data } from '../../client/types.js';
+import { isRetryable } from '../../errors.js';
+import { systemRecipeClock, type RecipeClock } from '../retry.js';
+import { isConnected } from '../common/connection.js';
+import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { joinPath } from '../common/nodes.js';
+import type { ClientSource } from '../common/client-source.js';
+import { PersistentNode } from './persistent-node.js';
+
+/** The TTL child's name, as Curator names it. */
+export const TTL_CHILD_NAME = 'touch';
+
+export interface PersistentTtlNodeOptions {
+  /** Touch every ttlMs × this (0 < factor < 1). Default 0.5, as Curator. */
+  readonly touchScheduleFactor?: number;
+  readonly clock?: RecipeClock;
+}
+
+export class PersistentTtlNode implements AsyncDisposable {
+  readonly #node: PersistentNode;
+  readonly #source: ClientSource;
+  readonly #ttlMs: number;
+  readonly #everyMs: number;
+  readonly #clock: RecipeClock;
+  readonly #touchPath: string;
+  #timer: unknown;
+  #touching: Promise<void> = Promise.resolve();
+
+  constructor(
+    client: ClientSource,
+    readonly path: string,
+    ttlMs: number,
+    data: Data = new Uint8Array(0),
+    options: PersistentTtlNodeOptions = {},
+  ) {
+    const factor = options.touchScheduleFactor ?? 0.5;
+    if (!(ttlMs > 0)) throw badArgument('PersistentTtlNode', path, 'ttlMs must be > 0');
+    if (!(factor > 0 && factor < 1)) throw badArgument('PersistentTtlNode', path, 'touchScheduleFactor must be between 0 and 1');
+    this.#node = new PersistentNode(client, path, data, { mode: 'container', ...(options.clock === undefined ? {} : { clock: options.clock }) });
+    this.#source = client;
+    this.#ttlMs = ttlMs;
+    this.#everyMs = Math.max(1, Math.floor(ttlMs * factor));
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#touchPath = joinPath(path, TTL_CHILD_NAME);
+  }
+
+  /** Creates the container and starts touching its TTL child. ILLEGAL_STATE if started already or closed. */
+  start(): void {
+    this.#node.start();
+    this.#schedule(0);
+  }
+
+  /** See PersistentNode.waitForInitialCreate. */
+  waitForInitialCreate(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<boolean> {
+    return this.#node.waitForInitialCreate(options);
+  }
+
+  /** The container's data. */
+  getData(): Uint8Array {
+    return this.#node.getData();
+  }
+
+  setData(data: Data): Promise<void> {
+    return this.#node.setData(data);
+  }
+
+  /** Stops touching and deletes the TTL child and the container. */
+  async close(): Promise<void> {
+    if (this.#node.state !== 'STARTED') throw illegalState('PersistentTtlNode.close', this.path, `the node is ${this.#node.state}`);
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#touching;
+    try {
+      const client = await this.#client();
+      await client.delete(this.#touchPath);
+    } catch {
+      // gone already, or the link is down: the TTL takes care of it
+    }
+    await this.#node.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#node.state === 'STARTED') await this.close();
+  }
+
+  async #client(): Promise<ZooKeeperClient> {
+    return typeof this.#source === 'function' ? this.#source() : this.#source;
+  }
+
+  #schedule(ms: number): void {
+    this.#timer = this.#clock.setTimeout(() => {
+      if (this.#timer === undefined) return;
+      this.#touching = this.#touch().finally(() => {
+        if (this.#timer !== undefined) this.#schedule(this.#everyMs);
+      });
+    }, ms);
+  }
+
+  /** Creates the TTL child, or bumps its mtime (Curator's create().orSetData()). */
+  async #touch(): Promise<void> {
+    if (!(await this.#node.waitForInitialCreate({ timeoutMs: 0 }).catch(() => false))) return;
+    try {
+      const client = await this.#client();
+      if (!isConnected(client)) return;
+      try {
+        await client.create(this.#touchPath, null, { mode: 'ttl', ttl: this.#ttlMs });
+      } catch (err) {
+        if (!isCode(err, 'NODEEXISTS')) throw err;
+        await client.setData(this.#touchPath, new Uint8Array(0));
+      }
+    } catch (err) {
+      // the container went (the loop recreates it) or the link broke: the next touch tries again
+      if (!isCode(err, 'NONODE') && !isRetryable(err)) return;
+    }
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * SharedValue: Curator's shared value, one persistent node whose data every client sees and may replace,
+ * unconditionally (setValue) or only if nobody wrote since a version was read (trySetValue). The node is created
+ * with the seed value if missing (its parents as containers), as Curator does, so a Curator client and a zkwire
+ * client on one path share the value and its versions.
+ *
+ * A single loop keeps the local copy current: a data watch re-armed after every event, a fresh read after every
+ * reconnect, and, while the node is missing, an exists watch for its return. Reads are ordered by mzxid, never by
+ * version (versions wrap and restart: see versioned.ts), so the local copy never goes backwards and never sticks.
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { Stat } from '../../client/types.js';
+import { isRetryable, isSessionLost } from '../../errors.js';
+import { utf8Encode } from '../../protocol/utf8.js';
+import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { isConnected, isSessionOver, onConnectionEvent, waitConnected, type RecipeConnectionEvent } from '../common/connection.js';
+import { whenAborted } from '../common/deadline.js';
+import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
+
+export type SharedValueState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+/** What listeners and iterators of a SharedValue hear. */
+export type SharedValueEvent =
+  | { readonly type: 'valueChanged'; readonly value: VersionedValue<Uint8Array> }
+  | { readonly type: 'connectionStateChanged'; readonly event: RecipeConnectionEvent };
+
+export interface SharedValueOptions {
+  /** Timers (tests). */
+  readonly clock?: RecipeClock;
+}
+
+interface Current extends ValueStamp {
+  readonly value: Uint8Array;
+}
+
+const MAX_BACKOFF_MS = 5000;
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function toData(value: Uint8Array | string, what: string, path: string): Uint8Array {
+  if (typeof value === 'string') return utf8Encode(value);
+  if (!(value instanceof Uint8Array)) throw badArgument(what, path, 'the value must be a Uint8Array or a string');
+  return value.slice();
+}
+
+export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposable {
+  readonly #client: ZooKeeperClient;
+  readonly #seed: Uint8Array;
+  readonly #clock: RecipeClock;
+  readonly #events = new EventHub<SharedValueEvent>();
+  readonly #stop = new AbortController();
+  readonly #stopped: Promise<void>;
+  #state: SharedValueState = 'LATENT';
+  #current: Current | undefined;
+  #watchPending = false;
+  #refresh = false;
+  #wake: () => void = () => undefined;
+  #unsubscribe: () => void = () => undefined;
+  #loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    client: ZooKeeperClient,
+    /** The node holding the value. */
+    readonly path: string,
+    /** Written when the node does not exist yet. */
+    seedValue: Uint8Array | string,
+    options: SharedValueOptions = {},
+  ) {
+    checkRecipePath(path, 'SharedValue');
+    this.#client = client;
+    this.#seed = toData(seedValue, 'SharedValue', path);
+    this.#clock = options.clock ?? systemRecipeClock;
+    this.#stopped = whenAborted(this.#stop.signal);
+  }
+
+  get state(): SharedValueState {
+    return this.#state;
+  }
+
+  /**
+   * Creates the node with the seed value if it is missing, reads the value, and from then on keeps it current.
+   * Resolves once the first value is known (waiting for a connection if need be); rejects with ABORTED on `signal`,
+   * the session's error if it ends. ILLEGAL_STATE if already started or closed.
+   */
+  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#state !== 'LATENT') throw illegalState('SharedValue.start', this.path, `cannot start a value that is ${this.#state}`);
+    this.#state = 'STARTED';
+    try {
+      for (;;) {
+        try {
+          await waitConnected(this.#client, options.signal);
+          await this.#createIfMissing();
+          await this.#read();
+          break;
+        } catch (err) {
+          if (!isRetryable(err) || isSessionOver(this.#client)) throw err;
+        }
+      }
+    } catch (err) {
+      this.#state = 'CLOSED';
+      this.#stop.abort();
+      this.#events.end();
+      throw err;
+    }
+    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
+      if (event === 'RECONNECTED') this.#refresh = true;
+      this.#events.emit({ type: 'connectionStateChanged', event });
+      this.#wake();
+    });
+    this.#loop = this.#run();
+  }
+
+  /** The latest value known here. ILLEGAL_STATE before start(). */
+  getValue(): Uint8Array {
+    return this.getVersionedValue().value;
+  }
+
+  /** The latest value known here with its version. ILLEGAL_STATE before start(). */
+  getVersionedValue(): VersionedValue<Uint8Array> {
+    const current = this.#current;
+    if (current === undefined) throw illegalState('SharedValue.getValue', this.path, 'not started');
+    return { version: current.version, value: current.value.slice() };
+  }
+
+  /** Writes `newValue` whatever the node holds. ILLEGAL_STATE unless started. */
+  async setValue(newValue: Uint8Array | string): Promise<void> {
+    this.#checkStarted('setValue');
+    const data = toData(newValue, 'SharedValue.setValue', this.path);
+    const stat = await this.#client.setData(this.path, data);
+    this.#update(stat, data);
+  }
+
+  /**
+   * Writes `newValue` only if `previous` is still the value: it must equal the latest value known here, and the
+   * server refuses the write (BADVERSION) if anybody wrote since `previous.version`. Resolves true when written;
+   * false otherwise, after refreshing the local value so a retry can start from it.
+   */
+  async trySetValue(previous: VersionedValue<Uint8Array>, newValue: Uint8Array | string): Promise<boolean> {
+    this.#checkStarted('trySetValue');
+    const data = toData(newValue, 'SharedValue.trySetValue', this.path);
+    if (typeof previous?.version !== 'number' || !(previous.value instanceof Uint8Array)) {
+      throw badArgument('SharedValue.trySetValue', this.path, 'previous must be a VersionedValue from getVersionedValue()');
+    }
+    const current = this.#current as Current;
+    if (previous.version !== current.version || !bytesEqual(previous.value, current.value)) return false;
+    try {
+      const stat = await this.#client.setData(this.path, data, { version: previous.version });
+      this.#update(stat, data);
+      return true;
+    } catch (err) {
+      if (!isCode(err, 'BADVERSION', 'NONODE')) throw err;
+    }
+    try {
+      await this.#read(false);
+    } catch (err) {
+      if (!isCode(err, 'NONODE') && !isRetryable(err)) throw err;
+    }
+    return false;
+  }
+
+  addListener(listener: (event: SharedValueEvent) => void): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  events(options: { signal?: AbortSignal } = {}): AsyncIterable<SharedValueEvent> {
+    return this.#events.stream(options.signal);
+  }
+
+  /** Stops watching (the node stays). ILLEGAL_STATE unless started; `await using` closes quietly in any state. */
+  async close(): Promise<void> {
+    if (this.#state !== 'STARTED') throw illegalState('SharedValue.close', this.path, `cannot close a value that is ${this.#state}`);
+    this.#state = 'CLOSED';
+    this.#stop.abort();
+    this.#unsubscribe();
+    await this.#loop;
+    this.#events.end();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#state === 'STARTED') await this.close();
+    this.#state = 'CLOSED';
+  }
+
+  #checkStarted(what: string): void {
+    if (this.#state !== 'STARTED' || this.#current === undefined) {
+      throw illegalState(`SharedValue.${what}`, this.path, this.#state === 'CLOSED' ? 'closed' : 'not started');
+    }
+  }
+
+  async #createIfMissing(): Promise<void> {
+    for (;;) {
+      try {
+        await this.#client.create(this.path, this.#seed, { mode: 'persistent' });
+        return;
+      } catch (err) {
+        if (isCode(err, 'NODEEXISTS')) return;
+        if (!isCode(err, 'NONODE')) throw err;
+        await ensureContainers(this.#client, parentPath(this.path));
+      }
+    }
+  }
+
+  /** Reads the value (leaving a data watch unless one is pending or `watch` is false). NONODE when missing. */
+  async #read(watch = !this.#watchPending): Promise<void> {
+    if (!watch) {
+      const { data, stat } = await this.#client.getData(this.path);
+      this.#update(stat, data);
+      return;
+    }
+    const { data, stat, watch: fired } = await this.#client.getData(this.path, { watch: true });
+    this.#arm(fired);
+    this.#update(stat, data);
+  }
+
+  #arm(fired: Promise<unknown>): void {
+    this.#watchPending = true;
+    void fired.then(() => {
+      this.#watchPending = false;
+      this.#wake();
+    });
+  }
+
+  #update(stat: Stat, data: Uint8Array): void {
+    if (!supersedes(stat, this.#current)) return;
+    const first = this.#current === undefined;
+    this.#current = { version: stat.version, mzxid: stat.mzxid, value: data.slice() };
+    if (!first) this.#events.emit({ type: 'valueChanged', value: { version: stat.version, value: data.slice() } });
+  }
+
+  async #run(): Promise<void> {
+    const stop = this.#stop.signal;
+    let backoffMs = 0;
+    while (!stop.aborted) {
+      const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+      try {
+        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        if (this.#watchPending && !this.#refresh) {
+          await Promise.race([woken, this.#stopped]);
+          continue;
+        }
+        await waitConnected(this.#client, stop);
+        this.#refresh = false;
+        try {
+          await this.#read(!this.#watchPending);
+        } catch (err) {
+          if (!isCode(err, 'NONODE')) throw err;
+          // deleted: keep the last value and watch for the node's return
+          if (!this.#watchPending) {
+            const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+            this.#arm(watch);
+            // back already: read it on the next turn (the watch left is the data watch an existing node gets)
+            if (stat !== null) this.#refresh = true;
+          }
+        }
+        backoffMs = 0;
+      } catch (err) {
+        if (stop.aborted) break;
+        if (isSessionOver(this.#client) || isSessionLost(err)) break;
+        if (isRetryable(err) && !isConnected(this.#client)) this.#refresh = true;
+        else backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+      }
+    }
+  }
+}

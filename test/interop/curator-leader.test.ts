@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../src/node.js';
+import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
+import { sharedServer } from '../harness/zookeeper.js';
+import { childrenOf, connectClient, eventually, lockPath } from '../recipes/helpers.js';
+import { startCuratorPeer, type CuratorPeer } from './curator-peer.js';
+
+/** A zkwire LeaderLatch and Apache Curator 5.4's LeaderLatch on one path elect one leader between them. */
+describe('interop with Apache Curator LeaderLatch', () => {
+  let connectString: string;
+  let zk: ZooKeeperClient;
+  let curator: CuratorPeer;
+
+  beforeAll(async () => {
+    ({ connectString } = await sharedServer());
+    [zk, curator] = await Promise.all([connectClient(connectString), startCuratorPeer(connectString)]);
+  });
+  afterAll(async () => {
+    await Promise.all([zk?.close(), curator?.close()]);
+  });
+
+  it('Curator leads first: zkwire waits, both list the same participants; when Curator closes, zkwire leads', async () => {
+    const path = lockPath('latch');
+    const n = await curator.latchStart(path, 'curator');
+    expect(await curator.latchAwait(n, 10_000)).toBe(true);
+    await using latch = new LeaderLatch(zk, path, { id: 'zkwire' });
+    latch.start();
+    await eventually(async () => (await childrenOf(zk, path)).length === 2, 10_000, 'zkwire joined');
+    expect(await latch.await({ timeoutMs: 300 })).toBe(false);
+    const expected = [
+      { id: 'curator', isLeader: true },
+      { id: 'zkwire', isLeader: false },
+    ];
+    expect(await latch.getParticipants()).toEqual(expected);
+    expect(await curator.latchParticipants(n)).toEqual(expected);
+    expect(await latch.getLeader()).toEqual({ id: 'curator', isLeader: true });
+    await curator.latchClose(n);
+    expect(await latch.await({ timeoutMs: 10_000 })).toBe(true);
+    expect(await latch.getParticipants()).toEqual([{ id: 'zkwire', isLeader: true }]);
+  });
+
+  it('zkwire leads first: Curator waits; when zkwire closes, Curator leads; one leader at every step', async () => {
+    const path = lockPath('latch');
+    const latch = new LeaderLatch(zk, path, { id: 'zkwire' });
+    latch.start();
+    await latch.await();
+    const n = await curator.latchStart(path, 'curator');
+    await eventually(async () => (await curator.latchOurPath(n)) !== undefined, 10_000, 'Curator joined');
+    expect(await curator.latchAwait(n, 300)).toBe(false);
+    expect(await curator.latchHasLeadership(n)).toBe(false);
+    const expected = [
+      { id: 'zkwire', isLeader: true },
+      { id: 'curator', isLeader: false },
+    ];
+    expect(await curator.latchParticipants(n)).toEqual(expected);
+    expect(await latch.getParticipants()).toEqual(expected);
+    // Curator's node is named as ours are, so both sort the same way
+    expect((await curator.latchOurPath(n))?.slice(0, path.length + 4)).toBe(`${path}/_c_`);
+    await latch.close();
+    expect(await curator.latchAwait(n, 10_000)).toBe(true);
+    expect(latch.hasLeadership()).toBe(false);
+    await curator.waitForEvent(new RegExp(`^latch n=${n} isLeader$`));
+    await curator.latchClose(n);
+    expect(await childrenOf(zk, path)).toEqual([]);
+  });
+
+  it("the Curator leader's session expires (its JVM killed): zkwire takes over", async () => {
+    const path = lockPath('latch');
+    const doomed = await startCuratorPeer(connectString, { sessionTimeoutMs: 4000 });
+    try {
+      const n = await doomed.latchStart(path, 'doomed');
+      expect(await doomed.latchAwait(n, 10_000)).toBe(true);
+      await using latch = new LeaderLatch(zk, path, { id: 'zkwire' });
+      latch.start();
+      await eventually(async () => (await childrenOf(zk, path)).length === 2, 10_000, 'zkwire joined');
+      expect(latch.hasLeadership()).toBe(false);
+      await doomed.kill();
+      expect(await latch.await({ timeoutMs: 20_000 })).toBe(true);
+      expect(await latch.getParticipants()).toEqual([{ id: 'zkwire', isLeader: true }]);
+    } finally {
+      await doomed.kill();
+    }
+  });
+
+  it("the zkwire leader's session expires: it steps down first, then Curator takes over", async () => {
+    const [host, port] = connectString.split(':');
+    const proxy: FaultProxy = await startFaultProxy({ host: host as string, port: Number(port) });
+    try {
+      const path = lockPath('latch');
+      await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 });
+      await using latch = new LeaderLatch(client, path, { id: 'zkwire' });
+      latch.start();
+      await latch.await();
+      const n = await curator.latchStart(path, 'curator');
+      await eventually(async () => (await curator.latchOurPath(n)) !== undefined, 10_000, 'Curator joined');
+      const signal = latch.leadershipSignal;
+      proxy.pause();
+      expect(await curator.latchAwait(n, 20_000)).toBe(true);
+      expect(signal.aborted).toBe(true); // zkwire stopped leading before Curator could start
+      proxy.pass();
+      await eventually(() => client.state === 'expired', 15_000, 'zkwire hears of the expiry');
+      expect(latch.hasLeadership()).toBe(false);
+      expect(await curator.latchParticipants(n)).toEqual([{ id: 'curator', isLeader: true }]);
+      await curator.latchClose(n);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

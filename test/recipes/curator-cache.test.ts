@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Op, ZooKeeperClient } from '../../src/node.js';
+import { CuratorCache, type CuratorCacheEvent } from '../../src/recipes/cache/curator-cache.js';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
+import { sharedServer } from '../harness/zookeeper.js';
+import { cacheTree, serverTree, treeDiff } from './cache-helpers.js';
+import { closeAll, codeOf, connectClient, connectClients, eventually, lockPath } from './helpers.js';
+
+/** A short, readable form of an event: `CREATED /a/b`, `CHANGED /a v2`, `DELETED /a`. */
+function show(root: string, e: CuratorCacheEvent): string {
+  const rel = (p: string): string => p.slice(root.length) || '/';
+  switch (e.type) {
+    case 'NODE_CREATED':
+      return `CREATED ${rel(e.node.path)}`;
+    case 'NODE_CHANGED':
+      return `CHANGED ${rel(e.node.path)} ${new TextDecoder().decode(e.node.data)}`;
+    case 'NODE_DELETED':
+      return `DELETED ${rel(e.oldNode.path)}`;
+    case 'INITIALIZED':
+      return 'INITIALIZED';
+  }
+}
+
+async function converged(cache: CuratorCache, client: ZooKeeperClient): Promise<boolean> {
+  return treeDiff(await serverTree(client, cache.path), cacheTree(cache)).length === 0;
+}
+
+for (const watchMode of ['persistent', 'one-shot'] as const) {
+  describe(`CuratorCache (${watchMode} watches)`, () => {
+    let zk: ZooKeeperClient[];
+    beforeAll(async () => {
+      zk = await connectClients(2);
+    });
+    afterAll(async () => {
+      await closeAll(zk ?? []);
+    });
+    const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+
+    it('loads the tree (one NODE_CREATED each, then INITIALIZED) and follows creates, changes and deletes in order', async () => {
+      const root = lockPath('cache');
+      await z(1).mkdirp(`${root}/a/b`, { data: 'b0' });
+      await z(1).create(`${root}/c`, 'c0');
+      await using cache = new CuratorCache(z(0), root, { watchMode });
+      const events: string[] = [];
+      cache.addListener((e) => events.push(show(root, e)));
+      await cache.start();
+      expect(cache.usesOneShotWatches).toBe(watchMode === 'one-shot');
+      expect(events.at(-1)).toBe('INITIALIZED');
+      expect(events.slice(0, -1).sort()).toEqual(['CREATED /', 'CREATED /a', 'CREATED /a/b', 'CREATED /c']);
+      expect(new TextDecoder().decode(cache.get(`${root}/a/b`)?.data)).toBe('b0');
+      expect(await converged(cache, z(1))).toBe(true);
+
+      events.length = 0;
+      await z(1).setData(`${root}/c`, 'c1');
+      await eventually(() => events.length === 1, 10_000, 'change');
+      await z(1).create(`${root}/a/b/d`, 'd0');
+      await eventually(() => events.length === 2, 10_000, 'create');
+      await z(1).delete(`${root}/a/b/d`);
+      await eventually(() => events.length === 3, 10_000, 'delete');
+      expect(events).toEqual(['CHANGED /c c1', 'CREATED /a/b/d', 'DELETED /a/b/d']);
+      expect(cache.childrenOf(`${root}/a/b`)).toEqual([]);
+      expect(await converged(cache, z(1))).toBe(true);
+    });
+
+    it('a delete and re-create is seen as DELETED then CREATED, never missed for an equal version (CURATOR-391)', async () => {
+      const root = lockPath('cache');
+      await z(1).mkdirp(`${root}/x`, { data: 'same' });
+      await using cache = new CuratorCache(z(0), root, { watchMode });
+      await cache.start();
+      const events: string[] = [];
+      cache.addListener((e) => events.push(show(root, e)));
+      const before = cache.get(`${root}/x`)?.stat.czxid as bigint;
+      await z(1).multi([Op.delete(`${root}/x`, -1), Op.create(`${root}/x`, 'same')]);
+      await eventually(() => (cache.get(`${root}/x`)?.stat.czxid ?? 0n) > before, 10_000, 'the new incarnation');
+      expect(events).toEqual(['DELETED /x', 'CREATED /x']);
+      expect(await converged(cache, z(1))).toBe(true);
+    });
+
+    it('the root itself going and coming back; a single-node cache ignores children', async () => {
+      const root = lockPath('cache');
+      await z(1).mkdirp(`${root}/kid`);
+      await using cache = new CuratorCache(z(0), root, { watchMode });
+      await cache.start();
+      await z(1).deleteRecursive(root);
+      await eventually(() => cache.size() === 0, 10_000, 'all gone');
+      await z(1).mkdirp(`${root}/again`, { data: 'v' });
+      await eventually(() => cache.size() === 2, 10_000, 'back');
+      expect(await converged(cache, z(1))).toBe(true);
+
+      await using single = new CuratorCache(z(0), root, { watchMode, singleNode: true });
+      await single.start();
+      expect([...single.stream()].map((n) => n.path)).toEqual([root]);
+      await z(1).setData(root, 'root data');
+      await z(1).create(`${root}/more`);
+      await eventually(() => new TextDecoder().decode(single.get(root)?.data) === 'root data', 10_000, 'root data');
+      expect(single.size()).toBe(1);
+    });
+
+    it('events as an async iterable; misuse is a typed error', async () => {
+      const root = lockPath('cache');
+      const cache = new CuratorCache(z(0), root, { watchMode });
+      expect(await codeOf(cache.close())).toBe('ILLEGAL_STATE');
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const e of cache.events()) seen.push(show(root, e));
+      })();
+      await cache.start();
+      expect(await codeOf(cache.start())).toBe('ILLEGAL_STATE');
+      await z(1).mkdirp(root, { data: 'r' });
+      await eventually(() => seen.length === 2, 10_000, 'created');
+      await cache.close();
+      await reading;
+      expect(seen).toEqual(['INITIALIZED', 'CREATED /']);
+      expect(cache.size()).toBe(0);
+      expect(() => new CuratorCache(z(0), root, { watchMode: 'x' as 'auto' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+    });
+  });
+}
+
+describe('CuratorCache through connection faults', () => {
+  let proxy: FaultProxy;
+  let direct: ZooKeeperClient;
+  beforeAll(async () => {
+    const { connectString } = await sharedServer();
+    const [host, port] = connectString.split(':');
+    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
+    direct = await connectClient(connectString);
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await proxy?.close();
+  });
+
+  for (const watchMode of ['persistent', 'one-shot'] as const) {
+    it(`changes made while disconnected, including a delete and re-create, are all caught up (${watchMode}; CURATOR-391)`, async () => {
+      proxy.pass();
+      const root = lockPath('cache');
+      await direct.mkdirp(`${root}/stay`, { data: 's0' });
+      await direct.create(`${root}/recreated`, 'same');
+      await direct.create(`${root}/doomed`);
+      await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+      await using cache = new CuratorCache(client, root, { watchMode });
+      await cache.start();
+      const events: string[] = [];
+      cache.addListener((e) => events.push(show(root, e)));
+      proxy.pause();
+      await eventually(() => client.state !== 'connected', 15_000, 'disconnected');
+      await direct.multi([Op.delete(`${root}/recreated`, -1), Op.create(`${root}/recreated`, 'same')]);
+      await direct.delete(`${root}/doomed`);
+      await direct.create(`${root}/born`, 'b');
+      await direct.setData(`${root}/stay`, 's1');
+      proxy.pass();
+      await eventually(() => converged(cache, direct), 15_000, 'cache caught up');
+      expect(events).toEqual(expect.arrayContaining(['DELETED /recreated', 'CREATED /recreated', 'DELETED /doomed', 'CREATED /born', 'CHANGED /stay s1']));
+      expect(events.indexOf('DELETED /recreated')).toBeLessThan(events.indexOf('CREATED /recreated'));
+    });
+  }
+});
+
+describe('CuratorCache with more than 65,535 children (CURATOR-690)', () => {
+  it('loads 70,000 children and follows a change among them', async () => {
+    const [writer, reader] = await connectClients(2);
+    const root = lockPath('wide');
+    try {
+      await writer!.mkdirp(root);
+      const total = 70_000;
+      const batch = 1000;
+      const writes: Promise<unknown>[] = [];
+      for (let i = 0; i < total; i += batch) {
+        writes.push(writer!.multi(Array.from({ length: batch }, (_, k) => Op.create(`${root}/n${i + k}`, null))));
+      }
+      await Promise.all(writes);
+      await using cache = new CuratorCache(reader!, root);
+      await cache.start();
+      expect(cache.size()).toBe(total + 1);
+      expect(cache.childrenOf(root).length).toBe(total);
+      await writer!.setData(`${root}/n69999`, 'last');
+      await eventually(() => cache.get(`${root}/n69999`)?.data.length === 4, 10_000, 'the change');
+      // clean up in the same pipelined batches
+      const deletes: Promise<unknown>[] = [];
+      for (let i = 0; i < total; i += batch) {
+        deletes.push(writer!.multi(Array.from({ length: batch }, (_, k) => Op.delete(`${root}/n${i + k}`, -1))));
+      }
+      await Promise.all(deletes);
+      await eventually(() => cache.size() === 1, 30_000, 'all deletions seen');
+    } finally {
+      await closeAll([writer!, reader!]);
+    }
+  }, 120_000);
+});
