@@ -17,10 +17,11 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { InterProcessMutex } from '../locks/mutex.js';
-import { abortError, exponentialBackoff, sleep, systemRecipeClock, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { waitConnected } from '../common/connection.js';
 import { badArgument, isCode } from '../common/errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** How an operation went (Curator's AtomicStats). */
 export interface AtomicStats {
@@ -53,7 +54,7 @@ export interface DistributedAtomicLongOptions {
   /** How often and after how long the optimistic attempt is tried again. Default: 10 retries from 10 ms, doubling to 500 ms. */
   readonly retry?: RetryPolicy;
   readonly promotedToLock?: PromotedToLock;
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 /** Cancels an operation between tries or while waiting for a connection or the mutex (rejects ABORTED). */
@@ -103,7 +104,7 @@ export class DistributedAtomicLong {
   readonly #client: ZooKeeperClient;
   readonly #retry: RetryPolicy;
   readonly #promoted: { mutex: InterProcessMutex; timeoutMs: number | undefined; retry: RetryPolicy } | undefined;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
 
   constructor(
     client: ZooKeeperClient,
@@ -113,7 +114,7 @@ export class DistributedAtomicLong {
   ) {
     checkRecipePath(path, 'DistributedAtomicLong');
     this.#client = client;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#retry = options.retry ?? exponentialBackoff({ baseDelayMs: 10, maxDelayMs: 500, maxRetries: 10 });
     const promoted = options.promotedToLock;
     if (promoted !== undefined) {

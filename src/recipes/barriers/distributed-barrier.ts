@@ -6,25 +6,25 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
 import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { isCode } from '../common/errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 export class DistributedBarrier {
   readonly #client: ZooKeeperClient;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
 
   constructor(
     client: ZooKeeperClient,
     /** The barrier node. */
     readonly path: string,
-    options: { clock?: RecipeClock } = {},
+    options: { clock?: Clock } = {},
   ) {
     checkRecipePath(path, 'DistributedBarrier');
     this.#client = client;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Raises the barrier (creates its node; parents as containers). Already raised is fine. */

@@ -11,11 +11,11 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
 import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** The node the last member to arrive creates (Curator's READY_NODE). */
 export const READY_NODE = 'ready';
@@ -24,7 +24,7 @@ export type DoubleBarrierState = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
 
 export class DistributedDoubleBarrier {
   readonly #client: ZooKeeperClient;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #readyPath: string;
   #ourName = '';
   #state: DoubleBarrierState = 'IDLE';
@@ -35,12 +35,12 @@ export class DistributedDoubleBarrier {
     readonly path: string,
     /** How many members must arrive before any may go on. */
     readonly memberQty: number,
-    options: { clock?: RecipeClock } = {},
+    options: { clock?: Clock } = {},
   ) {
     checkRecipePath(path, 'DistributedDoubleBarrier');
     if (!Number.isSafeInteger(memberQty) || memberQty < 1) throw badArgument('DistributedDoubleBarrier', path, 'memberQty must be an integer >= 1');
     this.#client = client;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#readyPath = joinPath(path, READY_NODE);
   }
 

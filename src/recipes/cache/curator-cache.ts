@@ -22,12 +22,13 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
-import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { sleep } from '../retry.js';
 import { isConnected, onConnectionEvent, waitConnected } from '../common/connection.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
 import { TreeStore, type ChildData } from './tree-store.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 export type { ChildData } from './tree-store.js';
 
@@ -46,7 +47,7 @@ export interface CuratorCacheOptions {
    * `persistent`: fail without them; `one-shot`: always the one-shot fallback.
    */
   readonly watchMode?: 'auto' | 'persistent' | 'one-shot';
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 export type CuratorCacheState = 'LATENT' | 'STARTED' | 'CLOSED';
@@ -57,7 +58,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   readonly #client: ZooKeeperClient;
   readonly #singleNode: boolean;
   readonly #watchMode: 'auto' | 'persistent' | 'one-shot';
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #store = new TreeStore();
   readonly #events = new EventHub<CuratorCacheEvent>();
   readonly #stop = new AbortController();
@@ -92,7 +93,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#client = client;
     this.#singleNode = options.singleNode ?? false;
     this.#watchMode = mode;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));

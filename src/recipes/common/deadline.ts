@@ -1,8 +1,8 @@
 /** A caller's AbortSignal and optional timeout as one signal, so every wait has a single thing to listen to. */
 
 import { ZooKeeperError } from '../../errors.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
 import { badArgument } from './errors.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 export interface WaitOptions {
   /** Gives up when it fires: the wait rejects with ABORTED. */
@@ -20,7 +20,7 @@ export class Deadline implements Disposable {
     options: WaitOptions,
     what: string,
     path: string,
-    private readonly clock: RecipeClock = systemRecipeClock,
+    private readonly clock: Clock = systemClock,
   ) {
     const { signal, timeoutMs } = options;
     if (timeoutMs !== undefined && !(timeoutMs >= 0)) throw badArgument(what, path, 'timeoutMs must be a number >= 0');

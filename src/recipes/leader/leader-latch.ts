@@ -31,7 +31,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { abortError, sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { abortError, sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, sessionEndError, waitConnected } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { illegalState, isCode, badArgument } from '../common/errors.js';
@@ -39,6 +39,7 @@ import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** The name Curator gives latch nodes (after the protection prefix). */
 export const LATCH_NAME = 'latch-';
@@ -62,7 +63,7 @@ export interface LeaderLatchOptions {
   readonly closeMode?: CloseMode;
   readonly leadershipLost?: LeadershipLostPolicy;
   /** Timers (tests). */
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 /** A change of leadership, for listeners and iterators. */
@@ -92,7 +93,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   readonly #idBytes: Uint8Array;
   readonly #policy: LeadershipLostPolicy;
   readonly #closeMode: CloseMode;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #events = new EventHub<LeaderLatchEvent>();
   /** Internal: anything an await() may care about happened. */
   readonly #changed = new EventHub<void>();
@@ -131,7 +132,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
     this.#closeMode = closeMode;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#stopped = whenAborted(this.#stop.signal);
     this.#lastLoss = new ZooKeeperError('ILLEGAL_STATE', `ILLEGAL_STATE (LeaderLatch ${path}): not the leader`, { op: 'LeaderLatch', path });
   }

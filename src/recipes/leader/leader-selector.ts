@@ -18,7 +18,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isSessionLost, ZooKeeperError } from '../../errors.js';
-import { exponentialBackoff, sleep, systemRecipeClock, type RecipeClock, type RetryPolicy } from '../retry.js';
+import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
@@ -29,6 +29,7 @@ import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
 import { leaderOf, participantsOf, type Participant } from './participant.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** What takeLeadership is given while it leads. */
 export interface Leadership {
@@ -54,7 +55,7 @@ export interface LeaderSelectorOptions {
   readonly leadershipLost?: LeadershipLostPolicy;
   /** Pause between attempts after a failure (not after a normal end of leadership). Default exponentialBackoff(). */
   readonly retry?: RetryPolicy;
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 export type LeaderSelectorState = 'LATENT' | 'STARTED' | 'CLOSED';
@@ -73,7 +74,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   readonly #take: TakeLeadership;
   readonly #policy: LeadershipLostPolicy;
   readonly #retry: RetryPolicy;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #idBytes: Uint8Array;
   readonly #events = new EventHub<LeaderSelectorEvent>();
   readonly #stop = new AbortController();
@@ -99,7 +100,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#take = takeLeadership;
     this.#policy = policy;
     this.#retry = options.retry ?? exponentialBackoff({ maxRetries: Number.MAX_SAFE_INTEGER });
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#autoRequeue = options.autoRequeue ?? false;
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);

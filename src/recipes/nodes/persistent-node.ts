@@ -16,13 +16,14 @@ import type { CreateMode } from '../../client/create-mode.js';
 import type { Data, Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 export interface PersistentNodeOptions {
   /** Default `ephemeral`. */
@@ -31,7 +32,7 @@ export interface PersistentNodeOptions {
   readonly useProtection?: boolean;
   /** Required for the ttl modes. */
   readonly ttlMs?: number;
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 export type PersistentNodeState = 'LATENT' | 'STARTED' | 'CLOSED';
@@ -48,7 +49,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   readonly #mode: CreateMode;
   readonly #protected: boolean;
   readonly #ttlMs: number | undefined;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #events = new EventHub<PersistentNodeEvent>();
   readonly #stop = new AbortController();
   readonly #stopped: Promise<void>;
@@ -83,7 +84,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#mode = mode;
     this.#protected = SEQUENTIAL.has(mode) && (options.useProtection ?? true);
     this.#ttlMs = options.ttlMs;
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
     this.#stopped = whenAborted(this.#stop.signal);
   }

@@ -9,12 +9,12 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { Data } from '../../client/types.js';
 import { isRetryable } from '../../errors.js';
-import { systemRecipeClock, type RecipeClock } from '../retry.js';
 import { isConnected } from '../common/connection.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { joinPath } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
 import { PersistentNode } from './persistent-node.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 /** The TTL child's name, as Curator names it. */
 export const TTL_CHILD_NAME = 'touch';
@@ -22,7 +22,7 @@ export const TTL_CHILD_NAME = 'touch';
 export interface PersistentTtlNodeOptions {
   /** Touch every ttlMs × this (0 < factor < 1). Default 0.5, as Curator. */
   readonly touchScheduleFactor?: number;
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 export class PersistentTtlNode implements AsyncDisposable {
@@ -30,7 +30,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   readonly #source: ClientSource;
   readonly #ttlMs: number;
   readonly #everyMs: number;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #touchPath: string;
   #timer: unknown;
   #touching: Promise<void> = Promise.resolve();
@@ -49,7 +49,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     this.#source = client;
     this.#ttlMs = ttlMs;
     this.#everyMs = Math.max(1, Math.floor(ttlMs * factor));
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#touchPath = joinPath(path, TTL_CHILD_NAME);
   }
 

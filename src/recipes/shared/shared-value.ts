@@ -13,13 +13,14 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { sleep, systemRecipeClock, type RecipeClock } from '../retry.js';
+import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, waitConnected, type RecipeConnectionEvent } from '../common/connection.js';
 import { whenAborted } from '../common/deadline.js';
 import { badArgument, illegalState, isCode } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
+import { systemClock, type Clock } from '../../session/clock.js';
 
 export type SharedValueState = 'LATENT' | 'STARTED' | 'CLOSED';
 
@@ -30,7 +31,7 @@ export type SharedValueEvent =
 
 export interface SharedValueOptions {
   /** Timers (tests). */
-  readonly clock?: RecipeClock;
+  readonly clock?: Clock;
 }
 
 interface Current extends ValueStamp {
@@ -54,7 +55,7 @@ function toData(value: Uint8Array | string, what: string, path: string): Uint8Ar
 export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposable {
   readonly #client: ZooKeeperClient;
   readonly #seed: Uint8Array;
-  readonly #clock: RecipeClock;
+  readonly #clock: Clock;
   readonly #events = new EventHub<SharedValueEvent>();
   readonly #stop = new AbortController();
   readonly #stopped: Promise<void>;
@@ -77,7 +78,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     checkRecipePath(path, 'SharedValue');
     this.#client = client;
     this.#seed = toData(seedValue, 'SharedValue', path);
-    this.#clock = options.clock ?? systemRecipeClock;
+    this.#clock = options.clock ?? systemClock;
     this.#stopped = whenAborted(this.#stop.signal);
   }
 
