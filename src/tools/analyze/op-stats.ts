@@ -1,0 +1,102 @@
+/** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
+
+import { errName } from '../../protocol/index.js';
+import { coarseBuckets, LatencyHistogram, latencyFigures } from './latency.js';
+import type { OpRow, OpsReport } from './report.js';
+
+interface Totals {
+  requests: number;
+  replies: number;
+  errors: Map<string, number>;
+  latency: LatencyHistogram;
+}
+
+/** Who a request or reply is about. */
+export interface OpKeys {
+  op: string;
+  path: string | undefined;
+  session: string | undefined;
+  client: string;
+}
+
+class Table {
+  private readonly rows = new Map<string, Totals>();
+
+  constructor(private readonly limit: number) {}
+
+  row(key: string): Totals | undefined {
+    let t = this.rows.get(key);
+    if (t === undefined) {
+      // Attacker-controlled paths could make this grow without end; past the limit, fold into one row.
+      if (this.rows.size >= this.limit) key = '(other)';
+      t = this.rows.get(key);
+      if (t === undefined) {
+        t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
+        this.rows.set(key, t);
+      }
+    }
+    return t;
+  }
+
+  report(order: 'key' | 'requests'): OpRow[] {
+    const out = [...this.rows].map(([key, t]) => ({
+      key,
+      requests: t.requests,
+      replies: t.replies,
+      errors: Object.fromEntries([...t.errors].sort(([a], [b]) => a.localeCompare(b))),
+      latencyMs: latencyFigures(t.latency),
+    }));
+    return order === 'key' ? out.sort((a, b) => a.key.localeCompare(b.key)) : out.sort((a, b) => b.requests - a.requests || a.key.localeCompare(b.key));
+  }
+}
+
+/** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. */
+export function rollUpPath(path: string, depth: number): string {
+  if (!path.startsWith('/')) return path;
+  const parts = path.split('/').filter((p) => p !== '');
+  return parts.length === 0 ? '/' : `/${parts.slice(0, depth).join('/')}`;
+}
+
+export class OpStats {
+  private readonly byOp = new Table(1000);
+  private readonly byPath = new Table(5000);
+  private readonly bySession = new Table(10000);
+  private readonly byClient = new Table(10000);
+  private readonly all = new LatencyHistogram();
+
+  constructor(private readonly depth: number) {}
+
+  request(k: OpKeys): void {
+    for (const t of this.tables(k)) t.requests++;
+  }
+
+  reply(k: OpKeys, err: number, latencyMs: number | undefined): void {
+    for (const t of this.tables(k)) {
+      t.replies++;
+      if (latencyMs !== undefined) t.latency.add(latencyMs);
+      if (err !== 0) {
+        const name = errName(err);
+        t.errors.set(name, (t.errors.get(name) ?? 0) + 1);
+      }
+    }
+    if (latencyMs !== undefined) this.all.add(latencyMs);
+  }
+
+  report(): OpsReport {
+    return {
+      byOp: this.byOp.report('key'),
+      byPath: this.byPath.report('requests'),
+      depth: this.depth,
+      bySession: this.bySession.report('requests'),
+      byClient: this.byClient.report('requests'),
+      histogram: coarseBuckets(this.all),
+    };
+  }
+
+  private *tables(k: OpKeys): Generator<Totals> {
+    yield this.byOp.row(k.op)!;
+    if (k.path !== undefined) yield this.byPath.row(rollUpPath(k.path, this.depth))!;
+    if (k.session !== undefined) yield this.bySession.row(k.session)!;
+    yield this.byClient.row(k.client)!;
+  }
+}
