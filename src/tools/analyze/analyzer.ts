@@ -228,7 +228,7 @@ export class Analyzer {
     if (err === 0 && CREATE_OPS.has(opcode) && body !== undefined) {
       this.createdNode(s, String(body['path']), Number(reqBody?.['flags'] ?? 0), t);
     } else if (err === 0 && opcode === OpCode.delete && f.path !== undefined) {
-      this.deletedNode(f.path, req.timeUs);
+      this.deletedNode(s, f.path, req.timeUs);
     } else if (err === 0 && opcode === OpCode.multi && reqBody !== undefined && body !== undefined) {
       this.multi(s, reqBody, body, req.timeUs, t);
     } else if ((opcode === OpCode.getData || opcode === OpCode.exists) && reqBody?.['watch'] === true && f.path !== undefined) {
@@ -253,7 +253,7 @@ export class Analyzer {
     ops.forEach((o, i) => {
       const r = results[i];
       if (CREATE_OPS.has(o.header.type) && r?.body != null) this.createdNode(s, String(r.body['path']), Number(o.body['flags'] ?? 0), t);
-      else if (o.header.type === OpCode.delete && typeof o.body['path'] === 'string') this.deletedNode(o.body['path'], requestUs);
+      else if (o.header.type === OpCode.delete && typeof o.body['path'] === 'string') this.deletedNode(s, o.body['path'], requestUs);
     });
   }
 
@@ -265,13 +265,13 @@ export class Analyzer {
     this.locks.created(path, s, t);
   }
 
-  private deletedNode(path: string, requestUs: number): void {
+  private deletedNode(session: string, path: string, requestUs: number): void {
     const owner = this.ephemeralOwner.get(path);
     if (owner !== undefined) {
       this.sessions.ephemeralDeleted(owner, path, requestUs);
       this.ephemeralOwner.delete(path);
     }
-    this.locks.deleted(path, requestUs);
+    this.locks.deleted(path, session, requestUs);
   }
 
   private sessionEnded(id: string, t: number, kind: 'closed' | 'expired', how: string): void {

@@ -93,11 +93,15 @@ export class LockTracker {
     this.recompute(d, atUs);
   }
 
-  /** A delete of `path` succeeded; `requestUs` is when it was asked for. */
-  deleted(path: string, requestUs: number): void {
+  /**
+   * A delete of `path` by `session` succeeded; `requestUs` is when it was asked for. Deleted by its owner, the
+   * node is released; deleted by anyone else, its owner has not let go and may still believe it holds.
+   */
+  deleted(path: string, session: string, requestUs: number): void {
     const hit = this.byPath.get(path);
     if (hit === undefined) return;
-    this.end(hit.dir, hit.c, requestUs, hit.c.vanishedUs === undefined ? 'released (node deleted)' : 'node deleted after it vanished');
+    if (hit.c.session === session || hit.c.session === UNKNOWN_SESSION) this.end(hit.dir, hit.c, requestUs, 'released (node deleted)');
+    else this.vanished(hit.dir, hit.c, requestUs);
     this.recompute(hit.dir, requestUs);
   }
 
@@ -203,14 +207,15 @@ export class LockTracker {
       let prev: (typeof holders)[number] | undefined;
       for (let j = 0; j < i; j++) {
         const a = holders[j]!;
-        const aTo = a.toMs ?? endMs;
-        const bTo = b.toMs ?? endMs;
+        // A hold still open at the end of the capture goes on past it.
+        const aTo = a.toMs ?? Infinity;
+        const bTo = b.toMs ?? Infinity;
         if (d.kind !== 'semaphore-leases' && (exclusive(a.mode) || exclusive(b.mode)) && b.fromMs < aTo && a.fromMs < bTo) {
           violations.push({
             a: { node: a.node, session: a.session, mode: a.mode },
             b: { node: b.node, session: b.session, mode: b.mode },
             fromMs: b.fromMs,
-            toMs: Math.min(aTo, bTo),
+            toMs: Math.min(aTo, bTo, Math.max(endMs, b.fromMs)),
           });
         }
         if (a.toMs !== null && a.toMs <= b.fromMs && (prev === undefined || a.toMs > prev.toMs!)) prev = a;
