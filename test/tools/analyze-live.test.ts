@@ -301,7 +301,7 @@ describe('analysis of real traffic through the proxy', () => {
     const file = path.join(work, 'live.html');
     writeFileSync(file, renderReportHtml(live, { title: 'analyze-live.test.ts' }));
     const shot = process.env['ZKWIRE_REPORT_SCREENSHOT'] ?? path.join(work, 'report.png');
-    const page = await loadInChromium(file, { screenshot: shot, width: 1280, height: 2400 });
+    const page = await loadInChromium(file, { screenshot: shot, width: 1100, height: 1500 });
     expect(page.consoleErrors).toEqual([]);
     for (const id of Object.values(expected.sessions)) {
       expect(page.dom).toContain(`data-session="${id}"`);

@@ -84,6 +84,9 @@ export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number
       const tip = `${name} held by ${h.session} (${h.mode}) ${fmtAt(h.fromMs)} → ${fmtAt(h.toMs)}${h.handoffMs === null ? '' : `, hand-off ${fmtMs(h.handoffMs)}`}${h.how === null ? ', still held at the end' : `, ${h.how}`}`;
       rows.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(name)}</text>`);
       rows.push(`<rect x="${n1(x0)}" y="${y + 3}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 8}" class="hold ${h.mode}"><title>${esc(tip)}</title></rect>`);
+      // Who held it, next to the bar (or before it when the bar ends near the right edge).
+      const right = x1 + 6 < LABEL_W + PLOT_W - 120;
+      rows.push(`<text x="${n1(right ? Math.max(x1, x0 + 2) + 6 : x0 - 6)}" y="${y + 14}" class="who${right ? '' : ' label'}">${esc(h.session)}</text>`);
       y += ROW_H;
     }
     for (const v of l.violations) {

@@ -19,17 +19,17 @@ const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 header{background:#1d2a44;color:#fff;padding:18px 28px}header h1{margin:0 0 4px;font-size:22px}header p{margin:0;opacity:.85}
 main{padding:10px 28px 40px;max-width:1200px}
-section{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 18px;margin:16px 0}
+section{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 18px;margin:16px 0;overflow-x:auto}
 h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:14px 0 6px}
 p.explain{color:#4a5263;margin:0 0 10px;max-width:900px}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
 th,td{border-bottom:1px solid #e6e9ef;padding:3px 10px;text-align:right;white-space:nowrap}
-th{background:#f0f2f6;font-weight:600}td.l,th.l{text-align:left}td.path{max-width:520px;overflow:hidden;text-overflow:ellipsis}
+th{background:#f0f2f6;font-weight:600}td.l,th.l{text-align:left}td.l{white-space:normal;overflow-wrap:anywhere}td.path{max-width:520px;overflow:hidden;text-overflow:ellipsis}
 ul.findings{padding-left:0;list-style:none}ul.findings li{margin:6px 0;padding:8px 12px;border-radius:6px;border-left:5px solid}
 li.bad{background:#fdecec;border-color:#c62828}li.warn{background:#fff6e0;border-color:#e0a100}li.ok{background:#eaf6ec;border-color:#2e7d32}
 li b{display:block}
 svg text{font-size:11px;fill:#333}svg .label{text-anchor:end}svg .dir{font-weight:600}svg .tick{text-anchor:middle;fill:#555}
-svg .axis{stroke:#777}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
+svg .axis{stroke:#777}svg .who{fill:#555}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
 svg .closed{stroke:#333;stroke-width:2;fill:none}svg .expired{stroke:#c62828;stroke-width:3;fill:none}
 svg .hold{fill:#3f9d63}svg .hold.read{fill:#76b7e0}svg .hold.write{fill:#c77c2a}svg .violation{fill:rgba(200,30,30,.35);stroke:#c62828}
 svg .bar{fill:#4a78b5}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
