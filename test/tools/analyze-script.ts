@@ -31,6 +31,13 @@ export class Script {
     return c;
   }
 
+  /** The server's transaction counter: every reply carries the next one. */
+  nextZxid(): bigint {
+    return BigInt(++this.zxid);
+  }
+
+  private zxid = 0;
+
   push(e: CaptureEvent): void {
     this.events.push(e);
   }
@@ -55,7 +62,7 @@ export class Conn {
   }
 
   /** A request and, 1 ms later, its reply (`err` 0 unless given). */
-  call(opcode: number, body: Record<string, unknown> | undefined, reply: { err?: number; body?: unknown; latencyMs?: number } = {}): void {
+  call(opcode: number, body: Record<string, unknown> | undefined, reply: { err?: number; body?: unknown; latencyMs?: number; zxid?: bigint } = {}): void {
     const xid = opcode === OpCode.ping ? -2 : ++this.xid;
     const op = opName(opcode);
     const path = typeof body?.['path'] === 'string' ? (body['path'] as string) : undefined;
@@ -64,7 +71,8 @@ export class Conn {
     this.frame('c2s', req);
     this.script.wait(reply.latencyMs ?? 1);
     const err = reply.err ?? 0;
-    const rep: DescribedFrame = { kind: 'reply', xid, opcode, op, zxid: 1n, err, decoded: { header: { xid, zxid: 1n, err }, ...(reply.body === undefined ? {} : { body: reply.body }) }, summary: op };
+    const zxid = reply.zxid ?? this.script.nextZxid();
+    const rep: DescribedFrame = { kind: 'reply', xid, opcode, op, zxid, err, decoded: { header: { xid, zxid, err }, ...(reply.body === undefined ? {} : { body: reply.body }) }, summary: op };
     if (path !== undefined) rep.path = path;
     this.frame('s2c', rep);
   }
@@ -75,8 +83,9 @@ export class Conn {
     return actual;
   }
 
-  list(dir: string, children: string[], watch = false): void {
-    this.call(OpCode.getChildren, { path: dir, watch }, { body: { children } });
+  /** A getChildren reply; `zxid` makes it a listing the server made earlier than the replies before it. */
+  list(dir: string, children: string[], watch = false, zxid?: bigint): void {
+    this.call(OpCode.getChildren, { path: dir, watch }, { body: { children }, ...(zxid === undefined ? {} : { zxid }) });
   }
 
   watchData(path: string): void {

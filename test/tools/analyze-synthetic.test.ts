@@ -138,6 +138,42 @@ describe('locks', () => {
     expect(bad.locks[0]!.violations).toEqual([expect.objectContaining({ a: expect.objectContaining({ mode: 'read' }), b: expect.objectContaining({ mode: 'write' }) })]);
   });
 
+  it('is not fooled by replies on different connections arriving out of server order', async () => {
+    const s = new Script();
+    const a = s.connect(0x100n);
+    const b = s.connect(0x200n);
+    const c = s.connect(0x300n);
+    const na = a.createSeq(MUTEX, 0);
+    a.list(DIR, [name(na)]);
+    const nb = `${MUTEX_B}0000000001`;
+    // c's listing already shows b's node; b's create reply comes after it.
+    c.list(DIR, [name(na), name(nb)]);
+    b.createSeq(MUTEX_B, 1);
+    // A listing the server made before b's create (older zxid) arrives late and lacks b's node.
+    c.list(DIR, [name(na)], false, 1n);
+    b.list(DIR, [name(na), name(nb)]);
+    b.watchData(na);
+    a.delete(na);
+    b.list(DIR, [name(nb)]);
+    const nc = c.createSeq(`${DIR}/_c_cccccccc-2222-3333-4444-555555555555-lock-`, 2);
+    c.list(DIR, [name(nb), name(nc)]);
+    s.wait(20);
+    b.delete(nb);
+    c.list(DIR, [name(nc)]);
+    s.wait(20);
+    b.close('fin');
+    const r = await analyzeEvents(s.events);
+    const lock = r.locks[0]!;
+    expect(lock.contenders).toBe(3);
+    expect(lock.holders.map((h) => [h.node, h.session, h.how])).toEqual([
+      [na, '0x100', 'released (node deleted)'],
+      [nb, '0x200', 'released (node deleted)'],
+      [nc, '0x300', null],
+    ]);
+    expect(lock.violations).toEqual([]);
+    expect(lock.orphans).toEqual([]);
+  });
+
   it('finds orphaned contenders: two nodes of one session, and nodes never followed up', async () => {
     const s = new Script();
     const a = s.connect(0x100n);

@@ -226,11 +226,11 @@ export class Analyzer {
     const body = (f.decoded as DecodedReply | undefined)?.body as Rec | undefined;
     const opcode = f.opcode ?? -1;
     if (err === 0 && CREATE_OPS.has(opcode) && body !== undefined) {
-      this.createdNode(s, String(body['path']), Number(reqBody?.['flags'] ?? 0), t);
+      this.createdNode(s, String(body['path']), Number(reqBody?.['flags'] ?? 0), t, f.zxid ?? 0n);
     } else if (err === 0 && opcode === OpCode.delete && f.path !== undefined) {
       this.deletedNode(s, f.path, req.timeUs);
     } else if (err === 0 && opcode === OpCode.multi && reqBody !== undefined && body !== undefined) {
-      this.multi(s, reqBody, body, req.timeUs, t);
+      this.multi(s, reqBody, body, req.timeUs, t, f.zxid ?? 0n);
     } else if ((opcode === OpCode.getData || opcode === OpCode.exists) && reqBody?.['watch'] === true && f.path !== undefined) {
       // exists on a missing node still arms a watch (for its creation); getData on one does not.
       if (err === 0 || (opcode === OpCode.exists && err === ErrorCode.NONODE)) {
@@ -241,28 +241,28 @@ export class Analyzer {
       if (reqBody?.['watch'] === true) this.watches.set(s, 'child', f.path, t);
       const children = (body['children'] as string[] | null) ?? [];
       if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, f.path, `${children.length} children in one reply`);
-      this.locks.listed(f.path, children, s, t);
+      this.locks.listed(f.path, children, s, t, f.zxid ?? 0n);
     } else if (opcode === OpCode.addWatch && err === 0 && f.path !== undefined) {
       this.watches.set(s, reqBody?.['mode'] === 1 ? 'persistent-recursive' : 'persistent', f.path, t);
     }
   }
 
-  private multi(s: string, reqBody: Rec, body: Rec, requestUs: number, t: number): void {
+  private multi(s: string, reqBody: Rec, body: Rec, requestUs: number, t: number, zxid: bigint): void {
     const ops = (reqBody['ops'] as { header: { type: number }; body: Rec }[] | undefined) ?? [];
     const results = (body['results'] as { header: { type: number }; body: Rec | null }[] | undefined) ?? [];
     ops.forEach((o, i) => {
       const r = results[i];
-      if (CREATE_OPS.has(o.header.type) && r?.body != null) this.createdNode(s, String(r.body['path']), Number(o.body['flags'] ?? 0), t);
+      if (CREATE_OPS.has(o.header.type) && r?.body != null) this.createdNode(s, String(r.body['path']), Number(o.body['flags'] ?? 0), t, zxid);
       else if (o.header.type === OpCode.delete && typeof o.body['path'] === 'string') this.deletedNode(s, o.body['path'], requestUs);
     });
   }
 
-  private createdNode(s: string, path: string, flags: number, t: number): void {
+  private createdNode(s: string, path: string, flags: number, t: number, zxid: bigint): void {
     if (flags === CreateFlags.ephemeral || flags === CreateFlags.ephemeralSequential) {
       this.sessions.ephemeral(s, path, t);
       this.ephemeralOwner.set(path, s);
     }
-    this.locks.created(path, s, t);
+    this.locks.created(path, s, t, zxid);
   }
 
   private deletedNode(session: string, path: string, requestUs: number): void {

@@ -25,6 +25,8 @@ interface Contender {
   mode: LockMode;
   seq: number;
   createdUs: number;
+  /** The create's zxid: a listing older than this cannot show the node. */
+  zxid: bigint;
   /** The owner's getChildren reply showed it holding. */
   acquiredUs: number | undefined;
   /** It first held by the rule, whether or not its owner saw that. */
@@ -68,10 +70,21 @@ export class LockTracker {
     private readonly sessions: SessionView,
   ) {}
 
-  created(path: string, session: string, atUs: number): void {
+  /** A create of `path` by `session` succeeded; `zxid` is the create's transaction id (from its reply). */
+  created(path: string, session: string, atUs: number, zxid: bigint): void {
     const n = recogniseLockNode(path);
     if (n === undefined) return;
     const d = this.dir(n.dir, n.recipe, n.kind);
+    const known = d.live.get(n.name);
+    if (known !== undefined) {
+      // Another session's listing showed the node before its create reply reached us (replies on different
+      // connections race each other): now we know whose it is.
+      if (known.session === UNKNOWN_SESSION) {
+        known.session = session;
+        known.zxid = zxid;
+      }
+      return;
+    }
     const c: Contender = {
       path,
       name: n.name,
@@ -79,6 +92,7 @@ export class LockTracker {
       mode: n.mode,
       seq: n.seq,
       createdUs: atUs,
+      zxid,
       acquiredUs: undefined,
       ruleFirstUs: undefined,
       endUs: undefined,
@@ -105,8 +119,11 @@ export class LockTracker {
     this.recompute(hit.dir, requestUs);
   }
 
-  /** A getChildren/getChildren2 reply listed `dir` for `session`. */
-  listed(dirPath: string, children: readonly string[], session: string, atUs: number): void {
+  /**
+   * A getChildren/getChildren2 reply listed `dir` for `session`. `zxid` (the reply header's) says how recent the
+   * listing is: replies on different connections may reach the capture in another order than the server made them.
+   */
+  listed(dirPath: string, children: readonly string[], session: string, atUs: number, zxid: bigint): void {
     let d = this.dirs.get(dirPath);
     const names = new Set(children);
     // Contenders created before the capture began: known only from listings.
@@ -115,7 +132,7 @@ export class LockTracker {
       const n = recogniseLockNode(dirPath === '/' ? `/${name}` : `${dirPath}/${name}`);
       if (n === undefined) continue;
       if (d !== undefined && [...d.all.items].some((c) => c.name === name)) continue;
-      this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs);
+      this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs, 0n);
       d = this.dirs.get(dirPath);
     }
     if (d === undefined) return;
@@ -127,7 +144,8 @@ export class LockTracker {
         }
         continue;
       }
-      if (c.vanishedUs === undefined) this.vanished(d, c, atUs);
+      // Absent from a listing made before the node was created proves nothing.
+      if (c.vanishedUs === undefined && zxid >= c.zxid) this.vanished(d, c, atUs);
     }
     // The owner learns it lost a node that vanished.
     for (const c of d.live.values()) {
