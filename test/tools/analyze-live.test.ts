@@ -280,7 +280,7 @@ describe('analysis of real traffic through the proxy', () => {
   });
 
   it('zkwire analyze prints the tables, the JSON and an HTML page from the capture file', async () => {
-    const file = path.join(work, 'capture.jsonl');
+    const file = process.env['ZKWIRE_ANALYZE_CAPTURE'] ?? path.join(work, 'capture.jsonl');
     writeFileSync(file, `${capture.join('\n')}\n`);
     const text = await zkwire('analyze', file);
     expect(text.code).toBe(0);

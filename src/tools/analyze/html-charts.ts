@@ -19,45 +19,53 @@ const ROW_H = 22;
 
 const n1 = (v: number): string => (Math.round(v * 10) / 10).toString();
 
-function axis(durationMs: number, y: number): string {
+/** A time window of the capture, in ms since its start. */
+interface Span {
+  lo: number;
+  hi: number;
+}
+
+function axis(w: Span, y: number): string {
   const parts: string[] = [`<line x1="${LABEL_W}" y1="${y}" x2="${LABEL_W + PLOT_W}" y2="${y}" class="axis"/>`];
-  const span = Math.max(durationMs, 1);
+  const span = Math.max(w.hi - w.lo, 1e-3);
   const raw = span / 8;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
-  for (let t = 0; t <= span + 1e-9; t += step) {
-    const x = LABEL_W + (t / span) * PLOT_W;
+  for (let t = Math.ceil(w.lo / step) * step; t <= w.hi + 1e-9; t += step) {
+    const x = xOf(t, w);
     parts.push(`<line x1="${n1(x)}" y1="${y}" x2="${n1(x)}" y2="${y + 4}" class="axis"/>`);
     parts.push(`<text x="${n1(x)}" y="${y + 16}" class="tick">${esc(fmtAt(t))}</text>`);
   }
   return parts.join('');
 }
 
-function xOf(ms: number, durationMs: number): number {
-  return LABEL_W + (Math.min(Math.max(ms, 0), durationMs) / Math.max(durationMs, 1)) * PLOT_W;
+function xOf(ms: number, w: Span): number {
+  const span = Math.max(w.hi - w.lo, 1e-3);
+  return LABEL_W + ((Math.min(Math.max(ms, w.lo), w.hi) - w.lo) / span) * PLOT_W;
 }
 
 /** One row per session: its connections as bars, silences, reconnects and how it ended. */
 export function sessionTimelineSvg(sessions: readonly SessionReport[], durationMs: number): string {
   if (sessions.length === 0) return '<p class="none">No session in this capture.</p>';
+  const whole: Span = { lo: 0, hi: durationMs };
   const h = sessions.length * ROW_H + 34;
   const rows = sessions.map((s, i) => {
     const y = 8 + i * ROW_H;
     const parts: string[] = [`<g class="session-row" data-session="${esc(s.id)}">`];
     parts.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(s.id)}</text>`);
     for (const c of s.connections) {
-      const x0 = xOf(c.fromMs, durationMs);
-      const x1 = xOf(c.toMs ?? durationMs, durationMs);
+      const x0 = xOf(c.fromMs, whole);
+      const x1 = xOf(c.toMs ?? durationMs, whole);
       const tip = `connection ${c.conn} (${c.client}) ${fmtAt(c.fromMs)} → ${fmtAt(c.toMs)}${c.resumed ? ', resumed the session' : ''}${c.endReason === null ? '' : `, ended: ${c.endReason}`}`;
       parts.push(`<rect x="${n1(x0)}" y="${y + 3}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 8}" class="conn${c.resumed ? ' resumed' : ''}"><title>${esc(tip)}</title></rect>`);
     }
     for (const z of s.silences) {
-      const x0 = xOf(z.fromMs, durationMs);
-      const x1 = xOf(z.toMs, durationMs);
+      const x0 = xOf(z.fromMs, whole);
+      const x1 = xOf(z.toMs, whole);
       parts.push(`<rect x="${n1(x0)}" y="${y + 6}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 14}" class="silence"><title>${esc(`silent for ${fmtMs(z.ms)} (timeout ${fmtMs(s.timeoutMs)})`)}</title></rect>`);
     }
     if (s.end.kind === 'closed' || s.end.kind === 'expired') {
-      const x = xOf(s.end.atMs, durationMs);
+      const x = xOf(s.end.atMs, whole);
       const cls = s.end.kind === 'expired' ? 'expired' : 'closed';
       const tip = s.end.kind === 'expired' ? `expired: ${s.end.how}` : 'closed by the client';
       parts.push(`<path d="M${n1(x - 5)} ${y + 4} l10 12 m0 -12 l-10 12" class="${cls}"><title>${esc(tip)}</title></path>`);
@@ -65,21 +73,27 @@ export function sessionTimelineSvg(sessions: readonly SessionReport[], durationM
     parts.push('</g>');
     return parts.join('');
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="session timeline">${rows.join('')}${axis(durationMs, h - 24)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="session timeline">${rows.join('')}${axis(whole, h - 24)}</svg>`;
 }
 
 /** One group per lock directory, one row per holder: who held the lock from when to when. */
 export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number): string {
   const withHolders = locks.filter((l) => l.holders.length > 0);
   if (withHolders.length === 0) return '<p class="none">No lock was held in this capture.</p>';
+  // Zoomed to the time the locks were in use: lock traffic is often a short part of a long capture.
+  const holds = withHolders.flatMap((l) => l.holders);
+  const first = Math.min(...holds.map((h) => h.fromMs));
+  const last = Math.max(...holds.map((h) => h.toMs ?? durationMs));
+  const pad = Math.max((last - first) * 0.04, 0.5);
+  const whole: Span = { lo: Math.max(0, first - pad), hi: Math.min(Math.max(durationMs, last), last + pad) };
   const rows: string[] = [];
   let y = 6;
   for (const l of withHolders) {
     rows.push(`<g class="lock-group" data-lock="${esc(l.dir)}"><text x="4" y="${y + 14}" class="dir">${esc(l.dir)} (${esc(l.recipe)})</text>`);
     y += ROW_H;
     for (const h of l.holders) {
-      const x0 = xOf(h.fromMs, durationMs);
-      const x1 = xOf(h.toMs ?? durationMs, durationMs);
+      const x0 = xOf(h.fromMs, whole);
+      const x1 = xOf(h.toMs ?? durationMs, whole);
       const name = withoutProtection(h.node.slice(h.node.lastIndexOf('/') + 1));
       const tip = `${name} held by ${h.session} (${h.mode}) ${fmtAt(h.fromMs)} → ${fmtAt(h.toMs)}${h.handoffMs === null ? '' : `, hand-off ${fmtMs(h.handoffMs)}`}${h.how === null ? ', still held at the end' : `, ${h.how}`}`;
       rows.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(name)}</text>`);
@@ -90,15 +104,15 @@ export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number
       y += ROW_H;
     }
     for (const v of l.violations) {
-      const x0 = xOf(v.fromMs, durationMs);
-      const x1 = xOf(v.toMs, durationMs);
+      const x0 = xOf(v.fromMs, whole);
+      const x1 = xOf(v.toMs, whole);
       rows.push(`<rect x="${n1(x0)}" y="${y - ROW_H * l.holders.length}" width="${n1(Math.max(3, x1 - x0))}" height="${ROW_H * l.holders.length}" class="violation"><title>${esc('two holders at once')}</title></rect>`);
     }
     rows.push('</g>');
     y += 6;
   }
   const h = y + 28;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="lock holders">${rows.join('')}${axis(durationMs, h - 24)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="lock holders">${rows.join('')}${axis(whole, h - 24)}</svg>`;
 }
 
 /** Bars on a log-scale latency axis. */

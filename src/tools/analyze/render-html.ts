@@ -23,8 +23,8 @@ section{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 
 h2{font-size:18px;margin:0 0 6px}h3{font-size:15px;margin:14px 0 6px}
 p.explain{color:#4a5263;margin:0 0 10px;max-width:900px}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
-th,td{border-bottom:1px solid #e6e9ef;padding:3px 10px;text-align:right;white-space:nowrap}
-th{background:#f0f2f6;font-weight:600}td.l,th.l{text-align:left}td.l{white-space:normal;overflow-wrap:anywhere}td.path{max-width:520px;overflow:hidden;text-overflow:ellipsis}
+th,td{border-bottom:1px solid #e6e9ef;padding:3px 7px;text-align:right;white-space:nowrap}
+th{background:#f0f2f6;font-weight:600}td.l,th.l{text-align:left}td.w{white-space:normal;overflow-wrap:anywhere;min-width:260px}td.path{max-width:520px;overflow:hidden;text-overflow:ellipsis}
 ul.findings{padding-left:0;list-style:none}ul.findings li{margin:6px 0;padding:8px 12px;border-radius:6px;border-left:5px solid}
 li.bad{background:#fdecec;border-color:#c62828}li.warn{background:#fff6e0;border-color:#e0a100}li.ok{background:#eaf6ec;border-color:#2e7d32}
 li b{display:block}
@@ -67,7 +67,9 @@ function opsTable(keyName: string, rows: readonly OpRow[], limit = 50): string {
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], left = 1): string {
   const th = head.map((h, i) => `<th${i < left ? ' class="l"' : ''}>${esc(h)}</th>`).join('');
-  const tr = rows.map((r) => `<tr>${r.map((c, i) => `<td${i < left ? ' class="l"' : ''}>${esc(c)}</td>`).join('')}</tr>`).join('');
+  // Long cells (paths) wrap; short ones (ids, times) never do.
+  const cls = (c: string, i: number): string => [i < left ? 'l' : '', c.length > 40 ? 'w' : ''].filter((x) => x !== '').join(' ');
+  const tr = rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(c, i) === '' ? '' : ` class="${cls(c, i)}"`}>${esc(c)}</td>`).join('')}</tr>`).join('');
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
 }
 
@@ -165,9 +167,8 @@ export function renderReportHtml(r: AnalysisReport, opts: HtmlOptions = {}): str
 <p class="legend"><span><i class="sw" style="background:#5b8ad6"></i>connection</span><span><i class="sw" style="background:#8e6bd1"></i>resumed connection</span><span><i class="sw" style="background:#f0a020"></i>silence</span></p>
 ${sessionTimelineSvg(r.sessions, r.durationMs)}
 ${table(['session', 'timeout', 'connections', 'reconnects', 'disconnects', 'ping p50 / p99', 'silences', 'ephemerals', 'requests', 'end'], sessionsRows)}
-${ephemerals.length === 0 ? '' : `<h3>Ephemeral nodes</h3><p class="explain">Nodes that exist only as long as the session that made them.</p>${table(['node', 'session', 'created', 'removed'], ephemerals.slice(0, 300), 2)}`}
 </section>
-<section id="locks"><h2>Locks</h2><p class="explain">Locks recognised by the names their libraries give to nodes (Curator, kazoo, zkwire). Each contender creates a numbered node; the lowest number holds the lock (for read/write locks, readers ahead of the first writer share it) and every other contender watches the one just ahead of it. A bar is one holder, from when it learned it held the lock to when it let go. Hand-off is how long the next contender took to notice. Two bars overlapping on one exclusive lock is a violation.</p>
+<section id="locks"><h2>Locks</h2><p class="explain">Locks recognised by the names their libraries give to nodes (Curator, kazoo, zkwire). Each contender creates a numbered node; the lowest number holds the lock (for read/write locks, readers ahead of the first writer share it) and every other contender watches the one just ahead of it. The drawing is zoomed to the time the locks were in use. A bar is one holder, from when it learned it held the lock to when it let go. Hand-off is how long the next contender took to notice. Two bars overlapping on one exclusive lock is a violation.</p>
 <p class="legend"><span><i class="sw" style="background:#3f9d63"></i>exclusive</span><span><i class="sw" style="background:#76b7e0"></i>read</span><span><i class="sw" style="background:#c77c2a"></i>write</span><span><i class="sw" style="background:rgba(200,30,30,.35)"></i>two holders at once</span></p>
 ${lockTimelineSvg(r.locks, r.durationMs)}
 ${r.locks.length === 0 ? '<p class="none">No lock recognised.</p>' : r.locks.map(lockSection).join('')}
@@ -176,6 +177,9 @@ ${r.locks.length === 0 ? '<p class="none">No lock recognised.</p>' : r.locks.map
 ${watchRows.length === 0 ? '<p class="none">No watch set.</p>' : table(['path', 'kind', 'session', 'set', 'fired by', 'set → fire'], watchRows, 3)}
 ${w.notRestored.length === 0 ? '' : `<h3>Not re-registered after a reconnect</h3>${table(['path', 'kind', 'session', 'reconnect'], w.notRestored.map((l) => [l.path, l.kind, l.session, fmtAt(l.reconnectMs)]), 3)}`}
 ${w.herds.length === 0 ? '' : `<h3>Herds</h3>${table(['path', 'event', 'sessions', 'at', 'spread'], w.herds.map((h) => [h.path, h.event, String(h.sessions), fmtAt(h.atMs), fmtMs(h.spreadMs)]), 2)}`}
+</section>
+<section id="ephemerals"><h2>Ephemeral nodes</h2><p class="explain">Nodes that exist only as long as the session that made them: the server removes them when the session is closed or expires. Lock contenders are ephemeral nodes too.</p>
+${ephemerals.length === 0 ? '<p class="none">No ephemeral node created.</p>' : table(['node', 'session', 'created', 'removed'], ephemerals.slice(0, 300), 2)}
 </section>
 <section id="latency"><h2>Requests and latency</h2><p class="explain">Every request and how long the server took to answer it (time from request to reply as seen on the wire). p50 is the typical reply, p99 the slowest one in a hundred. Errors are ZooKeeper’s own result codes: NONODE and NODEEXISTS are often normal (a recipe checking), SESSIONEXPIRED and CONNECTIONLOSS are not.</p>
 ${histogramSvg(r.ops.histogram, 'reply latency, all requests')}
