@@ -57,8 +57,9 @@ export class Analyzer {
   private frames = 0;
   private connectionCount = 0;
   private readonly conns = new Map<string, ConnState>();
-  /** Ephemeral node → the session that created it. */
+  /** Ephemeral node → the session that created it, and the other way round. */
   private readonly ephemeralOwner = new Map<string, string>();
+  private readonly ephemeralsOf = new Map<string, Set<string>>();
   private readonly ops: OpStats;
   private readonly sessions: SessionTracker;
   private readonly watches: WatchTracker;
@@ -261,6 +262,9 @@ export class Analyzer {
     if (flags === CreateFlags.ephemeral || flags === CreateFlags.ephemeralSequential) {
       this.sessions.ephemeral(s, path, t);
       this.ephemeralOwner.set(path, s);
+      const mine = this.ephemeralsOf.get(s) ?? new Set<string>();
+      mine.add(path);
+      this.ephemeralsOf.set(s, mine);
     }
     this.locks.created(path, s, t, zxid);
   }
@@ -270,6 +274,7 @@ export class Analyzer {
     if (owner !== undefined) {
       this.sessions.ephemeralDeleted(owner, path, requestUs);
       this.ephemeralOwner.delete(path);
+      this.ephemeralsOf.get(owner)?.delete(path);
     }
     this.locks.deleted(path, session, requestUs);
   }
@@ -280,11 +285,11 @@ export class Analyzer {
     this.locks.sessionEnded(id, t, kind === 'closed' ? 'session closed' : 'session expired');
     this.watches.sessionEnded(id, kind === 'closed' ? 'session closed' : 'session expired');
     // The server removes the session's ephemeral nodes with it.
-    for (const [path, owner] of this.ephemeralOwner) {
-      if (owner !== id) continue;
+    for (const path of this.ephemeralsOf.get(id) ?? []) {
       this.sessions.ephemeralDeleted(id, path, t);
       this.ephemeralOwner.delete(path);
     }
+    this.ephemeralsOf.delete(id);
   }
 
   private closeConn(c: ConnState, t: number, reason: string): void {

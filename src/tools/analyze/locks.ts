@@ -46,6 +46,8 @@ interface LockDir {
   recipe: string;
   kind: LockKind;
   live: Map<string, Contender>;
+  /** Names of contenders that have ended, so a late listing does not bring them back. */
+  ended: Set<string>;
   all: BoundedList<Contender>;
   waits: LockWait[];
   orphans: { node: string; session: string; why: string }[];
@@ -131,7 +133,7 @@ export class LockTracker {
       if (d?.live.has(name) === true) continue;
       const n = recogniseLockNode(dirPath === '/' ? `/${name}` : `${dirPath}/${name}`);
       if (n === undefined) continue;
-      if (d !== undefined && [...d.all.items].some((c) => c.name === name)) continue;
+      if (d?.ended.has(name) === true) continue;
       this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs, 0n);
       d = this.dirs.get(dirPath);
     }
@@ -281,6 +283,7 @@ export class LockTracker {
     c.endUs = atUs;
     c.endHow = how;
     d.live.delete(c.name);
+    d.ended.add(c.name);
     this.byPath.delete(c.path);
   }
 
@@ -292,7 +295,7 @@ export class LockTracker {
   private dir(path: string, recipe: string, kind: LockKind): LockDir {
     let d = this.dirs.get(path);
     if (d === undefined) {
-      d = { dir: path, recipe, kind, live: new Map(), all: new BoundedList(MAX_CONTENDERS_KEPT), waits: [], orphans: [] };
+      d = { dir: path, recipe, kind, live: new Map(), ended: new Set(), all: new BoundedList(MAX_CONTENDERS_KEPT), waits: [], orphans: [] };
       this.dirs.set(path, d);
     } else if (kind === 'read-write' && d.kind === 'mutex') {
       // kazoo's write lock nodes look like its plain lock until a reader shows up.
