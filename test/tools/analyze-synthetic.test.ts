@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventType, OpCode } from '../../src/protocol/index.js';
 import { Analyzer, analyzeEvents } from '../../src/tools/analyze/index.js';
+import { rollUpPath } from '../../src/tools/analyze/op-stats.js';
 import { Script } from './analyze-script.js';
 
 const DIR = '/app/lock';
@@ -282,5 +283,18 @@ describe('guardrails', () => {
     expect(r.ops.byOp.find((o) => o.key === 'getData')).toMatchObject({ requests: 3, replies: 2, errors: { NONODE: 2 } });
     // A live snapshot does not yet call anything unanswered.
     expect(analyzer.report(false).guardrails.counts.unanswered).toBeUndefined();
+  });
+});
+
+describe('per-path table', () => {
+  it('rolls paths up to the chosen depth', () => {
+    expect(rollUpPath('/a/b/c', 2)).toBe('/a/b');
+    expect(rollUpPath('/a/b/c', 1)).toBe('/a');
+    expect(rollUpPath('/a/b/c', 5)).toBe('/a/b/c');
+    expect(rollUpPath('/a', 2)).toBe('/a');
+    expect(rollUpPath('/', 1)).toBe('/');
+    expect(rollUpPath('/a/b/', 2)).toBe('/a/b');
+    expect(rollUpPath('/a/b/', 1)).toBe('/a');
+    expect(rollUpPath('relative', 1)).toBe('relative');
   });
 });

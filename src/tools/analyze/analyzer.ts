@@ -32,6 +32,8 @@ interface Pending {
 
 interface ConnState {
   conn: CaptureConnection;
+  /** The client's host, the key of the per-client table. */
+  client: string;
   session: string | undefined;
   /** The session id the connect request asked to resume (0 for a new session). */
   requested: bigint | undefined;
@@ -119,7 +121,7 @@ export class Analyzer {
   private conn(conn: CaptureConnection): ConnState {
     let c = this.conns.get(conn.id);
     if (c === undefined || c.closed) {
-      c = { conn, session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false };
+      c = { conn, client: clientHost(conn.client), session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false };
       this.conns.set(conn.id, c);
       this.connectionCount++;
     }
@@ -314,7 +316,7 @@ export class Analyzer {
   }
 
   private keys(c: ConnState, op: string, path: string | undefined): OpKeys {
-    return { op, path, session: c.session, client: clientHost(c.conn.client) };
+    return { op, path, session: c.session, client: c.client };
   }
 
   private flag(kind: GuardrailFinding['kind'], t: number, c: ConnState, op: string | null, path: string | null, detail: string): void {

@@ -50,11 +50,22 @@ class Table {
   }
 }
 
-/** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. */
+/** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. Scans, no split: hot path. */
 export function rollUpPath(path: string, depth: number): string {
   if (!path.startsWith('/')) return path;
-  const parts = path.split('/').filter((p) => p !== '');
-  return parts.length === 0 ? '/' : `/${parts.slice(0, depth).join('/')}`;
+  let end = path.length;
+  let seen = 0;
+  for (let i = 1; i < path.length; i++) {
+    if (path.charCodeAt(i) !== 47 /* '/' */) continue;
+    // A doubled or trailing slash is not a segment boundary worth keeping.
+    if (i === path.length - 1 || path.charCodeAt(i - 1) === 47) continue;
+    if (++seen === depth) {
+      end = i;
+      break;
+    }
+  }
+  const out = path.slice(0, end);
+  return out.length > 1 && out.endsWith('/') ? out.slice(0, -1) : out;
 }
 
 export class OpStats {
@@ -67,18 +78,18 @@ export class OpStats {
   constructor(private readonly depth: number) {}
 
   request(k: OpKeys): void {
-    for (const t of this.tables(k)) t.requests++;
+    this.byOp.row(k.op)!.requests++;
+    if (k.path !== undefined) this.byPath.row(rollUpPath(k.path, this.depth))!.requests++;
+    if (k.session !== undefined) this.bySession.row(k.session)!.requests++;
+    this.byClient.row(k.client)!.requests++;
   }
 
   reply(k: OpKeys, err: number, latencyMs: number | undefined): void {
-    for (const t of this.tables(k)) {
-      t.replies++;
-      if (latencyMs !== undefined) t.latency.add(latencyMs);
-      if (err !== 0) {
-        const name = errName(err);
-        t.errors.set(name, (t.errors.get(name) ?? 0) + 1);
-      }
-    }
+    const name = err === 0 ? undefined : errName(err);
+    replied(this.byOp.row(k.op)!, name, latencyMs);
+    if (k.path !== undefined) replied(this.byPath.row(rollUpPath(k.path, this.depth))!, name, latencyMs);
+    if (k.session !== undefined) replied(this.bySession.row(k.session)!, name, latencyMs);
+    replied(this.byClient.row(k.client)!, name, latencyMs);
     if (latencyMs !== undefined) this.all.add(latencyMs);
   }
 
@@ -92,11 +103,10 @@ export class OpStats {
       histogram: coarseBuckets(this.all),
     };
   }
+}
 
-  private *tables(k: OpKeys): Generator<Totals> {
-    yield this.byOp.row(k.op)!;
-    if (k.path !== undefined) yield this.byPath.row(rollUpPath(k.path, this.depth))!;
-    if (k.session !== undefined) yield this.bySession.row(k.session)!;
-    yield this.byClient.row(k.client)!;
-  }
+function replied(t: Totals, err: string | undefined, latencyMs: number | undefined): void {
+  t.replies++;
+  if (latencyMs !== undefined) t.latency.add(latencyMs);
+  if (err !== undefined) t.errors.set(err, (t.errors.get(err) ?? 0) + 1);
 }
