@@ -175,6 +175,38 @@ describe('locks', () => {
     expect(lock.orphans).toEqual([]);
   });
 
+  it('waits for the holder\'s delete reply that a faster listing on another connection overtook', async () => {
+    const s = new Script();
+    const a = s.connect(0x100n);
+    const b = s.connect(0x200n);
+    const na = a.createSeq(MUTEX, 0);
+    a.list(DIR, [name(na)]);
+    const nb = b.createSeq(MUTEX_B, 1);
+    b.list(DIR, [name(na), name(nb)]);
+    b.watchData(na);
+    s.wait(30);
+    // a's delete request goes out; the server deletes, b is notified and lists; b's reply overtakes a's.
+    const conn = a.conn;
+    const xid = ++a.xid;
+    a.frame('c2s', { kind: 'request', xid, opcode: OpCode.delete, op: 'delete', path: na, decoded: { header: { xid, type: OpCode.delete }, body: { path: na, version: -1 } }, summary: '' });
+    s.wait(1);
+    b.notify(EventType.NodeDeleted, na);
+    b.list(DIR, [name(nb)]);
+    s.wait(1);
+    const zxid = s.nextZxid();
+    s.push({ type: 'frame', conn, timeUs: s.time, dir: 's2c', size: 16, frame: { kind: 'reply', xid, opcode: OpCode.delete, op: 'delete', path: na, err: 0, zxid, decoded: { header: { xid, zxid, err: 0 } }, summary: '' } });
+    s.wait(50);
+    b.delete(nb);
+    a.list(DIR, []);
+    const r = await analyzeEvents(s.events);
+    const lock = r.locks[0]!;
+    expect(lock.violations).toEqual([]);
+    expect(lock.holders.map((h) => [h.session, h.how])).toEqual([
+      ['0x100', 'released (node deleted)'],
+      ['0x200', 'released (node deleted)'],
+    ]);
+  });
+
   it('finds orphaned contenders: two nodes of one session, and nodes never followed up', async () => {
     const s = new Script();
     const a = s.connect(0x100n);

@@ -272,9 +272,10 @@ export class LockTracker {
     if (this.sessions.ended(c.session)) this.end(d, c, atUs, 'session ended');
     else if (c.session === UNKNOWN_SESSION || !this.sessions.connected(c.session)) this.end(d, c, atUs, 'lost while its session was disconnected');
     else {
-      // Its owner is connected and did not delete it: it may still believe it holds the lock.
-      c.vanishedUs = atUs;
-      this.byPath.delete(c.path);
+      // Its owner is connected and has not deleted it, as far as we know yet: it may still believe it holds the
+      // lock. It stays findable by path, because the owner's delete reply may simply not have reached us (the
+      // listing that lacked the node came on another connection): that reply ends the hold at its request time.
+      c.vanishedUs ??= atUs;
     }
   }
 
