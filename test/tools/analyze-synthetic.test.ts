@@ -150,8 +150,13 @@ describe('locks', () => {
     // c's listing already shows b's node; b's create reply comes after it.
     c.list(DIR, [name(na), name(nb)]);
     b.createSeq(MUTEX_B, 1);
-    // A listing the server made before b's create (older zxid) arrives late and lacks b's node.
+    // Listings the server made before b's create (older zxids) arrive late and lack b's node.
     c.list(DIR, [name(na)], false, 1n);
+    const nbEarly = `${DIR}/_c_bbbbbbbb-2222-3333-4444-555555555555-lock-0000000003`;
+    a.list(DIR, [name(na), name(nb), name(nbEarly)]);
+    a.list(DIR, [name(na), name(nb)], false, 2n);
+    b.createSeq(`${DIR}/_c_bbbbbbbb-2222-3333-4444-555555555555-lock-`, 3);
+    b.delete(nbEarly);
     b.list(DIR, [name(na), name(nb)]);
     b.watchData(na);
     a.delete(na);
@@ -165,7 +170,7 @@ describe('locks', () => {
     b.close('fin');
     const r = await analyzeEvents(s.events);
     const lock = r.locks[0]!;
-    expect(lock.contenders).toBe(3);
+    expect(lock.contenders).toBe(4);
     expect(lock.holders.map((h) => [h.node, h.session, h.how])).toEqual([
       [na, '0x100', 'released (node deleted)'],
       [nb, '0x200', 'released (node deleted)'],

@@ -83,7 +83,7 @@ export class LockTracker {
       // connections race each other): now we know whose it is.
       if (known.session === UNKNOWN_SESSION) {
         known.session = session;
-        known.zxid = zxid;
+        if (zxid < known.zxid) known.zxid = zxid;
       }
       return;
     }
@@ -134,7 +134,8 @@ export class LockTracker {
       const n = recogniseLockNode(dirPath === '/' ? `/${name}` : `${dirPath}/${name}`);
       if (n === undefined) continue;
       if (d?.ended.has(name) === true) continue;
-      this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs, 0n);
+      // Its create zxid is unknown; it is at most this listing's, so older listings cannot prove it gone.
+      this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs, zxid);
       d = this.dirs.get(dirPath);
     }
     if (d === undefined) return;
