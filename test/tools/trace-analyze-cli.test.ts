@@ -42,14 +42,17 @@ it('keeps the analysis while forwarding many connections, shows snapshots, and r
     const lock = `/trace-analyze-${randomUUID()}/lock`;
     const clients = await Promise.all(Array.from({ length: n }, () => ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000 })));
     const ids = clients.map((c) => c.sessionIdHex);
-    // Every client takes the same mutex once, all at the same time: one queue of twelve.
-    await Promise.all(
-      clients.map(async (c) => {
-        const lease = await new InterProcessMutex(c, lock).acquire();
-        await c.create(`${lease.node.slice(0, lease.node.lastIndexOf('/'))}-${randomUUID()}`, null, { mode: 'ephemeral' }).catch(() => undefined);
-        await lease.release();
-      }),
-    );
+    // Twice over, every client takes the same mutex, all at the same time: a queue of twelve, replies of twelve
+    // connections racing each other through the proxy.
+    for (let round = 0; round < 2; round++) {
+      await Promise.all(
+        clients.map(async (c) => {
+          const lease = await new InterProcessMutex(c, lock).acquire();
+          await c.exists(lease.node);
+          await lease.release();
+        }),
+      );
+    }
     // A snapshot taken after all of them connected shows them.
     const seen = stdout.length;
     const deadline = Date.now() + 10_000;
@@ -64,7 +67,7 @@ it('keeps the analysis while forwarding many connections, shows snapshots, and r
     // The final report: every session, closed, and the lock with one hold per client and no violation.
     const report = text.slice(text.lastIndexOf('Capture: '));
     for (const id of ids) expect(report).toMatch(new RegExp(`^\\| ${id} .*closed`, 'm'));
-    expect(report).toContain(`${lock} — Curator mutex, ${n} contender node(s), ${n} hold(s)`);
+    expect(report).toContain(`${lock} — Curator mutex, ${2 * n} contender node(s), ${2 * n} hold(s)`);
     expect(report).not.toContain('VIOLATION');
     const page = fs.readFileSync(html, 'utf8');
     for (const id of ids) expect(page).toContain(`data-session="${id}"`);
