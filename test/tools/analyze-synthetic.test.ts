@@ -6,7 +6,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { EventType, OpCode } from '../../src/protocol/index.js';
-import { Analyzer, analyzeEvents } from '../../src/tools/analyze/index.js';
+import { Analyzer, analyzeEvents, renderReportText } from '../../src/tools/analyze/index.js';
+import { renderReportHtml } from '../../src/tools/analyze/render-html.js';
 import { rollUpPath } from '../../src/tools/analyze/op-stats.js';
 import { Script } from './analyze-script.js';
 
@@ -333,5 +334,29 @@ describe('per-path table', () => {
     expect(rollUpPath('/a/b/', 2)).toBe('/a/b');
     expect(rollUpPath('/a/b/', 1)).toBe('/a');
     expect(rollUpPath('relative', 1)).toBe('relative');
+  });
+});
+
+describe('hostile captures', () => {
+  it('escapes every capture string in the HTML page and shows control characters on the terminal', async () => {
+    const evil = `/x/<img src=x onerror=alert(1)>"'&\u001b[2J`;
+    const s = new Script();
+    const a = s.connect(0x1n);
+    a.watchData(evil);
+    const lockNode = a.createSeq(`${evil}/_c_11111111-2222-3333-4444-555555555555-lock-`, 0);
+    a.list(evil, [lockNode.slice(lockNode.lastIndexOf('/') + 1)]);
+    const r = await analyzeEvents(s.events);
+    expect(r.locks.map((l) => l.dir)).toEqual([evil]);
+    const html = renderReportHtml(r, { title: '<b>file</b>' });
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>file');
+    expect(html).not.toContain('\u001b');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
+    // Nothing is ever fetched: no script, no link, and a policy that forbids loading anything else.
+    expect(html).not.toMatch(/<script|<link|@import|url\(/i);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    const text = renderReportText(r);
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('\\x1b[2J');
   });
 });

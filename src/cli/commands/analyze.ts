@@ -33,6 +33,7 @@ Exit status: 0 when the capture was analysed, 1 when it could not be read, 2 on 
 interface AnalyzeArgs {
   file: string;
   html: string | undefined;
+  /** The server ports, for packet captures (JSON-lines captures say the direction of every frame themselves). */
   ports: number[];
   opts: AnalyzeOptions;
 }

@@ -5,11 +5,14 @@
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import type { LatencyBucket, LockReport, SessionReport } from './report.js';
-import { fmtAt, fmtMs } from './render-text.js';
+import { fmtAt, fmtMs, safeText } from './render-text.js';
 
-/** Escapes text for HTML/XML character data and attribute values. */
+/**
+ * Escapes text for HTML/XML character data and attribute values. Control characters (invalid in XML, invisible in
+ * HTML) are shown as `\xNN`, as on the terminal.
+ */
 export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return safeText(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const W = 1000;
