@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessReadWriteLock } from '../../src/recipes/locks/read-write-lock.js';
+import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
 import { analyzeEvents, jsonlCaptureEvents, type AnalysisReport } from '../../src/tools/analyze/index.js';
 import { renderReportHtml } from '../../src/tools/analyze/render-html.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
@@ -32,6 +33,7 @@ interface Expected {
   mutex: { dir: string; first: string; second: string };
   rw: { dir: string; readA: string; readC: string; writeB: string };
   curatorMutex: { dir: string; curatorNode: string; zkwireNode: string };
+  semaphore: { dir: string; leaseA: string; leaseC: string };
   ephemerals: Record<string, string[]>;
   base: string;
 }
@@ -144,15 +146,23 @@ beforeAll(async () => {
   const leaseCur = await waitingA;
   await leaseCur.release();
 
+  // A semaphore of two leases: a and c hold one each at the same time (its locks/ mutex lets them in one by one).
+  const semDir = `${base}/sem`;
+  const [leaseSemA] = await new InterProcessSemaphoreV2(a, semDir, 2).acquire(1);
+  const [leaseSemC] = await new InterProcessSemaphoreV2(c, semDir, 2).acquire(1);
+  await leaseSemA!.release();
+  await leaseSemC!.release();
+
   expected = {
     sessions: { a: s(a), b: s(b), c: s(c), d: s(d), e: s(e), curator: curator.sessionId },
     mutex: { dir: mutexDir, first: leaseA.node, second: leaseB.node },
     rw: { dir: rwDir, readA: readA.node, readC: readC.node, writeB: writeB.node },
     curatorMutex: { dir: curatorDir, curatorNode: held.node, zkwireNode: leaseCur.node },
+    semaphore: { dir: semDir, leaseA: leaseSemA!.node, leaseC: leaseSemC!.node },
     ephemerals: {
-      [s(a)]: [ephA, leaseA.node, readA.node, leaseCur.node].sort(),
+      [s(a)]: [ephA, leaseA.node, readA.node, leaseCur.node, leaseSemA!.node].sort(),
       [s(b)]: [ephB, leaseB.node, writeB.node].sort(),
-      [s(c)]: [readC.node],
+      [s(c)]: [readC.node, leaseSemC!.node].sort(),
       [curator.sessionId]: [held.node],
     },
     base,
@@ -191,7 +201,10 @@ describe('analysis of real traffic through the proxy', () => {
     expect(by(x.e)).toMatchObject({ reconnects: 1, disconnects: 1 });
     expect(by(x.e).connections).toHaveLength(2);
     for (const [id, nodes] of Object.entries(expected.ephemerals)) {
-      expect(by(id).ephemerals.map((e) => e.path).sort(), id).toEqual(nodes);
+      // Plus, for the semaphore's two users, the node each made in the semaphore's own mutex (locks/).
+      const semMutex = by(id).ephemerals.filter((e) => e.path.startsWith(`${expected.semaphore.dir}/locks/`));
+      expect(semMutex, id).toHaveLength(id === x.a || id === x.c ? 1 : 0);
+      expect(by(id).ephemerals.filter((e) => !semMutex.includes(e)).map((e) => e.path).sort(), id).toEqual(nodes);
       // Every one of them was removed by the end: deleted, released, or gone with its closed session.
       expect(by(id).ephemerals.every((e) => e.deletedAtMs !== null), id).toBe(true);
     }
@@ -232,7 +245,18 @@ describe('analysis of real traffic through the proxy', () => {
       [expected.curatorMutex.zkwireNode, x.a],
     ]);
     expect(cur.waits.map((w) => [w.waiterSession, w.watched])).toEqual([[x.a, expected.curatorMutex.curatorNode]]);
-    expect(live.locks).toHaveLength(3);
+    const leases = lock(live, `${expected.semaphore.dir}/leases`);
+    expect(leases).toMatchObject({ recipe: 'Curator semaphore leases', kind: 'semaphore-leases', contenders: 2, violations: [], orphans: [] });
+    expect(leases.holders.map((h) => [h.node, h.session, h.mode])).toEqual([
+      [expected.semaphore.leaseA, x.a, 'lease'],
+      [expected.semaphore.leaseC, x.c, 'lease'],
+    ]);
+    // Two leases of two: held at the same time, which is no violation for a semaphore.
+    expect(leases.holders[1]!.fromMs).toBeLessThan(leases.holders[0]!.toMs!);
+    const semMutex = lock(live, `${expected.semaphore.dir}/locks`);
+    expect(semMutex).toMatchObject({ recipe: 'Curator semaphore (its mutex)', kind: 'mutex', contenders: 2, violations: [], orphans: [] });
+    expect(semMutex.holders.map((h) => h.session)).toEqual([x.a, x.c]);
+    expect(live.locks).toHaveLength(5);
   });
 
   it('links the watches the test set to the notifications that fired them, and finds the herd', () => {
@@ -250,11 +274,19 @@ describe('analysis of real traffic through the proxy', () => {
     // Curator's ensemble tracker watches the dynamic configuration of its own accord.
     const config = w.list.filter((v) => v.path === '/zookeeper/config');
     expect(config.every((v) => v.session === x.curator && v.kind === 'data')).toBe(true);
-    const lockWatches = w.list.filter((v) => !mine.includes(v) && !config.includes(v));
+    // Each semaphore user watches the leases directory until it has its lease, then removes that watch itself.
+    const sem = w.list.filter((v) => v.path === `${expected.semaphore.dir}/leases`);
+    expect(sem.map((v) => [v.session, v.kind, v.fired, v.dropped]).sort()).toEqual(
+      [
+        [x.a, 'child', null, 'removed by the client'],
+        [x.c, 'child', null, 'removed by the client'],
+      ].sort(),
+    );
+    const lockWatches = w.list.filter((v) => !mine.includes(v) && !config.includes(v) && !sem.includes(v));
     const waits = live.locks.flatMap((l) => l.waits);
     expect(lockWatches.map((v) => v.path).sort()).toEqual(waits.map((x2) => x2.watched).sort());
     expect(lockWatches.every((v) => v.fired?.event === 'NodeDeleted')).toBe(true);
-    expect(w.set).toBe(mine.length + waits.length + config.length);
+    expect(w.set).toBe(mine.length + waits.length + config.length + sem.length);
     expect(w.armedAtEnd).toBe(1);
     expect(w.notRestored).toEqual([]);
     expect(w.herds).toEqual([expect.objectContaining({ path: `${expected.base}/herd`, event: 'NodeDataChanged', sessions: 3 })]);
