@@ -294,6 +294,23 @@ describe('watches', () => {
   });
 });
 
+describe('removed watches', () => {
+  it('disarms only the kind a successful removeWatches names', async () => {
+    const s = new Script();
+    const a = s.connect(0x1n);
+    a.watchData('/r');
+    a.call(OpCode.getChildren, { path: '/r', watch: true }, { body: { children: [] } });
+    a.call(OpCode.removeWatches, { path: '/r', type: 1 }, { err: -121 }); // NOWATCHER: nothing removed
+    a.call(OpCode.removeWatches, { path: '/r', type: 1 });
+    const r = await analyzeEvents(s.events);
+    expect(r.watches.list.map((w) => [w.kind, w.dropped])).toEqual([
+      ['data', null],
+      ['child', 'removed by the client'],
+    ]);
+    expect(r.watches.armedAtEnd).toBe(1);
+  });
+});
+
 describe('guardrails', () => {
   it('reports out-of-order replies, requests after closeSession, unanswered and slow requests', () => {
     const s = new Script();

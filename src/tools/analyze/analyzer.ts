@@ -5,7 +5,7 @@
  * the number of frames (every list in the report is bounded, with exact counts beside it). Pure: no I/O.
  */
 
-import { CreateFlags, ErrorCode, hexId, JUTE_MAX_BUFFER, OpCode, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
+import { CreateFlags, ErrorCode, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
 import type { WatcherEvent } from '../../protocol/index.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
@@ -199,9 +199,6 @@ export class Analyzer {
       case OpCode.setWatches2:
         if (c.session !== undefined && body !== undefined) this.watches.restored(c.session, restoredLists(body));
         return;
-      case OpCode.removeWatches:
-        if (c.session !== undefined && f.path !== undefined) this.watches.removed(c.session, f.path);
-        return;
       default:
         return;
     }
@@ -245,6 +242,8 @@ export class Analyzer {
       const children = (body['children'] as string[] | null) ?? [];
       if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, f.path, `${children.length} children in one reply`);
       this.locks.listed(f.path, children, s, t, f.zxid ?? 0n);
+    } else if (opcode === OpCode.removeWatches && err === 0 && f.path !== undefined) {
+      this.watches.removed(s, f.path, removedKinds(Number(reqBody?.['type'] ?? WatcherType.Any)));
     } else if (opcode === OpCode.addWatch && err === 0 && f.path !== undefined) {
       this.watches.set(s, reqBody?.['mode'] === 1 ? 'persistent-recursive' : 'persistent', f.path, t);
     }
@@ -352,6 +351,22 @@ export class Analyzer {
 export function clientHost(client: string): string {
   const m = /^(\[[^\]]*\]|[^:]+):\d+$/.exec(client);
   return m === null ? client : m[1]!;
+}
+
+/** The watch kinds a removeWatches of this WatcherType removes. */
+function removedKinds(type: number): readonly WatchKind[] {
+  switch (type) {
+    case WatcherType.Children:
+      return ['child'];
+    case WatcherType.Data:
+      return ['data', 'exists'];
+    case WatcherType.Persistent:
+      return ['persistent'];
+    case WatcherType.PersistentRecursive:
+      return ['persistent-recursive'];
+    default:
+      return ['data', 'exists', 'child', 'persistent', 'persistent-recursive'];
+  }
 }
 
 function restoredLists(body: Rec): { kind: WatchKind; paths: string[] }[] {

@@ -133,14 +133,14 @@ export class WatchTracker {
     this.armed.delete(session);
   }
 
-  /** removeWatches / checkWatches… are rare; a removed watch is simply disarmed. */
-  removed(session: string, path: string): void {
+  /** A removeWatches succeeded: the session's watches of these kinds on `path` are disarmed. */
+  removed(session: string, path: string, kinds: readonly WatchKind[]): void {
     const armed = this.armed.get(session);
     if (armed === undefined) return;
     this.armed.set(
       session,
       armed.filter((a) => {
-        if (a.report.path !== path) return true;
+        if (a.report.path !== path || !kinds.includes(a.report.kind)) return true;
         a.report.dropped ??= 'removed by the client';
         return false;
       }),
