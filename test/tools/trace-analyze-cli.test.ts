@@ -14,6 +14,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { freePort } from '../../src/tools/local-server/free-port.js';
 import { sharedServer } from '../harness/zookeeper.js';
+import { zkwire } from './cli-io.js';
 
 const main = join(process.cwd(), 'dist/cli/main.js');
 
@@ -77,3 +78,12 @@ it('keeps the analysis while forwarding many connections, shows snapshots, and r
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+it('refuses analysis options without --analyze, and bad values, as usage errors', async () => {
+  const html = await zkwire('trace', '--html', 'report.html');
+  expect(html.code).toBe(2);
+  expect(html.err).toMatch(/--html needs --analyze/);
+  const every = await zkwire('trace', '--analyze', '--every', '0');
+  expect(every.code).toBe(2);
+  expect(every.err).toMatch(/--every must be a number/);
+});
