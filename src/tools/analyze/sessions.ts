@@ -41,14 +41,6 @@ export class SessionTracker {
 
   constructor(private readonly ms: (us: number) => number) {}
 
-  get(id: string): SessionState | undefined {
-    return this.sessions.get(id);
-  }
-
-  has(id: string): boolean {
-    return this.sessions.has(id);
-  }
-
   /** A connect response that granted (or re-granted) a session. */
   established(id: string, timeoutMs: number, conn: CaptureConnection, atUs: number, resumed: boolean): void {
     const s = this.session(id, atUs);
@@ -65,14 +57,6 @@ export class SessionTracker {
     });
     // A connection made after an end we inferred (e.g. a disconnect) proves the session still lived.
     if (s.end?.kind === 'disconnected') s.end = undefined;
-  }
-
-  /** A session seen only mid-stream (its handshake is not in the capture). */
-  seen(id: string, conn: CaptureConnection, atUs: number): void {
-    const s = this.session(id, atUs);
-    if (!s.conns.some((c) => c.conn === conn.id && c.toMs === null)) {
-      s.conns.push({ conn: conn.id, client: conn.client, server: conn.server, fromMs: this.ms(atUs), toMs: null, endReason: null, resumed: false, lastC2sUs: atUs });
-    }
   }
 
   /** Any frame of the session, for its time span and silences. */
@@ -123,13 +107,11 @@ export class SessionTracker {
     if (s === undefined) return;
     const c = openConn(s, connId);
     if (c === undefined) return;
+    s.lastUs = Math.max(s.lastUs, atUs);
+    // Still open when the capture ended: not a disconnect, and it has no end time.
+    if (reason === 'capture-end') return;
     c.toMs = this.ms(atUs);
     c.endReason = reason;
-    s.lastUs = Math.max(s.lastUs, atUs);
-    if (reason === 'capture-end') {
-      c.toMs = null;
-      return;
-    }
     if (s.end === undefined) {
       s.disconnects++;
       if (!s.conns.some((o) => o.toMs === null)) s.end = { kind: 'disconnected', atMs: this.ms(atUs) };
