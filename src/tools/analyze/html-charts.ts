@@ -19,6 +19,8 @@ const W = 1000;
 const LABEL_W = 190;
 const PLOT_W = W - LABEL_W - 20;
 const ROW_H = 22;
+/** A lock held ten thousand times would draw a page nobody can scroll: the rest is in the table. */
+const MAX_HOLDER_ROWS = 100;
 
 const n1 = (v: number): string => (Math.round(v * 10) / 10).toString();
 
@@ -94,7 +96,8 @@ export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number
   for (const l of withHolders) {
     rows.push(`<g class="lock-group" data-lock="${esc(l.dir)}"><text x="4" y="${y + 14}" class="dir">${esc(l.dir)} (${esc(l.recipe)})</text>`);
     y += ROW_H;
-    for (const h of l.holders) {
+    const shown = l.holders.slice(0, MAX_HOLDER_ROWS);
+    for (const h of shown) {
       const x0 = xOf(h.fromMs, whole);
       const x1 = xOf(h.toMs ?? durationMs, whole);
       const name = withoutProtection(h.node.slice(h.node.lastIndexOf('/') + 1));
@@ -109,7 +112,11 @@ export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number
     for (const v of l.violations) {
       const x0 = xOf(v.fromMs, whole);
       const x1 = xOf(v.toMs, whole);
-      rows.push(`<rect x="${n1(x0)}" y="${y - ROW_H * l.holders.length}" width="${n1(Math.max(3, x1 - x0))}" height="${ROW_H * l.holders.length}" class="violation"><title>${esc('two holders at once')}</title></rect>`);
+      rows.push(`<rect x="${n1(x0)}" y="${y - ROW_H * shown.length}" width="${n1(Math.max(3, x1 - x0))}" height="${ROW_H * shown.length}" class="violation"><title>${esc('two holders at once')}</title></rect>`);
+    }
+    if (l.holders.length > shown.length) {
+      rows.push(`<text x="${LABEL_W}" y="${y + 14}" class="note">${l.holders.length - shown.length} more holders in the table below</text>`);
+      y += ROW_H;
     }
     rows.push('</g>');
     y += 6;

@@ -38,14 +38,18 @@ class Table {
     return t;
   }
 
-  report(order: 'key' | 'requests'): OpRow[] {
-    const out = [...this.rows].map(([key, t]) => ({
-      key,
-      requests: t.requests,
-      replies: t.replies,
-      errors: Object.fromEntries([...t.errors].sort(([a], [b]) => a.localeCompare(b))),
-      latencyMs: latencyFigures(t.latency),
-    }));
+  report(order: 'key' | 'requests', histograms = false): OpRow[] {
+    const out = [...this.rows].map(([key, t]) => {
+      const row: OpRow = {
+        key,
+        requests: t.requests,
+        replies: t.replies,
+        errors: Object.fromEntries([...t.errors].sort(([a], [b]) => a.localeCompare(b))),
+        latencyMs: latencyFigures(t.latency),
+      };
+      if (histograms) row.histogram = coarseBuckets(t.latency, 24);
+      return row;
+    });
     return order === 'key' ? out.sort((a, b) => a.key.localeCompare(b.key)) : out.sort((a, b) => b.requests - a.requests || a.key.localeCompare(b.key));
   }
 }
@@ -95,7 +99,7 @@ export class OpStats {
 
   report(): OpsReport {
     return {
-      byOp: this.byOp.report('key'),
+      byOp: this.byOp.report('key', true),
       byPath: this.byPath.report('requests'),
       depth: this.depth,
       bySession: this.bySession.report('requests'),

@@ -29,10 +29,10 @@ ul.findings{padding-left:0;list-style:none}ul.findings li{margin:6px 0;padding:8
 li.bad{background:#fdecec;border-color:#c62828}li.warn{background:#fff6e0;border-color:#e0a100}li.ok{background:#eaf6ec;border-color:#2e7d32}
 li b{display:block}
 svg text{font-size:11px;fill:#333}svg .label{text-anchor:end}svg .dir{font-weight:600}svg .tick{text-anchor:middle;fill:#555}
-svg .axis{stroke:#777}svg .who{fill:#555}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
+svg .axis{stroke:#777}svg .note{fill:#777;font-style:italic}svg .who{fill:#555}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
 svg .closed{stroke:#333;stroke-width:2;fill:none}svg .expired{stroke:#c62828;stroke-width:3;fill:none}
 svg .hold{fill:#3f9d63}svg .hold.read{fill:#76b7e0}svg .hold.write{fill:#c77c2a}svg .violation{fill:rgba(200,30,30,.35);stroke:#c62828}
-svg .bar{fill:#4a78b5}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
+svg .bar{fill:#4a78b5}.hists{display:flex;flex-wrap:wrap;gap:8px}.hists svg{width:480px;height:auto}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
 .sw{display:inline-block;width:12px;height:10px;margin-right:4px;vertical-align:middle}
 `;
 
@@ -125,9 +125,9 @@ function lockSection(l: LockReport): string {
       ? '<p class="none">Nobody held this lock in the capture.</p>'
       : table(
           ['holder node', 'session', 'mode', 'from', 'to', 'hand-off', 'ended by'],
-          l.holders.map((h) => [short(h.node), h.session, h.mode, fmtAt(h.fromMs), fmtAt(h.toMs), fmtMs(h.handoffMs), h.how ?? 'still held at the end']),
+          l.holders.slice(0, 300).map((h) => [short(h.node), h.session, h.mode, fmtAt(h.fromMs), fmtAt(h.toMs), fmtMs(h.handoffMs), h.how ?? 'still held at the end']),
           3,
-        ),
+        ) + (l.holders.length > 300 ? `<p class="none">${l.holders.length - 300} more holders (see --json).</p>` : ''),
   );
   if (l.waits.length > 0) parts.push('<h3>Wait chain</h3>' + table(['waiting node', 'session', 'watched', 'at'], l.waits.slice(0, 200).map((w) => [short(w.waiter), w.waiterSession, short(w.watched), fmtAt(w.atMs)]), 3));
   if (l.orphans.length > 0) parts.push('<h3>Orphaned nodes</h3>' + table(['node', 'session', 'why'], l.orphans.map((o) => [short(o.node), o.session, o.why]), 3));
@@ -181,8 +181,14 @@ ${w.herds.length === 0 ? '' : `<h3>Herds</h3>${table(['path', 'event', 'sessions
 <section id="ephemerals"><h2>Ephemeral nodes</h2><p class="explain">Nodes that exist only as long as the session that made them: the server removes them when the session is closed or expires. Lock contenders are ephemeral nodes too.</p>
 ${ephemerals.length === 0 ? '<p class="none">No ephemeral node created.</p>' : table(['node', 'session', 'created', 'removed'], ephemerals.slice(0, 300), 2)}
 </section>
-<section id="latency"><h2>Requests and latency</h2><p class="explain">Every request and how long the server took to answer it (time from request to reply as seen on the wire). p50 is the typical reply, p99 the slowest one in a hundred. Errors are ZooKeeper’s own result codes: NONODE and NODEEXISTS are often normal (a recipe checking), SESSIONEXPIRED and CONNECTIONLOSS are not.</p>
+<section id="latency"><h2>Requests and latency</h2><p class="explain">Every request and how long the server took to answer it (time from request to reply as seen on the wire), overall and for the busiest operations; the axis is logarithmic, so a second hump far to the right is a group of slow replies. p50 is the typical reply, p99 the slowest one in a hundred. Errors are ZooKeeper’s own result codes: NONODE and NODEEXISTS are often normal (a recipe checking), SESSIONEXPIRED and CONNECTIONLOSS are not.</p>
 ${histogramSvg(r.ops.histogram, 'reply latency, all requests')}
+<div class="hists">${[...r.ops.byOp]
+    .filter((o) => o.key !== 'connect' && (o.histogram?.length ?? 0) > 0)
+    .sort((a, b) => b.replies - a.replies)
+    .slice(0, 4)
+    .map((o) => `<div>${histogramSvg(o.histogram ?? [], `${o.key} latency`)}</div>`)
+    .join('')}</div>
 <h3>By operation</h3>${opsTable('op', r.ops.byOp)}
 <h3>By path (first ${r.ops.depth} segment(s))</h3>${opsTable('path', r.ops.byPath)}
 <h3>By session</h3>${opsTable('session', r.ops.bySession)}

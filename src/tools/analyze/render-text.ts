@@ -105,6 +105,7 @@ export function renderReportText(r: AnalysisReport): string {
   out.push('Ops', opsTable('op', r.ops.byOp));
   out.push(`Paths (rolled up to depth ${r.ops.depth})`, opsTable('path', r.ops.byPath, 20));
   out.push('Clients', opsTable('client', r.ops.byClient, 20));
+  out.push('Requests by session', opsTable('session', r.ops.bySession, 20));
   out.push('Sessions', sessionsTable(r.sessions));
   for (const s of r.sessions) {
     const conns = s.connections.map((c) => `#${safeText(c.conn)} ${fmtAt(c.fromMs)}→${fmtAt(c.toMs)}${c.resumed ? ' (resumed)' : ''}`).join(', ');

@@ -22,6 +22,8 @@ export interface OpRow {
   /** Error replies by ZooKeeper's code name. */
   errors: Record<string, number>;
   latencyMs: LatencyFigures | null;
+  /** The latency distribution (per-op rows only). */
+  histogram?: LatencyBucket[];
 }
 
 /** A latency distribution for drawing: log buckets with their bounds in ms. */
