@@ -251,6 +251,7 @@ describe('sessions', () => {
     const again = s.connect(0xabcn, { resume: true, timeoutMs: 6000 });
     s.wait(100);
     again.close('fin');
+    again.close('fin'); // a repeated close changes nothing
     s.wait(10_000);
     // A third connection asks to resume; the server says the session is gone (timeout 0).
     s.push({ type: 'open', conn: { id: '9', client: 'c', server: 's' }, timeUs: s.time, midStream: false });
@@ -259,6 +260,7 @@ describe('sessions', () => {
     s.push({ type: 'frame', conn, timeUs: s.time + 500, dir: 's2c', size: 40, frame: { kind: 'connect-response', decoded: { protocolVersion: 0, timeOut: 0, sessionId: 0n, passwd: null }, summary: '' } });
     const r = await analyzeEvents(s.events);
     expect(r.sessions).toHaveLength(1);
+    expect(r.connections).toBe(3);
     const x = r.sessions[0]!;
     expect(x).toMatchObject({ id: '0xabc', timeoutMs: 6000, reconnects: 1, disconnects: 2 });
     expect(x.connections.map((c) => c.resumed)).toEqual([false, true]);

@@ -82,15 +82,18 @@ export class Analyzer {
   add(ev: CaptureEvent): void {
     this.startUs ??= ev.timeUs;
     this.lastUs = Math.max(this.lastUs, ev.timeUs);
+    if (ev.type === 'close') {
+      // A close for a connection already closed (or never seen) has nothing left to end.
+      const known = this.conns.get(ev.conn.id);
+      if (known !== undefined && !known.closed) this.closeConn(known, ev.timeUs, ev.reason);
+      return;
+    }
     const c = this.conn(ev.conn);
     switch (ev.type) {
       case 'open':
         return;
       case 'gap':
         this.flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
-        return;
-      case 'close':
-        this.closeConn(c, ev.timeUs, ev.reason);
         return;
       case 'frame':
         this.frames++;
