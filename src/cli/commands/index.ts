@@ -1,6 +1,7 @@
 /** The command registry: add a command by adding its module to this list. */
 
 import type { Command } from '../types.js';
+import { analyzeCommand } from './analyze.js';
 import { benchCommand } from './bench.js';
 import { decodeCommand } from './decode.js';
 import { demoCommand } from './demo.js';
@@ -19,4 +20,4 @@ import { whoamiCommand } from './whoami.js';
 import { getaclCommand } from './getacl.js';
 import { setaclCommand } from './setacl.js';
 
-export const commands: readonly Command[] = [decodeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand];

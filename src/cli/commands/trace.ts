@@ -1,6 +1,8 @@
 /** `zkwire trace`: the decoding proxy (src/tools/trace) on the command line, until SIGINT, SIGTERM or SIGHUP. */
 
 import fs from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { parseConnectString } from '../../session/connect-string.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
@@ -14,11 +16,17 @@ import {
   type TraceProxy,
   type TraceRecord,
 } from '../../tools/trace/index.js';
+import { renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
+import { LiveAnalysis } from '../../tools/analyze/live.js';
+import { renderReportHtml } from '../../tools/analyze/render-html.js';
+import { renderLiveSnapshot } from '../../tools/analyze/render-live.js';
+import { preciseNowUs } from '../../tools/trace/capture-events.js';
 import { onInterrupt } from '../interrupt.js';
 import { parseCommandArgs, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const usage = `Usage: zkwire trace [--listen HOST:PORT] [--upstream HOST:PORT] [--out FILE.jsonl] [--json]
+                    [--analyze [--every SEC] [--html FILE] [--depth N] [--slow MS]]
 
 A transparent TCP proxy for ZooKeeper traffic. Point any client (Java, Curator, kazoo, zkCli, zkwire) at the
 --listen address; every byte is forwarded to --upstream unchanged and at once, and both directions are decoded
@@ -35,6 +43,13 @@ Options:
   --out FILE.jsonl       also write every frame's raw bytes as JSON lines {seq, t, ts, conn, dir, len, hex},
                          the \`zkwire decode\` input format: \`zkwire decode --pretty FILE.jsonl\` replays it
   --json                 one JSON object per line (frames with their decoded records, opens, closes, summary)
+  --analyze              instead of a line per frame, keep the \`zkwire analyze\` analysis (ops, sessions,
+                         watches, locks, guardrails) and show it every few seconds: a refreshed screen on a
+                         terminal, plain snapshots otherwise; on SIGINT, SIGTERM or SIGHUP print the full report
+                         (with --json: only the final report, as JSON)
+  --every SEC            seconds between snapshots with --analyze (default 3)
+  --html FILE            with --analyze: write the report as one HTML page when the trace stops
+  --depth N, --slow MS   as for \`zkwire analyze\`
   --help                 this text
 `;
 
@@ -42,10 +57,19 @@ interface TraceArgs {
   listen: HostPort;
   upstream: HostPort | undefined;
   out: string | undefined;
+  analyze: AnalyzeArgs | undefined;
 }
 
+interface AnalyzeArgs {
+  everyMs: number;
+  html: string | undefined;
+  opts: AnalyzeOptions;
+}
+
+const ANALYZE_OPTIONS = ['--every', '--html', '--depth', '--slow'] as const;
+
 function parseTraceArgs(args: readonly string[]): TraceArgs | string {
-  const parsed = parseCommandArgs(args, { valued: ['--listen', '--upstream', '--out'], positionals: [], required: 0 });
+  const parsed = parseCommandArgs(args, { flags: ['--analyze'], valued: ['--listen', '--upstream', '--out', ...ANALYZE_OPTIONS], positionals: [], required: 0 });
   if (typeof parsed === 'string') return parsed;
   let listen: HostPort = { host: '127.0.0.1', port: 2182 };
   let upstream: HostPort | undefined;
@@ -57,7 +81,23 @@ function parseTraceArgs(args: readonly string[]): TraceArgs | string {
     if (name === '--listen') listen = hostPort;
     else upstream = hostPort;
   }
-  return { listen, upstream, out: parsed.values.get('--out') };
+  const given = ANALYZE_OPTIONS.filter((name) => parsed.values.has(name));
+  if (!parsed.flags.has('--analyze')) {
+    if (given.length > 0) return `${given[0]} needs --analyze`;
+    return { listen, upstream, out: parsed.values.get('--out'), analyze: undefined };
+  }
+  const live: AnalyzeArgs = { everyMs: 3000, html: parsed.values.get('--html'), opts: {} };
+  for (const name of ['--every', '--depth', '--slow'] as const) {
+    const value = parsed.values.get(name);
+    if (value === undefined) continue;
+    const n = Number(value);
+    const min = name === '--slow' ? 0 : name === '--every' ? 0.1 : 1;
+    if (!Number.isFinite(n) || n < min || (name !== '--every' && !Number.isInteger(n))) return `${name} must be a number ≥ ${min}, got ${JSON.stringify(value)}`;
+    if (name === '--every') live.everyMs = n * 1000;
+    else if (name === '--depth') live.opts.depth = n;
+    else live.opts.slowMs = n;
+  }
+  return { listen, upstream, out: parsed.values.get('--out'), analyze: live };
 }
 
 async function openOut(file: string): Promise<fs.WriteStream> {
@@ -80,13 +120,16 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
     }
   }
   const capture = new CaptureFormatter();
+  const analysis = opts.analyze === undefined ? undefined : new LiveAnalysis(preciseNowUs(performance.timeOrigin, () => performance.now()), opts.analyze.opts);
   const onRecord = (rec: TraceRecord): void => {
-    io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
+    if (analysis !== undefined) analysis.record(rec);
+    else io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
     const line = out === undefined ? undefined : capture.line(rec);
     if (line !== undefined) out!.write(`${line}\n`);
   };
   using interrupt = onInterrupt('trace', io);
   const stopped = new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
+  let ticker: ReturnType<typeof setInterval> | undefined;
   try {
     let proxy: TraceProxy;
     try {
@@ -97,13 +140,38 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
     }
     io.err(
       `zkwire trace: listening on ${formatHostPort(proxy)}, forwarding to ${formatHostPort(opts.upstream)}` +
-        `${opts.out === undefined ? '' : `, capturing to ${opts.out}`}; Ctrl-C prints the summary\n`,
+        `${opts.out === undefined ? '' : `, capturing to ${opts.out}`}; Ctrl-C prints the ${analysis === undefined ? 'summary' : 'report'}\n`,
     );
+    if (analysis !== undefined && !io.globals.json) {
+      const tty = process.stdout.isTTY === true;
+      const title = `${formatHostPort(proxy)} → ${formatHostPort(opts.upstream)}`;
+      ticker = setInterval(() => {
+        const screen = renderLiveSnapshot(analysis.snapshot(), { connections: analysis.connections, title });
+        // A terminal gets the screen redrawn in place; a pipe or file gets one snapshot after another.
+        io.out(tty ? `\x1b[H\x1b[2J${screen}` : `--- ${new Date().toISOString()}\n${screen}`);
+      }, opts.analyze!.everyMs);
+    }
     await stopped;
+    if (ticker !== undefined) clearInterval(ticker);
     const summary = await interrupt.step('the proxied connections to close', proxy.stop());
-    if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
+    if (analysis === undefined) {
+      if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
+      return interrupt.exitCode!;
+    }
+    const report = analysis.final();
+    io.out(io.globals.json ? `${JSON.stringify(report)}\n` : `\n${renderReportText(report)}`);
+    const html = opts.analyze!.html;
+    if (html !== undefined) {
+      const written = await interrupt.step(`${html} to be written`, writeFile(html, renderReportHtml(report, { title: `trace ${formatHostPort(proxy)} → ${formatHostPort(opts.upstream)}` })));
+      if (!written.done) {
+        io.err(`zkwire trace: cannot write ${html}: ${'error' in written ? (written.error instanceof Error ? written.error.message : String(written.error)) : 'timed out'}\n`);
+        return 1;
+      }
+      io.err(`zkwire trace: report written to ${html}\n`);
+    }
     return interrupt.exitCode!;
   } finally {
+    if (ticker !== undefined) clearInterval(ticker);
     if (out !== undefined) await interrupt.step(`${opts.out} to be written`, new Promise<void>((resolve) => out!.end(() => resolve())));
   }
 }

@@ -10,7 +10,7 @@ const LOG_GROWTH = Math.log(GROWTH);
 const MIN_MS = 0.001;
 
 export class LatencyHistogram {
-  private readonly buckets = new Map<number, number>();
+  private readonly counts = new Map<number, number>();
   private n = 0;
   private lo = Infinity;
   private hi = -Infinity;
@@ -30,7 +30,7 @@ export class LatencyHistogram {
   add(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) return;
     const i = ms < MIN_MS ? 0 : 1 + Math.floor(Math.log(ms / MIN_MS) / LOG_GROWTH);
-    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
+    this.counts.set(i, (this.counts.get(i) ?? 0) + 1);
     this.n++;
     if (ms < this.lo) this.lo = ms;
     if (ms > this.hi) this.hi = ms;
@@ -44,11 +44,20 @@ export class LatencyHistogram {
     if (rank >= this.n) return this.hi;
     if (rank === 1) return this.lo;
     let seen = 0;
-    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
-      seen += this.buckets.get(i)!;
+    for (const i of [...this.counts.keys()].sort((a, b) => a - b)) {
+      seen += this.counts.get(i)!;
       if (seen >= rank) return this.clamp(i === 0 ? MIN_MS / 2 : MIN_MS * GROWTH ** (i - 0.5));
     }
     return this.hi;
+  }
+
+  /** The non-empty buckets in ascending order, with their bounds in ms (for drawing the distribution). */
+  buckets(): { loMs: number; hiMs: number; count: number }[] {
+    return [...this.counts].sort(([a], [b]) => a - b).map(([i, count]) => ({
+      loMs: i === 0 ? 0 : MIN_MS * GROWTH ** (i - 1),
+      hiMs: MIN_MS * GROWTH ** i,
+      count,
+    }));
   }
 
   /** A bucket midpoint can fall outside the samples' range; never report a figure nobody measured beyond. */

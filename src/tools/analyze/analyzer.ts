@@ -1,0 +1,391 @@
+/**
+ * The analysis: one pass over a stream of capture events (any source: a pcap file, a JSON-lines capture, the
+ * proxy's live traffic), in the order they happened, folding them into the ops tables, sessions, watches, locks
+ * and guardrails. Memory grows with open connections, sessions, lock contenders and armed watches, never with
+ * the number of frames (every list in the report is bounded, with exact counts beside it). Pure: no I/O.
+ */
+
+import { CreateFlags, ErrorCode, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
+import type { WatcherEvent } from '../../protocol/index.js';
+import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
+import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
+import { roundMs } from './latency.js';
+import { LockTracker } from './locks.js';
+import { OpStats, type OpKeys } from './op-stats.js';
+import type { AnalysisReport, GuardrailFinding, WatchKind } from './report.js';
+import { SessionTracker } from './sessions.js';
+import { WatchTracker } from './watches.js';
+
+export interface AnalyzeOptions {
+  /** Path segments kept when rolling paths up for the per-path table (default 2). */
+  depth?: number;
+  /** Replies slower than this (ms) are reported (default 1000). */
+  slowMs?: number;
+  /** The server's jute.maxbuffer in bytes (default ZooKeeper's, 0xfffff). */
+  maxBuffer?: number;
+}
+
+interface Pending {
+  timeUs: number;
+  frame: DescribedFrame;
+}
+
+interface ConnState {
+  conn: CaptureConnection;
+  /** The client's host, the key of the per-client table. */
+  client: string;
+  session: string | undefined;
+  /** The session id the connect request asked to resume (0 for a new session). */
+  requested: bigint | undefined;
+  connectUs: number | undefined;
+  pending: Map<number, Pending[]>;
+  closeSentUs: number | undefined;
+  lastReplyXid: number;
+  closed: boolean;
+}
+
+type Rec = Record<string, unknown>;
+
+const CREATE_OPS = new Set<number>([OpCode.create, OpCode.create2, OpCode.createContainer, OpCode.createTTL]);
+const MAX_PENDING_PER_CONN = 100_000;
+
+/** Folds capture events into an AnalysisReport. Feed events with `add`, read the report with `report`. */
+export class Analyzer {
+  readonly depth: number;
+  readonly slowMs: number;
+  readonly maxBuffer: number;
+  private startUs: number | undefined;
+  private lastUs = 0;
+  private frames = 0;
+  private connectionCount = 0;
+  private readonly conns = new Map<string, ConnState>();
+  /** Ephemeral node → the session that created it, and the other way round. */
+  private readonly ephemeralOwner = new Map<string, string>();
+  private readonly ephemeralsOf = new Map<string, Set<string>>();
+  private readonly ops: OpStats;
+  private readonly sessions: SessionTracker;
+  private readonly watches: WatchTracker;
+  private readonly locks: LockTracker;
+  private readonly guardrails = new Guardrails();
+
+  constructor(opts: AnalyzeOptions = {}) {
+    this.depth = opts.depth ?? 2;
+    this.slowMs = opts.slowMs ?? 1000;
+    this.maxBuffer = opts.maxBuffer ?? JUTE_MAX_BUFFER;
+    const ms = (us: number): number => roundMs((us - (this.startUs ?? us)) / 1000);
+    this.ops = new OpStats(this.depth);
+    this.sessions = new SessionTracker(ms);
+    this.watches = new WatchTracker(ms);
+    this.locks = new LockTracker(ms, this.sessions);
+  }
+
+  add(ev: CaptureEvent): void {
+    this.startUs ??= ev.timeUs;
+    this.lastUs = Math.max(this.lastUs, ev.timeUs);
+    if (ev.type === 'close') {
+      // A close for a connection already closed (or never seen) has nothing left to end.
+      const known = this.conns.get(ev.conn.id);
+      if (known !== undefined && !known.closed) this.closeConn(known, ev.timeUs, ev.reason);
+      return;
+    }
+    const c = this.conn(ev.conn);
+    switch (ev.type) {
+      case 'open':
+        return;
+      case 'gap':
+        this.flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
+        return;
+      case 'frame':
+        this.frames++;
+        this.frame(c, ev);
+        return;
+    }
+  }
+
+  /** The report so far. `final` settles what only the end of the capture can tell (unanswered requests…). */
+  report(final = true): AnalysisReport {
+    const endUs = this.lastUs;
+    const start = this.startUs ?? 0;
+    const g = final ? this.withUnanswered() : this.guardrails;
+    return {
+      startUs: start,
+      durationMs: roundMs((endUs - start) / 1000),
+      connections: this.connectionCount,
+      frames: this.frames,
+      options: { depth: this.depth, slowMs: this.slowMs, maxBuffer: this.maxBuffer },
+      ops: this.ops.report(),
+      sessions: this.sessions.report(),
+      watches: this.watches.report(final),
+      locks: this.locks.report(endUs),
+      guardrails: g.report(),
+    };
+  }
+
+  private conn(conn: CaptureConnection): ConnState {
+    let c = this.conns.get(conn.id);
+    if (c === undefined || c.closed) {
+      c = { conn, client: clientHost(conn.client), session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false };
+      this.conns.set(conn.id, c);
+      this.connectionCount++;
+    }
+    return c;
+  }
+
+  private frame(c: ConnState, ev: FrameEvent): void {
+    const f = ev.frame;
+    const t = ev.timeUs;
+    if (f.error !== undefined) {
+      // A reply we could not match is still worth its own finding; other failures are undecodable frames.
+      const kind = f.kind === 'reply' && f.op === undefined && f.xid !== undefined ? 'unmatched-reply' : 'undecodable';
+      this.flag(kind, t, c, f.op ?? null, f.path ?? null, f.error);
+      if (f.kind === 'request' && f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f });
+      return;
+    }
+    if (ev.size >= this.maxBuffer * NEAR_MAX_BUFFER && (f.kind === 'request' || f.kind === 'reply')) {
+      this.flag('near-max-buffer', t, c, f.op ?? null, f.path ?? null, `${ev.size} byte frame is ${Math.round((ev.size / this.maxBuffer) * 100)}% of jute.maxbuffer (${this.maxBuffer})`);
+    }
+    if (c.session !== undefined) this.sessions.frame(c.session, c.conn.id, ev.dir === 'c2s', t, f.kind === 'request');
+    switch (f.kind) {
+      case 'connect-request':
+        c.requested = (f.decoded as ConnectRequest).sessionId;
+        c.connectUs = t;
+        this.ops.request(this.keys(c, 'connect', undefined));
+        return;
+      case 'connect-response':
+        this.connected(c, f.decoded as ConnectResponse, t);
+        return;
+      case 'request':
+        this.request(c, f, t);
+        return;
+      case 'reply':
+        this.reply(c, f, t);
+        return;
+      case 'notification': {
+        const ev2 = (f.decoded as DecodedReply).body as WatcherEvent;
+        if (c.session !== undefined && ev2.path !== null) this.watches.notified(c.session, ev2.type, ev2.path, t);
+        return;
+      }
+      default:
+        return; // four-letter words
+    }
+  }
+
+  private connected(c: ConnState, r: ConnectResponse, t: number): void {
+    const latency = c.connectUs === undefined ? undefined : (t - c.connectUs) / 1000;
+    const requested = c.requested ?? 0n;
+    if (r.timeOut <= 0) {
+      // The server refused to resume the session: it has expired (ZooKeeper answers with timeout 0).
+      this.ops.reply(this.keys(c, 'connect', undefined), ErrorCode.SESSIONEXPIRED, latency);
+      if (requested !== 0n) this.sessionEnded(hexId(requested), t, 'expired', 'the server refused to resume it (connect response with timeout 0)');
+      return;
+    }
+    const id = hexId(r.sessionId);
+    const resumed = requested !== 0n && requested === r.sessionId;
+    c.session = id;
+    this.sessions.established(id, r.timeOut, c.conn, t, resumed);
+    if (resumed) this.watches.reconnected(id, c.conn.id, t);
+    this.ops.reply(this.keys(c, 'connect', undefined), 0, latency);
+  }
+
+  private request(c: ConnState, f: DescribedFrame, t: number): void {
+    const op = f.op ?? `op(${f.opcode})`;
+    this.ops.request(this.keys(c, op, f.path));
+    if (c.closeSentUs !== undefined) this.flag('request-after-close', t, c, op, f.path ?? null, `sent ${roundMs((t - c.closeSentUs) / 1000)} ms after closeSession on the same connection`);
+    if (f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f });
+    const body = (f.decoded as DecodedRequest | undefined)?.body as Rec | undefined;
+    switch (f.opcode) {
+      case OpCode.closeSession:
+        c.closeSentUs ??= t;
+        if (c.session !== undefined) this.sessionEnded(c.session, t, 'closed', 'session closed');
+        return;
+      case OpCode.setWatches:
+      case OpCode.setWatches2:
+        if (c.session !== undefined && body !== undefined) this.watches.restored(c.session, restoredLists(body));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private reply(c: ConnState, f: DescribedFrame, t: number): void {
+    const req = f.xid === undefined ? undefined : this.take(c, f.xid);
+    const op = f.op ?? `op(${f.opcode})`;
+    const err = f.err ?? 0;
+    const latencyMs = req === undefined ? undefined : roundMs((t - req.timeUs) / 1000);
+    this.ops.reply(this.keys(c, op, f.path), err, latencyMs);
+    if (f.xid !== undefined && f.xid > 0) {
+      if (f.xid < c.lastReplyXid) this.flag('reply-out-of-order', t, c, op, f.path ?? null, `reply to xid ${f.xid} after the reply to xid ${c.lastReplyXid}`);
+      c.lastReplyXid = Math.max(c.lastReplyXid, f.xid);
+    }
+    if (latencyMs !== undefined && latencyMs > this.slowMs) this.flag('slow-reply', t, c, op, f.path ?? null, `${latencyMs} ms (slower than ${this.slowMs} ms)`);
+    if (f.opcode === OpCode.ping && c.session !== undefined && latencyMs !== undefined) this.sessions.ping(c.session, latencyMs);
+    const s = c.session;
+    if (err === ErrorCode.SESSIONEXPIRED && s !== undefined) {
+      this.sessionEnded(s, t, 'expired', `a ${op} reply said SESSIONEXPIRED`);
+      return;
+    }
+    if (s === undefined || req === undefined) return;
+    const reqBody = (req.frame.decoded as DecodedRequest | undefined)?.body as Rec | undefined;
+    const body = (f.decoded as DecodedReply | undefined)?.body as Rec | undefined;
+    const opcode = f.opcode ?? -1;
+    if (err === 0 && CREATE_OPS.has(opcode) && body !== undefined) {
+      this.createdNode(s, String(body['path']), Number(reqBody?.['flags'] ?? 0), t, f.zxid ?? 0n);
+    } else if (err === 0 && opcode === OpCode.delete && f.path !== undefined) {
+      this.deletedNode(s, f.path, req.timeUs);
+    } else if (err === 0 && opcode === OpCode.multi && reqBody !== undefined && body !== undefined) {
+      this.multi(s, reqBody, body, req.timeUs, t, f.zxid ?? 0n);
+    } else if ((opcode === OpCode.getData || opcode === OpCode.exists) && reqBody?.['watch'] === true && f.path !== undefined) {
+      // exists on a missing node still arms a watch (for its creation); getData on one does not.
+      if (err === 0 || (opcode === OpCode.exists && err === ErrorCode.NONODE)) {
+        this.watches.set(s, opcode === OpCode.getData ? 'data' : 'exists', f.path, t);
+        this.locks.watched(f.path, s, t);
+      }
+    } else if ((opcode === OpCode.getChildren || opcode === OpCode.getChildren2) && err === 0 && f.path !== undefined && body !== undefined) {
+      if (reqBody?.['watch'] === true) this.watches.set(s, 'child', f.path, t);
+      const children = (body['children'] as string[] | null) ?? [];
+      if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, f.path, `${children.length} children in one reply`);
+      this.locks.listed(f.path, children, s, t, f.zxid ?? 0n);
+    } else if (opcode === OpCode.removeWatches && err === 0 && f.path !== undefined) {
+      this.watches.removed(s, f.path, removedKinds(Number(reqBody?.['type'] ?? WatcherType.Any)));
+    } else if (opcode === OpCode.addWatch && err === 0 && f.path !== undefined) {
+      this.watches.set(s, reqBody?.['mode'] === 1 ? 'persistent-recursive' : 'persistent', f.path, t);
+    }
+  }
+
+  private multi(s: string, reqBody: Rec, body: Rec, requestUs: number, t: number, zxid: bigint): void {
+    const ops = (reqBody['ops'] as { header: { type: number }; body: Rec }[] | undefined) ?? [];
+    const results = (body['results'] as { header: { type: number }; body: Rec | null }[] | undefined) ?? [];
+    ops.forEach((o, i) => {
+      const r = results[i];
+      if (CREATE_OPS.has(o.header.type) && r?.body != null) this.createdNode(s, String(r.body['path']), Number(o.body['flags'] ?? 0), t, zxid);
+      else if (o.header.type === OpCode.delete && typeof o.body['path'] === 'string') this.deletedNode(s, o.body['path'], requestUs);
+    });
+  }
+
+  private createdNode(s: string, path: string, flags: number, t: number, zxid: bigint): void {
+    if (flags === CreateFlags.ephemeral || flags === CreateFlags.ephemeralSequential) {
+      this.sessions.ephemeral(s, path, t);
+      this.ephemeralOwner.set(path, s);
+      const mine = this.ephemeralsOf.get(s) ?? new Set<string>();
+      mine.add(path);
+      this.ephemeralsOf.set(s, mine);
+    }
+    this.locks.created(path, s, t, zxid);
+  }
+
+  private deletedNode(session: string, path: string, requestUs: number): void {
+    const owner = this.ephemeralOwner.get(path);
+    if (owner !== undefined) {
+      this.sessions.ephemeralDeleted(owner, path, requestUs);
+      this.ephemeralOwner.delete(path);
+      this.ephemeralsOf.get(owner)?.delete(path);
+    }
+    this.locks.deleted(path, session, requestUs);
+  }
+
+  private sessionEnded(id: string, t: number, kind: 'closed' | 'expired', how: string): void {
+    if (kind === 'closed') this.sessions.closed(id, t);
+    else this.sessions.expired(id, t, how);
+    this.locks.sessionEnded(id, t, kind === 'closed' ? 'session closed' : 'session expired');
+    this.watches.sessionEnded(id, kind === 'closed' ? 'session closed' : 'session expired');
+    // The server removes the session's ephemeral nodes with it.
+    for (const path of this.ephemeralsOf.get(id) ?? []) {
+      this.sessions.ephemeralDeleted(id, path, t);
+      this.ephemeralOwner.delete(path);
+    }
+    this.ephemeralsOf.delete(id);
+  }
+
+  private closeConn(c: ConnState, t: number, reason: string): void {
+    c.closed = true;
+    if (c.session === undefined) return;
+    this.sessions.connectionClosed(c.session, c.conn.id, t, reason);
+    if (reason !== 'capture-end') this.locks.connectionClosed(c.session, t);
+  }
+
+  private remember(c: ConnState, xid: number, p: Pending): void {
+    if (c.pending.size >= MAX_PENDING_PER_CONN) return;
+    const list = c.pending.get(xid);
+    if (list === undefined) c.pending.set(xid, [p]);
+    else list.push(p);
+  }
+
+  private take(c: ConnState, xid: number): Pending | undefined {
+    const list = c.pending.get(xid);
+    const p = list?.shift();
+    if (list !== undefined && list.length === 0) c.pending.delete(xid);
+    return p;
+  }
+
+  private keys(c: ConnState, op: string, path: string | undefined): OpKeys {
+    return { op, path, session: c.session, client: c.client };
+  }
+
+  private flag(kind: GuardrailFinding['kind'], t: number, c: ConnState, op: string | null, path: string | null, detail: string): void {
+    this.guardrails.add({ kind, atMs: roundMs((t - (this.startUs ?? t)) / 1000), conn: c.conn.id, session: c.session ?? null, op, path, detail });
+  }
+
+  /** The guardrails plus one finding per request never answered (computed on a copy: the capture may go on). */
+  private withUnanswered(): Guardrails {
+    const g = this.guardrails.clone();
+    for (const c of this.conns.values()) {
+      for (const list of c.pending.values()) {
+        for (const p of list) {
+          // ZooKeeper never answers a standalone check (it is only meaningful inside a multi).
+          if (p.frame.opcode === OpCode.check) continue;
+          const why = c.closed ? 'the connection closed first' : 'the capture ended first';
+          g.add({
+            kind: 'unanswered',
+            atMs: roundMs((p.timeUs - (this.startUs ?? p.timeUs)) / 1000),
+            conn: c.conn.id,
+            session: c.session ?? null,
+            op: p.frame.op ?? null,
+            path: p.frame.path ?? null,
+            detail: `xid ${p.frame.xid ?? '?'} got no reply: ${why}`,
+          });
+        }
+      }
+    }
+    return g;
+  }
+}
+
+/** The host of `ip:port` (`[v6]:port` keeps its brackets); other strings as they are. */
+export function clientHost(client: string): string {
+  const m = /^(\[[^\]]*\]|[^:]+):\d+$/.exec(client);
+  return m === null ? client : m[1]!;
+}
+
+/** The watch kinds a removeWatches of this WatcherType removes. */
+function removedKinds(type: number): readonly WatchKind[] {
+  switch (type) {
+    case WatcherType.Children:
+      return ['child'];
+    case WatcherType.Data:
+      return ['data', 'exists'];
+    case WatcherType.Persistent:
+      return ['persistent'];
+    case WatcherType.PersistentRecursive:
+      return ['persistent-recursive'];
+    default:
+      return ['data', 'exists', 'child', 'persistent', 'persistent-recursive'];
+  }
+}
+
+function restoredLists(body: Rec): { kind: WatchKind; paths: string[] }[] {
+  const get = (k: string): string[] => (body[k] as string[] | null | undefined) ?? [];
+  return [
+    { kind: 'data', paths: get('dataWatches') },
+    { kind: 'exists', paths: get('existWatches') },
+    { kind: 'child', paths: get('childWatches') },
+    { kind: 'persistent', paths: get('persistentWatches') },
+    { kind: 'persistent-recursive', paths: get('persistentRecursiveWatches') },
+  ];
+}
+
+/** Analyzes a whole stream of events. */
+export async function analyzeEvents(events: AsyncIterable<CaptureEvent> | Iterable<CaptureEvent>, opts: AnalyzeOptions = {}): Promise<AnalysisReport> {
+  const a = new Analyzer(opts);
+  for await (const ev of events) a.add(ev);
+  return a.report();
+}

@@ -1,0 +1,15 @@
+/**
+ * A list that keeps its first `limit` entries and counts the rest: a live trace may run for days, and a report
+ * with a million identical findings is no more useful than one with a thousand and a count.
+ */
+export class BoundedList<T> {
+  readonly items: T[] = [];
+  omitted = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(item: T): void {
+    if (this.items.length < this.limit) this.items.push(item);
+    else this.omitted++;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The SVG drawings of the HTML report: the session timeline, the lock-holder timeline and latency histograms.
+ * Inline SVG only (no script, font or link); every string from the capture goes through `esc`.
+ */
+
+import { withoutProtection } from '../../recipes/locks/naming.js';
+import type { LatencyBucket, LockReport, SessionReport } from './report.js';
+import { fmtAt, fmtMs, safeText } from './render-text.js';
+
+/**
+ * Escapes text for HTML/XML character data and attribute values. Control characters (invalid in XML, invisible in
+ * HTML) are shown as `\xNN`, as on the terminal.
+ */
+export function esc(s: string): string {
+  return safeText(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const W = 1000;
+const LABEL_W = 190;
+const PLOT_W = W - LABEL_W - 20;
+const ROW_H = 22;
+/** A lock held ten thousand times would draw a page nobody can scroll: the rest is in the table. */
+const MAX_HOLDER_ROWS = 100;
+
+const n1 = (v: number): string => (Math.round(v * 10) / 10).toString();
+
+/** A time window of the capture, in ms since its start. */
+interface Span {
+  lo: number;
+  hi: number;
+}
+
+function axis(w: Span, y: number): string {
+  const parts: string[] = [`<line x1="${LABEL_W}" y1="${y}" x2="${LABEL_W + PLOT_W}" y2="${y}" class="axis"/>`];
+  const span = Math.max(w.hi - w.lo, 1e-3);
+  const raw = span / 8;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+  for (let t = Math.ceil(w.lo / step) * step; t <= w.hi + 1e-9; t += step) {
+    const x = xOf(t, w);
+    parts.push(`<line x1="${n1(x)}" y1="${y}" x2="${n1(x)}" y2="${y + 4}" class="axis"/>`);
+    parts.push(`<text x="${n1(x)}" y="${y + 16}" class="tick">${esc(fmtAt(t))}</text>`);
+  }
+  return parts.join('');
+}
+
+function xOf(ms: number, w: Span): number {
+  const span = Math.max(w.hi - w.lo, 1e-3);
+  return LABEL_W + ((Math.min(Math.max(ms, w.lo), w.hi) - w.lo) / span) * PLOT_W;
+}
+
+/** One row per session: its connections as bars, silences, reconnects and how it ended. */
+export function sessionTimelineSvg(sessions: readonly SessionReport[], durationMs: number): string {
+  if (sessions.length === 0) return '<p class="none">No session in this capture.</p>';
+  const whole: Span = { lo: 0, hi: durationMs };
+  const h = sessions.length * ROW_H + 34;
+  const rows = sessions.map((s, i) => {
+    const y = 8 + i * ROW_H;
+    const parts: string[] = [`<g class="session-row" data-session="${esc(s.id)}">`];
+    parts.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(s.id)}</text>`);
+    for (const c of s.connections) {
+      const x0 = xOf(c.fromMs, whole);
+      const x1 = xOf(c.toMs ?? durationMs, whole);
+      const tip = `connection ${c.conn} (${c.client}) ${fmtAt(c.fromMs)} → ${fmtAt(c.toMs)}${c.resumed ? ', resumed the session' : ''}${c.endReason === null ? '' : `, ended: ${c.endReason}`}`;
+      parts.push(`<rect x="${n1(x0)}" y="${y + 3}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 8}" class="conn${c.resumed ? ' resumed' : ''}"><title>${esc(tip)}</title></rect>`);
+    }
+    for (const z of s.silences) {
+      const x0 = xOf(z.fromMs, whole);
+      const x1 = xOf(z.toMs, whole);
+      parts.push(`<rect x="${n1(x0)}" y="${y + 6}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 14}" class="silence"><title>${esc(`silent for ${fmtMs(z.ms)} (timeout ${fmtMs(s.timeoutMs)})`)}</title></rect>`);
+    }
+    if (s.end.kind === 'closed' || s.end.kind === 'expired') {
+      const x = xOf(s.end.atMs, whole);
+      const cls = s.end.kind === 'expired' ? 'expired' : 'closed';
+      const tip = s.end.kind === 'expired' ? `expired: ${s.end.how}` : 'closed by the client';
+      parts.push(`<path d="M${n1(x - 5)} ${y + 4} l10 12 m0 -12 l-10 12" class="${cls}"><title>${esc(tip)}</title></path>`);
+    }
+    parts.push('</g>');
+    return parts.join('');
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="session timeline">${rows.join('')}${axis(whole, h - 24)}</svg>`;
+}
+
+/** One group per lock directory, one row per holder: who held the lock from when to when. */
+export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number): string {
+  const withHolders = locks.filter((l) => l.holders.length > 0);
+  if (withHolders.length === 0) return '<p class="none">No lock was held in this capture.</p>';
+  // Zoomed to the time the locks were in use: lock traffic is often a short part of a long capture.
+  const holds = withHolders.flatMap((l) => l.holders);
+  const first = Math.min(...holds.map((h) => h.fromMs));
+  const last = Math.max(...holds.map((h) => h.toMs ?? durationMs));
+  const pad = Math.max((last - first) * 0.04, 0.5);
+  const whole: Span = { lo: Math.max(0, first - pad), hi: Math.min(Math.max(durationMs, last), last + pad) };
+  const rows: string[] = [];
+  let y = 6;
+  for (const l of withHolders) {
+    rows.push(`<g class="lock-group" data-lock="${esc(l.dir)}"><text x="4" y="${y + 14}" class="dir">${esc(l.dir)} (${esc(l.recipe)})</text>`);
+    y += ROW_H;
+    const shown = l.holders.slice(0, MAX_HOLDER_ROWS);
+    for (const h of shown) {
+      const x0 = xOf(h.fromMs, whole);
+      const x1 = xOf(h.toMs ?? durationMs, whole);
+      const name = withoutProtection(h.node.slice(h.node.lastIndexOf('/') + 1));
+      const tip = `${name} held by ${h.session} (${h.mode}) ${fmtAt(h.fromMs)} → ${fmtAt(h.toMs)}${h.handoffMs === null ? '' : `, hand-off ${fmtMs(h.handoffMs)}`}${h.how === null ? ', still held at the end' : `, ${h.how}`}`;
+      rows.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(name)}</text>`);
+      rows.push(`<rect x="${n1(x0)}" y="${y + 3}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 8}" class="hold ${h.mode}"><title>${esc(tip)}</title></rect>`);
+      // Who held it, next to the bar (or before it when the bar ends near the right edge).
+      const right = x1 + 6 < LABEL_W + PLOT_W - 120;
+      rows.push(`<text x="${n1(right ? Math.max(x1, x0 + 2) + 6 : x0 - 6)}" y="${y + 14}" class="who${right ? '' : ' label'}">${esc(h.session)}</text>`);
+      y += ROW_H;
+    }
+    for (const v of l.violations) {
+      const x0 = xOf(v.fromMs, whole);
+      const x1 = xOf(v.toMs, whole);
+      rows.push(`<rect x="${n1(x0)}" y="${y - ROW_H * shown.length}" width="${n1(Math.max(3, x1 - x0))}" height="${ROW_H * shown.length}" class="violation"><title>${esc('two holders at once')}</title></rect>`);
+    }
+    if (l.holders.length > shown.length) {
+      rows.push(`<text x="${LABEL_W}" y="${y + 14}" class="note">${l.holders.length - shown.length} more holders in the table below</text>`);
+      y += ROW_H;
+    }
+    rows.push('</g>');
+    y += 6;
+  }
+  const h = y + 28;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="lock holders">${rows.join('')}${axis(whole, h - 24)}</svg>`;
+}
+
+/** Bars on a log-scale latency axis. */
+export function histogramSvg(buckets: readonly LatencyBucket[], label: string): string {
+  if (buckets.length === 0 || buckets.every((b) => b.count === 0)) return '<p class="none">No reply to measure.</p>';
+  const Wh = 640;
+  const H = 150;
+  const left = 50;
+  const plotW = Wh - left - 10;
+  const most = Math.max(...buckets.map((b) => b.count));
+  const bw = plotW / buckets.length;
+  const bars = buckets.map((b, i) => {
+    const bh = (b.count / most) * (H - 40);
+    return `<rect x="${n1(left + i * bw)}" y="${n1(H - 24 - bh)}" width="${n1(Math.max(1, bw - 1))}" height="${n1(bh)}" class="bar"><title>${esc(`${fmtMs(b.loMs)} – ${fmtMs(b.hiMs)}: ${b.count} repl${b.count === 1 ? 'y' : 'ies'}`)}</title></rect>`;
+  });
+  const first = buckets[0]!;
+  const last = buckets[buckets.length - 1]!;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Wh} ${H}" width="${Wh}" role="img" aria-label="${esc(label)}">` +
+    bars.join('') +
+    `<line x1="${left}" y1="${H - 24}" x2="${left + plotW}" y2="${H - 24}" class="axis"/>` +
+    `<text x="${left}" y="${H - 8}" class="tick" text-anchor="start">${esc(fmtMs(first.loMs))}</text>` +
+    `<text x="${left + plotW}" y="${H - 8}" class="tick" text-anchor="end">${esc(fmtMs(last.hiMs))}</text>` +
+    `<text x="${left - 6}" y="20" class="tick" text-anchor="end">${most}</text>` +
+    `<text x="${left + plotW / 2}" y="${H - 8}" class="tick">${esc(label)} (log scale)</text></svg>`
+  );
+}

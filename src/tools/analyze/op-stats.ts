@@ -1,0 +1,116 @@
+/** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
+
+import { errName } from '../../protocol/index.js';
+import { coarseBuckets, LatencyHistogram, latencyFigures } from './latency.js';
+import type { OpRow, OpsReport } from './report.js';
+
+interface Totals {
+  requests: number;
+  replies: number;
+  errors: Map<string, number>;
+  latency: LatencyHistogram;
+}
+
+/** Who a request or reply is about. */
+export interface OpKeys {
+  op: string;
+  path: string | undefined;
+  session: string | undefined;
+  client: string;
+}
+
+class Table {
+  private readonly rows = new Map<string, Totals>();
+
+  constructor(private readonly limit: number) {}
+
+  row(key: string): Totals | undefined {
+    let t = this.rows.get(key);
+    if (t === undefined) {
+      // Attacker-controlled paths could make this grow without end; past the limit, fold into one row.
+      if (this.rows.size >= this.limit) key = '(other)';
+      t = this.rows.get(key);
+      if (t === undefined) {
+        t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
+        this.rows.set(key, t);
+      }
+    }
+    return t;
+  }
+
+  report(order: 'key' | 'requests', histograms = false): OpRow[] {
+    const out = [...this.rows].map(([key, t]) => {
+      const row: OpRow = {
+        key,
+        requests: t.requests,
+        replies: t.replies,
+        errors: Object.fromEntries([...t.errors].sort(([a], [b]) => a.localeCompare(b))),
+        latencyMs: latencyFigures(t.latency),
+      };
+      if (histograms) row.histogram = coarseBuckets(t.latency, 24);
+      return row;
+    });
+    return order === 'key' ? out.sort((a, b) => a.key.localeCompare(b.key)) : out.sort((a, b) => b.requests - a.requests || a.key.localeCompare(b.key));
+  }
+}
+
+/** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. Scans, no split: hot path. */
+export function rollUpPath(path: string, depth: number): string {
+  if (!path.startsWith('/')) return path;
+  let end = path.length;
+  let seen = 0;
+  for (let i = 1; i < path.length; i++) {
+    if (path.charCodeAt(i) !== 47 /* '/' */) continue;
+    // A doubled or trailing slash is not a segment boundary worth keeping.
+    if (i === path.length - 1 || path.charCodeAt(i - 1) === 47) continue;
+    if (++seen === depth) {
+      end = i;
+      break;
+    }
+  }
+  const out = path.slice(0, end);
+  return out.length > 1 && out.endsWith('/') ? out.slice(0, -1) : out;
+}
+
+export class OpStats {
+  private readonly byOp = new Table(1000);
+  private readonly byPath = new Table(5000);
+  private readonly bySession = new Table(10000);
+  private readonly byClient = new Table(10000);
+  private readonly all = new LatencyHistogram();
+
+  constructor(private readonly depth: number) {}
+
+  request(k: OpKeys): void {
+    this.byOp.row(k.op)!.requests++;
+    if (k.path !== undefined) this.byPath.row(rollUpPath(k.path, this.depth))!.requests++;
+    if (k.session !== undefined) this.bySession.row(k.session)!.requests++;
+    this.byClient.row(k.client)!.requests++;
+  }
+
+  reply(k: OpKeys, err: number, latencyMs: number | undefined): void {
+    const name = err === 0 ? undefined : errName(err);
+    replied(this.byOp.row(k.op)!, name, latencyMs);
+    if (k.path !== undefined) replied(this.byPath.row(rollUpPath(k.path, this.depth))!, name, latencyMs);
+    if (k.session !== undefined) replied(this.bySession.row(k.session)!, name, latencyMs);
+    replied(this.byClient.row(k.client)!, name, latencyMs);
+    if (latencyMs !== undefined) this.all.add(latencyMs);
+  }
+
+  report(): OpsReport {
+    return {
+      byOp: this.byOp.report('key', true),
+      byPath: this.byPath.report('requests'),
+      depth: this.depth,
+      bySession: this.bySession.report('requests'),
+      byClient: this.byClient.report('requests'),
+      histogram: coarseBuckets(this.all),
+    };
+  }
+}
+
+function replied(t: Totals, err: string | undefined, latencyMs: number | undefined): void {
+  t.replies++;
+  if (latencyMs !== undefined) t.latency.add(latencyMs);
+  if (err !== undefined) t.errors.set(err, (t.errors.get(err) ?? 0) + 1);
+}

@@ -1,0 +1,139 @@
+/** The analysis as terminal tables (Markdown-compatible, so a ticket or a doc can quote them). */
+
+import { renderTable } from '../bench/table.js';
+import { withoutProtection } from '../../recipes/locks/naming.js';
+import type { AnalysisReport, LatencyFigures, LockReport, OpRow, SessionEnd, SessionReport } from './report.js';
+
+/**
+ * Capture strings (paths, node names) may hold anything, including terminal escape sequences: show control
+ * characters as `\xNN` so a hostile path cannot rewrite the screen.
+ */
+export function safeText(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** ms with a precision that suits its size. */
+export function fmtMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
+  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  return `${(ms * 1000).toFixed(0)} µs`;
+}
+
+/** A capture-relative time: seconds with ms. */
+export function fmtAt(ms: number | null): string {
+  return ms === null ? 'end' : `+${(ms / 1000).toFixed(3)}s`;
+}
+
+function errors(e: Record<string, number>): string {
+  const parts = Object.entries(e).map(([k, n]) => `${k}×${n}`);
+  return parts.length === 0 ? '' : parts.join(' ');
+}
+
+function latencyCells(l: LatencyFigures | null): string[] {
+  return l === null ? ['-', '-', '-', '-'] : [fmtMs(l.p50), fmtMs(l.p90), fmtMs(l.p99), fmtMs(l.max)];
+}
+
+/** An ops table: one row per key. */
+export function opsTable(title: string, rows: readonly OpRow[], limit = rows.length): string {
+  const shown = rows.slice(0, limit);
+  const body = shown.map((r) => [safeText(r.key), String(r.requests), String(r.replies), errors(r.errors), ...latencyCells(r.latencyMs)]);
+  const more = rows.length > shown.length ? `(${rows.length - shown.length} more rows)\n` : '';
+  return renderTable([title, 'requests', 'replies', 'errors', 'p50', 'p90', 'p99', 'max'], body, 1) + more;
+}
+
+export function endText(e: SessionEnd): string {
+  switch (e.kind) {
+    case 'closed':
+      return `closed ${fmtAt(e.atMs)}`;
+    case 'expired':
+      return `EXPIRED ${fmtAt(e.atMs)}`;
+    case 'disconnected':
+      return `disconnected ${fmtAt(e.atMs)}`;
+    case 'open':
+      return 'open at end';
+  }
+}
+
+export function sessionsTable(sessions: readonly SessionReport[]): string {
+  const rows = sessions.map((s) => [
+    s.id,
+    s.timeoutMs === null ? '?' : fmtMs(s.timeoutMs),
+    String(s.connections.length),
+    String(s.reconnects),
+    String(s.disconnects),
+    s.pingMs === null ? '-' : `${fmtMs(s.pingMs.p50)} / ${fmtMs(s.pingMs.p99)}`,
+    String(s.silences.length),
+    String(s.ephemerals.length),
+    String(s.requests),
+    endText(s.end),
+  ]);
+  return renderTable(['session', 'timeout', 'conns', 'reconnects', 'disconnects', 'ping p50/p99', 'silences', 'ephemerals', 'requests', 'end'], rows, 1);
+}
+
+function shortNode(path: string): string {
+  return safeText(withoutProtection(path.slice(path.lastIndexOf('/') + 1)));
+}
+
+export function lockText(l: LockReport): string {
+  const out: string[] = [];
+  out.push(`${safeText(l.dir)} — ${l.recipe}, ${l.contenders} contender node(s), ${l.holders.length} hold(s)` + (l.handoffMs === null ? '' : `, hand-off p50 ${fmtMs(l.handoffMs.p50)} max ${fmtMs(l.handoffMs.max)}`));
+  if (l.holders.length > 0) {
+    out.push(
+      renderTable(
+        ['holder node', 'session', 'mode', 'from', 'to', 'hand-off', 'ended by'],
+        l.holders.map((h) => [shortNode(h.node), h.session, h.mode, fmtAt(h.fromMs), fmtAt(h.toMs), fmtMs(h.handoffMs), h.how ?? 'still held']),
+        3,
+      ).trimEnd(),
+    );
+  }
+  for (const w of l.waits.slice(0, 20)) out.push(`  wait: ${shortNode(w.waiter)} (${w.waiterSession}) watched ${shortNode(w.watched)} at ${fmtAt(w.atMs)}`);
+  if (l.waits.length > 20) out.push(`  … ${l.waits.length - 20} more waits`);
+  for (const o of l.orphans) out.push(`  ORPHAN ${shortNode(o.node)} (${o.session}): ${o.why}`);
+  for (const v of l.violations) {
+    out.push(`  VIOLATION: ${shortNode(v.a.node)} (${v.a.session}, ${v.a.mode}) and ${shortNode(v.b.node)} (${v.b.session}, ${v.b.mode}) both held ${fmtAt(v.fromMs)} → ${fmtAt(v.toMs)}`);
+  }
+  return out.join('\n');
+}
+
+/** The whole report as text. */
+export function renderReportText(r: AnalysisReport): string {
+  const out: string[] = [];
+  const start = r.startUs > 0 ? ` from ${new Date(r.startUs / 1000).toISOString()}` : '';
+  out.push(`Capture: ${r.connections} connection(s), ${r.frames} frame(s), ${(r.durationMs / 1000).toFixed(3)} s${start}`, '');
+  out.push('Ops', opsTable('op', r.ops.byOp));
+  out.push(`Paths (rolled up to depth ${r.ops.depth})`, opsTable('path', r.ops.byPath, 20));
+  out.push('Clients', opsTable('client', r.ops.byClient, 20));
+  out.push('Requests by session', opsTable('session', r.ops.bySession, 20));
+  out.push('Sessions', sessionsTable(r.sessions));
+  for (const s of r.sessions) {
+    const conns = s.connections.map((c) => `#${safeText(c.conn)} ${fmtAt(c.fromMs)}→${fmtAt(c.toMs)}${c.resumed ? ' (resumed)' : ''}`).join(', ');
+    out.push(`  ${s.id}: ${conns}`);
+    for (const x of s.silences.slice(0, 5)) out.push(`    silence ${fmtMs(x.ms)} on #${safeText(x.conn)} ${fmtAt(x.fromMs)}→${fmtAt(x.toMs)} (timeout ${fmtMs(s.timeoutMs)})`);
+    for (const e of s.ephemerals.slice(0, 10)) out.push(`    ephemeral ${safeText(e.path)} ${fmtAt(e.atMs)}→${e.deletedAtMs === null ? 'end' : fmtAt(e.deletedAtMs)}`);
+    if (s.ephemerals.length > 10) out.push(`    … ${s.ephemerals.length - 10} more ephemerals`);
+  }
+  out.push('');
+  const w = r.watches;
+  out.push(
+    `Watches: ${w.set} set, ${w.fired} fired, ${w.armedAtEnd} still armed at the end` +
+      (w.fireLatencyMs === null ? '' : `; set → fire p50 ${fmtMs(w.fireLatencyMs.p50)}, max ${fmtMs(w.fireLatencyMs.max)}`),
+  );
+  const armed = w.list.filter((x) => x.fired === null && x.dropped === null);
+  if (armed.length > 0) out.push(renderTable(['still armed', 'kind', 'session', 'set at'], armed.slice(0, 20).map((x) => [safeText(x.path), x.kind, x.session, fmtAt(x.setMs)]), 3).trimEnd());
+  for (const l of w.notRestored) out.push(`  NOT RE-REGISTERED after reconnect ${fmtAt(l.reconnectMs)}: ${l.kind} watch on ${safeText(l.path)} (${l.session})`);
+  for (const h of w.herds) out.push(`  HERD: ${h.event} on ${safeText(h.path)} notified ${h.sessions} sessions within ${fmtMs(h.spreadMs)} at ${fmtAt(h.atMs)}`);
+  out.push('');
+  out.push(r.locks.length === 0 ? 'Locks: none recognised' : 'Locks');
+  for (const l of r.locks) out.push(lockText(l), '');
+  const g = r.guardrails;
+  const counts = Object.entries(g.counts);
+  out.push(counts.length === 0 ? 'Guardrails: nothing to report' : `Guardrails: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  for (const f of g.findings.slice(0, 30)) {
+    out.push(`  ${fmtAt(f.atMs)} ${f.kind} #${safeText(f.conn)} ${f.session ?? ''} ${f.op ?? ''} ${safeText(f.path ?? '')}: ${safeText(f.detail)}`.replace(/ +/g, ' '));
+  }
+  const rest = Math.max(0, g.findings.length - 30) + g.omitted;
+  if (rest > 0) out.push(`  … ${rest} more`);
+  return `${out.join('\n')}\n`;
+}

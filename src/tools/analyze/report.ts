@@ -1,0 +1,223 @@
+/**
+ * The shape of an analysis report: plain JSON (no bigint, no bytes) so `--json` prints it as is and the terminal
+ * and HTML renderers read the same object. Times are ms since the first event of the capture (`startUs` gives the
+ * absolute start); session ids are written as ZooKeeper prints them (`0x…`).
+ */
+
+/** Request → reply latency figures, in ms. */
+export interface LatencyFigures {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** One row of an ops table (by op, by path prefix, by session or by client). */
+export interface OpRow {
+  /** The op name, path prefix, session id or client address. */
+  key: string;
+  requests: number;
+  replies: number;
+  /** Error replies by ZooKeeper's code name. */
+  errors: Record<string, number>;
+  latencyMs: LatencyFigures | null;
+  /** The latency distribution (per-op rows only). */
+  histogram?: LatencyBucket[];
+}
+
+/** A latency distribution for drawing: log buckets with their bounds in ms. */
+export interface LatencyBucket {
+  loMs: number;
+  hiMs: number;
+  count: number;
+}
+
+export interface OpsReport {
+  byOp: OpRow[];
+  /** Paths rolled up to `depth` segments. */
+  byPath: OpRow[];
+  depth: number;
+  bySession: OpRow[];
+  byClient: OpRow[];
+  /** All replies, for the histogram. */
+  histogram: LatencyBucket[];
+}
+
+/** One TCP connection a session used. */
+export interface SessionConnection {
+  conn: string;
+  client: string;
+  server: string;
+  fromMs: number;
+  /** When the connection ended; null if still open at the end of the capture. */
+  toMs: number | null;
+  /** fin, rst, capture-end, proxy… */
+  endReason: string | null;
+  /** True when this connection resumed an existing session (its connect request carried the session id). */
+  resumed: boolean;
+}
+
+/** A stretch with no frame in either direction longer than a third of the session timeout. */
+export interface Silence {
+  conn: string;
+  fromMs: number;
+  toMs: number;
+  ms: number;
+}
+
+export type SessionEnd =
+  | { kind: 'closed'; atMs: number }
+  | { kind: 'expired'; atMs: number; how: string }
+  | { kind: 'open' }
+  | { kind: 'disconnected'; atMs: number };
+
+export interface SessionReport {
+  id: string;
+  /** Negotiated timeout (ms) from the connect response. */
+  timeoutMs: number | null;
+  /** First and last time this session was seen. */
+  fromMs: number;
+  toMs: number;
+  connections: SessionConnection[];
+  /** Reconnects that resumed this session (connections after the first). */
+  reconnects: number;
+  /** Connections that ended while the session lived on (or at least was not closed). */
+  disconnects: number;
+  pingMs: { count: number; p50: number; p99: number } | null;
+  silences: Silence[];
+  end: SessionEnd;
+  /** Ephemeral nodes created by this session (the actual paths from the replies). */
+  ephemerals: { path: string; atMs: number; deletedAtMs: number | null }[];
+  requests: number;
+}
+
+export type WatchKind = 'data' | 'exists' | 'child' | 'persistent' | 'persistent-recursive';
+
+export interface WatchReport {
+  session: string;
+  kind: WatchKind;
+  path: string;
+  setMs: number;
+  /** The notification that fired it, or null while still armed / removed. */
+  fired: { atMs: number; event: string; path: string; latencyMs: number } | null;
+  /** Why it is no longer armed without firing: session ended, lost on reconnect, … */
+  dropped: string | null;
+}
+
+/** A watch the session had armed when it reconnected, not listed in the setWatches of the new connection. */
+export interface LostWatch {
+  session: string;
+  kind: WatchKind;
+  path: string;
+  reconnectMs: number;
+  conn: string;
+}
+
+/** One change that notified many sessions at once. */
+export interface Herd {
+  path: string;
+  event: string;
+  atMs: number;
+  sessions: number;
+  /** First to last notification of the group. */
+  spreadMs: number;
+}
+
+export interface WatchesReport {
+  set: number;
+  fired: number;
+  armedAtEnd: number;
+  list: WatchReport[];
+  /** List entries left out to bound memory (counts above stay exact). */
+  omitted: number;
+  notRestored: LostWatch[];
+  herds: Herd[];
+  /** Set → fire latency of the watches that fired. */
+  fireLatencyMs: LatencyFigures | null;
+}
+
+export type LockKind = 'mutex' | 'read-write' | 'semaphore-leases';
+
+export interface LockHolder {
+  node: string;
+  session: string;
+  /** 'read' or 'write' for a read/write lock, 'exclusive' for a mutex, 'lease' for a semaphore lease. */
+  mode: 'exclusive' | 'read' | 'write' | 'lease';
+  fromMs: number;
+  /** Null while still held at the end of the capture. */
+  toMs: number | null;
+  /** How it ended: deleted, session closed, session expired, lost (node vanished while its owner was away)… */
+  how: string | null;
+  /** The previous holder's release → this holder's getChildren reply, when it was waiting. */
+  handoffMs: number | null;
+}
+
+export interface LockWait {
+  waiter: string;
+  waiterSession: string;
+  watched: string;
+  atMs: number;
+}
+
+export interface LockViolation {
+  a: { node: string; session: string; mode: string };
+  b: { node: string; session: string; mode: string };
+  fromMs: number;
+  toMs: number;
+}
+
+export interface LockReport {
+  dir: string;
+  recipe: string;
+  kind: LockKind;
+  contenders: number;
+  holders: LockHolder[];
+  waits: LockWait[];
+  /** Contender nodes left behind: owner session ended but the node was still listed, or alive at the end. */
+  orphans: { node: string; session: string; why: string }[];
+  violations: LockViolation[];
+  handoffMs: LatencyFigures | null;
+}
+
+export type GuardrailKind =
+  | 'near-max-buffer'
+  | 'huge-children'
+  | 'reply-out-of-order'
+  | 'request-after-close'
+  | 'unanswered'
+  | 'slow-reply'
+  | 'gap'
+  | 'undecodable'
+  | 'unmatched-reply';
+
+export interface GuardrailFinding {
+  kind: GuardrailKind;
+  atMs: number;
+  conn: string;
+  session: string | null;
+  op: string | null;
+  path: string | null;
+  detail: string;
+}
+
+export interface GuardrailsReport {
+  /** Counts by kind (exact, even when the list is cut). */
+  counts: Partial<Record<GuardrailKind, number>>;
+  findings: GuardrailFinding[];
+  omitted: number;
+}
+
+export interface AnalysisReport {
+  /** Absolute time of the first event, µs since the epoch (0 when the capture has no times). */
+  startUs: number;
+  durationMs: number;
+  connections: number;
+  frames: number;
+  options: { depth: number; slowMs: number; maxBuffer: number };
+  ops: OpsReport;
+  sessions: SessionReport[];
+  watches: WatchesReport;
+  locks: LockReport[];
+  guardrails: GuardrailsReport;
+}

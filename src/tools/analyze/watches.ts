@@ -1,0 +1,211 @@
+/**
+ * Watches: each one set (by getData/exists/getChildren with the watch flag, or addWatch) is linked to the
+ * notification that fired it, with the set → fire latency. One-shot watches disarm when they fire; persistent
+ * ones stay. Also finds the watches a session had armed when it reconnected but did not re-register with
+ * setWatches/setWatches2 on the new connection, and herds (one change that notified many sessions at once).
+ */
+
+import { EventType, eventTypeName } from '../../protocol/index.js';
+import { BoundedList } from './bounded-list.js';
+import { LatencyHistogram, latencyFigures, roundMs } from './latency.js';
+import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './report.js';
+
+interface Armed {
+  report: WatchReport;
+  setUs: number;
+}
+
+/** Notifications of the same change reach the sessions within this window of each other. */
+export const HERD_WINDOW_MS = 1000;
+/** A change that notified at least this many sessions is reported as a herd. */
+export const HERD_MIN_SESSIONS = 3;
+
+interface HerdGroup {
+  path: string;
+  type: number;
+  firstUs: number;
+  lastUs: number;
+  sessions: Set<string>;
+}
+
+interface Reconnect {
+  session: string;
+  conn: string;
+  atUs: number;
+  armed: Armed[];
+  restored: Set<string>;
+}
+
+const MAX_LIST = 5000;
+const MAX_OPEN_HERD_GROUPS = 1000;
+
+const key = (kind: WatchKind, path: string): string => `${kind}\u0000${path}`;
+
+/** Which watch kinds an event type fires on the event's own path. */
+function firesOnPath(type: number): readonly WatchKind[] {
+  switch (type) {
+    case EventType.NodeCreated:
+    case EventType.NodeDataChanged:
+      return ['data', 'exists'];
+    case EventType.NodeDeleted:
+      return ['data', 'exists', 'child'];
+    case EventType.NodeChildrenChanged:
+      return ['child'];
+    default:
+      return [];
+  }
+}
+
+function isUnder(path: string, root: string): boolean {
+  return root === '/' ? path.startsWith('/') : path === root || path.startsWith(`${root}/`);
+}
+
+export class WatchTracker {
+  /** Armed watches per session. */
+  private readonly armed = new Map<string, Armed[]>();
+  private readonly list = new BoundedList<WatchReport>(MAX_LIST);
+  private readonly lost: LostWatch[] = [];
+  private readonly herds: Herd[] = [];
+  private readonly groups: HerdGroup[] = [];
+  private readonly reconnects = new Map<string, Reconnect>();
+  private readonly fireLatency = new LatencyHistogram();
+  private setCount = 0;
+  private firedCount = 0;
+
+  constructor(private readonly ms: (us: number) => number) {}
+
+  set(session: string, kind: WatchKind, path: string, atUs: number): void {
+    this.setCount++;
+    const report: WatchReport = { session, kind, path, setMs: this.ms(atUs), fired: null, dropped: null };
+    this.list.push(report);
+    const armed = this.armed.get(session) ?? [];
+    armed.push({ report, setUs: atUs });
+    this.armed.set(session, armed);
+  }
+
+  /** A notification for `session`: fires and (one-shot) disarms the watches it matches. */
+  notified(session: string, type: number, path: string, atUs: number): void {
+    this.herd(session, type, path, atUs);
+    const armed = this.armed.get(session);
+    if (armed === undefined) return;
+    const onPath = firesOnPath(type);
+    const keep: Armed[] = [];
+    for (const a of armed) {
+      const { kind } = a.report;
+      const hit =
+        (a.report.path === path && onPath.includes(kind)) ||
+        (kind === 'persistent' && a.report.path === path && type !== EventType.None) ||
+        (kind === 'persistent-recursive' && isUnder(path, a.report.path) && type !== EventType.NodeChildrenChanged && type !== EventType.None);
+      if (!hit) {
+        keep.push(a);
+        continue;
+      }
+      const latencyMs = roundMs((atUs - a.setUs) / 1000);
+      if (a.report.fired === null) {
+        a.report.fired = { atMs: this.ms(atUs), event: eventTypeName(type), path, latencyMs };
+        this.firedCount++;
+        this.fireLatency.add(latencyMs);
+      }
+      // Persistent watches stay armed after firing, except when the node itself goes away and takes it along.
+      if (kind === 'persistent' || kind === 'persistent-recursive') keep.push(a);
+    }
+    this.armed.set(session, keep);
+  }
+
+  /** The session reconnected on `conn`: remember what it had armed, to check the setWatches that should follow. */
+  reconnected(session: string, conn: string, atUs: number): void {
+    this.settleReconnect(session);
+    const armed = this.armed.get(session) ?? [];
+    if (armed.length > 0) this.reconnects.set(session, { session, conn, atUs, armed: [...armed], restored: new Set() });
+  }
+
+  /** A setWatches/setWatches2 request on a resumed connection lists these watches. */
+  restored(session: string, lists: { kind: WatchKind; paths: readonly string[] }[]): void {
+    const r = this.reconnects.get(session);
+    if (r === undefined) return;
+    for (const { kind, paths } of lists) for (const p of paths) r.restored.add(key(kind, p));
+  }
+
+  /** A session closed or expired: its watches are gone with it. */
+  sessionEnded(session: string, why: string): void {
+    this.settleReconnect(session);
+    for (const a of this.armed.get(session) ?? []) a.report.dropped ??= why;
+    this.armed.delete(session);
+  }
+
+  /** A removeWatches succeeded: the session's watches of these kinds on `path` are disarmed. */
+  removed(session: string, path: string, kinds: readonly WatchKind[]): void {
+    const armed = this.armed.get(session);
+    if (armed === undefined) return;
+    this.armed.set(
+      session,
+      armed.filter((a) => {
+        if (a.report.path !== path || !kinds.includes(a.report.kind)) return true;
+        a.report.dropped ??= 'removed by the client';
+        return false;
+      }),
+    );
+  }
+
+  /**
+   * The report. `final` settles pending reconnects and herd groups (the capture is over); a live snapshot leaves
+   * them open and shows the herds forming so far.
+   */
+  report(final: boolean): WatchesReport {
+    if (final) {
+      for (const s of [...this.reconnects.keys()]) this.settleReconnect(s);
+      for (const g of this.groups.splice(0)) this.closeGroup(g);
+    }
+    let armedAtEnd = 0;
+    for (const list of this.armed.values()) armedAtEnd += list.filter((a) => a.report.dropped === null).length;
+    return {
+      set: this.setCount,
+      fired: this.firedCount,
+      armedAtEnd,
+      list: this.list.items,
+      omitted: this.list.omitted,
+      notRestored: this.lost,
+      herds: final ? this.herds : [...this.herds, ...this.groups.filter((g) => g.sessions.size >= HERD_MIN_SESSIONS).map((g) => this.herdOf(g))],
+      fireLatencyMs: latencyFigures(this.fireLatency),
+    };
+  }
+
+  private settleReconnect(session: string): void {
+    const r = this.reconnects.get(session);
+    if (r === undefined) return;
+    this.reconnects.delete(session);
+    const stillArmed = new Set(this.armed.get(session) ?? []);
+    for (const a of r.armed) {
+      // Watches that fired or were re-set since are not lost.
+      if (!stillArmed.has(a) || r.restored.has(key(a.report.kind, a.report.path))) continue;
+      // Clients file a watch under data or exist watches by whether the node exists now, not by how it was set.
+      if ((a.report.kind === 'exists' || a.report.kind === 'data') && (r.restored.has(key('data', a.report.path)) || r.restored.has(key('exists', a.report.path)))) continue;
+      if (this.lost.length < MAX_LIST) this.lost.push({ session, kind: a.report.kind, path: a.report.path, reconnectMs: this.ms(r.atUs), conn: r.conn });
+      a.report.dropped ??= 'not re-registered after a reconnect';
+    }
+    const lostSet = new Set(r.armed.filter((a) => a.report.dropped === 'not re-registered after a reconnect'));
+    this.armed.set(session, (this.armed.get(session) ?? []).filter((a) => !lostSet.has(a)));
+  }
+
+  private herd(session: string, type: number, path: string, atUs: number): void {
+    if (type === EventType.None) return;
+    // Close groups whose window has passed.
+    while (this.groups.length > 0 && (atUs - this.groups[0]!.firstUs) / 1000 > HERD_WINDOW_MS) this.closeGroup(this.groups.shift()!);
+    let g = this.groups.find((x) => x.path === path && x.type === type && !x.sessions.has(session));
+    if (g === undefined) {
+      if (this.groups.length >= MAX_OPEN_HERD_GROUPS) this.closeGroup(this.groups.shift()!);
+      g = { path, type, firstUs: atUs, lastUs: atUs, sessions: new Set() };
+      this.groups.push(g);
+    }
+    g.sessions.add(session);
+    g.lastUs = atUs;
+  }
+
+  private closeGroup(g: HerdGroup): void {
+    if (g.sessions.size >= HERD_MIN_SESSIONS && this.herds.length < MAX_LIST) this.herds.push(this.herdOf(g));
+  }
+
+  private herdOf(g: HerdGroup): Herd {
+    return { path: g.path, event: eventTypeName(g.type), atMs: this.ms(g.firstUs), sessions: g.sessions.size, spreadMs: roundMs((g.lastUs - g.firstUs) / 1000) };
+  }
+}

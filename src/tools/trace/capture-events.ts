@@ -1,0 +1,41 @@
+/**
+ * The proxy's records as capture events, the stream `zkwire analyze` consumes: this is how `zkwire trace
+ * --analyze` feeds the same analysis as a capture file. Times come from `nowUs` (called as each record is
+ * emitted, which is synchronous with the socket event) so latencies keep the monotonic clock's precision.
+ */
+
+import type { CaptureConnection, CaptureEvent } from '../capture/events.js';
+import type { TraceRecord } from './records.js';
+
+export class TraceEventAdapter {
+  private readonly conns = new Map<number, CaptureConnection>();
+
+  constructor(private readonly nowUs: () => number) {}
+
+  /** The events of one record (none for a record of an unknown connection). */
+  events(rec: TraceRecord): CaptureEvent[] {
+    const timeUs = this.nowUs();
+    if (rec.type === 'open') {
+      const conn: CaptureConnection = { id: String(rec.conn), client: rec.client, server: rec.upstream };
+      this.conns.set(rec.conn, conn);
+      return [{ type: 'open', conn, timeUs, midStream: false }];
+    }
+    const conn = this.conns.get(rec.conn);
+    if (conn === undefined) return [];
+    switch (rec.type) {
+      case 'frame':
+        return [{ type: 'frame', conn, timeUs, dir: rec.dir, frame: rec.frame, size: rec.bytes.length }];
+      case 'raw':
+        return [{ type: 'gap', conn, timeUs, dir: rec.dir, missingBytes: undefined, reason: rec.error ?? `${rec.kind} bytes` }];
+      case 'close':
+        this.conns.delete(rec.conn);
+        // The proxy cutting connections as it stops is the end of the capture, not something a peer did.
+        return [{ type: 'close', conn, timeUs, reason: rec.error !== undefined ? 'rst' : rec.by === 'proxy' ? 'capture-end' : 'fin' }];
+    }
+  }
+}
+
+/** Wall-clock µs with sub-millisecond precision, for `TraceEventAdapter` on Node. */
+export function preciseNowUs(origin: number, now: () => number): () => number {
+  return () => Math.round((origin + now()) * 1000);
+}
