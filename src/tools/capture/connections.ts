@@ -1,0 +1,253 @@
+/**
+ * The TCP connections of a packet capture that talk to a ZooKeeper port: each direction reassembled
+ * (tcp-reassembly.ts), framed (zk-framer.ts) and decoded by one ConversationDecoder per connection, turned into
+ * CaptureEvents. Memory is bounded by the open connections: a closed one is forgotten.
+ */
+
+import { ConversationDecoder, detectFourLetterWord, errorName, OpCode, opName, Xid, type Direction } from '../../protocol/index.js';
+import type { CaptureConnection, CaptureEvent } from './events.js';
+import { formatEndpoint, TcpFlag, type TcpSegment } from './ip-tcp.js';
+import { TcpDirection } from './tcp-reassembly.js';
+import { ZkFramer } from './zk-framer.js';
+
+/** Longest four-letter-word exchange kept (the text is emitted when the connection closes). */
+const MAX_FOUR_LETTER_TEXT = 4 * 1024 * 1024;
+/** Reuse counters kept per address pair before the oldest are forgotten (they only number reused pairs). */
+const MAX_PAIR_COUNTERS = 65536;
+
+/** A request opcode a client may send (not the server-internal ones, nor 0/-1 which are not requests). */
+function isRequestOp(type: number): boolean {
+  return type !== OpCode.notification && type !== OpCode.error && type !== OpCode.createSession && opName(type) !== 'unknown';
+}
+
+function int32(b: Uint8Array, at: number): number {
+  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) | 0;
+}
+
+/** A ConnectRequest's shape: protocol version 0 and a 16-byte password length where it belongs. */
+function looksLikeConnectRequest(frame: Uint8Array): boolean {
+  const len = frame.length - 4;
+  return (len === 44 || len === 45) && int32(frame, 4) === 0 && int32(frame, 28) === 16;
+}
+
+class Side {
+  readonly tcp: TcpDirection;
+  framer: ZkFramer;
+  fin = false;
+  /** After a gap a reply must answer a request seen before; at a mid-stream start any plausible header will do. */
+  strict = false;
+  text: Uint8Array[] = [];
+  textBytes = 0;
+  textTime = 0;
+
+  constructor(
+    private readonly owner: TrackedConnection,
+    readonly dir: Direction,
+    midStream: boolean,
+  ) {
+    this.tcp = new TcpDirection({
+      data: (bytes, t) => owner.data(this, bytes, t),
+      gap: (missing, reason, t) => owner.gap(this, missing, reason, t),
+    });
+    this.framer = this.newFramer(midStream);
+  }
+
+  newFramer(midStream: boolean): ZkFramer {
+    const owner = this.owner;
+    const sink = {
+      frame: (bytes: Uint8Array, t: number) => owner.frame(this, bytes, t),
+      skipped: (n: number, reason: string, t: number) => owner.emitGap(this.dir, n, `${n} byte(s) skipped: ${reason}`, t),
+    };
+    return this.dir === 'c2s'
+      ? new ZkFramer(sink, 12, (b, at) => this.plausibleRequest(b, at), midStream)
+      : new ZkFramer(sink, 20, (b, at) => this.plausibleReply(b, at), midStream);
+  }
+
+  private plausibleRequest(b: Uint8Array, at: number): boolean {
+    const len = int32(b, at);
+    const xid = int32(b, at + 4);
+    const type = int32(b, at + 8);
+    if (len < 8 || !isRequestOp(type)) return false;
+    if (xid >= 0) return type !== OpCode.ping && type !== OpCode.auth;
+    return (xid === Xid.ping && type === OpCode.ping) || (xid === Xid.auth && type === OpCode.auth) || xid === Xid.setWatches;
+  }
+
+  private plausibleReply(b: Uint8Array, at: number): boolean {
+    const len = int32(b, at);
+    const xid = int32(b, at + 4);
+    const zxidHigh = int32(b, at + 8);
+    const err = int32(b, at + 16);
+    if (len < 16 || errorName(err) === undefined) return false;
+    if (xid === Xid.notification) return err === 0 && zxidHigh === -1 && int32(b, at + 12) === -1;
+    if (xid === Xid.ping || xid === Xid.auth || xid === Xid.setWatches) return true;
+    if (this.owner.conv.awaitsReply(xid)) return true;
+    return !this.strict && xid > 0 && zxidHigh >= 0;
+  }
+}
+
+export class TrackedConnection {
+  readonly conn: CaptureConnection;
+  conv: ConversationDecoder;
+  readonly c2s: Side;
+  readonly s2c: Side;
+  private opened = false;
+  private framesSeen = 0;
+  private mode: 'zk' | '4lw' = 'zk';
+  closed = false;
+
+  constructor(
+    private readonly out: CaptureEvent[],
+    id: string,
+    client: string,
+    server: string,
+    private midStream: boolean,
+  ) {
+    this.conn = { id, client, server };
+    this.conv = new ConversationDecoder({ midStream });
+    this.c2s = new Side(this, 'c2s', midStream);
+    this.s2c = new Side(this, 's2c', midStream);
+  }
+
+  private open(timeUs: number): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.out.push({ type: 'open', conn: this.conn, timeUs, midStream: this.midStream });
+  }
+
+  data(side: Side, bytes: Uint8Array, timeUs: number): void {
+    if (!this.midStream && this.framesSeen === 0 && side.dir === 'c2s' && this.mode === 'zk' && detectFourLetterWord(bytes) !== undefined) {
+      this.mode = '4lw';
+    }
+    if (this.mode === '4lw') {
+      if (side.textBytes + bytes.length > MAX_FOUR_LETTER_TEXT) return;
+      if (side.textBytes === 0) side.textTime = timeUs;
+      side.text.push(bytes.slice());
+      side.textBytes += bytes.length;
+      return;
+    }
+    side.framer.data(bytes, timeUs);
+  }
+
+  gap(side: Side, missing: number, reason: string, timeUs: number): void {
+    this.emitGap(side.dir, missing, reason, timeUs);
+    side.strict = true;
+    side.framer.gap(timeUs);
+    this.conv.resumeAfterGap();
+  }
+
+  emitGap(dir: Direction, missing: number | undefined, reason: string, timeUs: number): void {
+    this.open(timeUs);
+    this.out.push({ type: 'gap', conn: this.conn, timeUs, dir, missingBytes: missing, reason });
+  }
+
+  frame(side: Side, bytes: Uint8Array, timeUs: number): void {
+    if (this.midStream && this.framesSeen === 0 && side.dir === 'c2s' && looksLikeConnectRequest(bytes)) {
+      // The capture missed only the SYN: the conversation starts here after all.
+      this.midStream = false;
+      this.conv = new ConversationDecoder();
+      this.s2c.framer = this.s2c.newFramer(false);
+    }
+    this.framesSeen++;
+    this.open(timeUs);
+    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame: this.conv.decode(side.dir, bytes), size: bytes.length });
+  }
+
+  /** Ends the connection: holes become gaps, partial frames are reported, then the close event. */
+  close(reason: 'fin' | 'rst' | 'capture-end', timeUs: number): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const side of [this.c2s, this.s2c]) side.tcp.finish(timeUs);
+    if (this.mode === '4lw') {
+      for (const side of [this.c2s, this.s2c]) {
+        if (side.textBytes === 0) continue;
+        const text = new Uint8Array(side.textBytes);
+        let at = 0;
+        for (const part of side.text) {
+          text.set(part, at);
+          at += part.length;
+        }
+        this.framesSeen++;
+        this.open(side.textTime);
+        this.out.push({ type: 'frame', conn: this.conn, timeUs: side.textTime, dir: side.dir, frame: this.conv.decode(side.dir, text), size: text.length });
+      }
+    }
+    for (const side of [this.c2s, this.s2c]) side.framer.finish(timeUs);
+    this.open(timeUs);
+    this.out.push({ type: 'close', conn: this.conn, timeUs, reason });
+  }
+}
+
+/** Routes TCP segments to their connection; `ports` are the server ends. */
+export class ConnectionTable {
+  private readonly open = new Map<string, TrackedConnection>();
+  private readonly pairUses = new Map<string, number>();
+  private lastTimeUs = 0;
+
+  constructor(
+    private readonly out: CaptureEvent[],
+    private readonly ports: ReadonlySet<number>,
+  ) {}
+
+  /** Connections currently tracked (for memory checks). */
+  get size(): number {
+    return this.open.size;
+  }
+
+  segment(seg: TcpSegment, timeUs: number): void {
+    let dir: Direction;
+    if (this.ports.has(seg.dstPort)) dir = 'c2s';
+    else if (this.ports.has(seg.srcPort)) dir = 's2c';
+    else return;
+    this.lastTimeUs = timeUs;
+    const key = dir === 'c2s' ? `${seg.srcKey}>${seg.dstKey}` : `${seg.dstKey}>${seg.srcKey}`;
+    const flags = seg.flags;
+    let c = this.open.get(key);
+    const clientSyn = dir === 'c2s' && (flags & (TcpFlag.syn | TcpFlag.ack)) === TcpFlag.syn;
+    if (c !== undefined && clientSyn && (c.c2s.fin || c.s2c.fin)) {
+      // A new connection on an address pair whose previous one was closing.
+      c.close('fin', timeUs);
+      this.open.delete(key);
+      c = undefined;
+    }
+    if (c === undefined) {
+      const syn = (flags & TcpFlag.syn) !== 0;
+      if (!syn && seg.payloadLen + seg.missingTail === 0) return; // a stray ACK/FIN/RST of a connection already gone
+      c = this.create(key, seg, dir, !syn);
+    }
+    const side = dir === 'c2s' ? c.c2s : c.s2c;
+    const other = dir === 'c2s' ? c.s2c : c.c2s;
+    if ((flags & TcpFlag.syn) !== 0) side.tcp.syn(seg.seq);
+    if (seg.payloadLen + seg.missingTail > 0) {
+      side.tcp.segment(seg.seq, seg.buf.subarray(seg.payloadStart, seg.payloadStart + seg.payloadLen), seg.missingTail, timeUs);
+    }
+    if ((flags & TcpFlag.ack) !== 0) other.tcp.acknowledged(seg.ack, timeUs);
+    if ((flags & TcpFlag.rst) !== 0) {
+      c.close('rst', timeUs);
+      this.open.delete(key);
+    } else if ((flags & TcpFlag.fin) !== 0) {
+      side.fin = true;
+      if (other.fin) {
+        c.close('fin', timeUs);
+        this.open.delete(key);
+      }
+    }
+  }
+
+  /** The capture ended: every connection still open is closed with reason `capture-end`. */
+  finish(): void {
+    for (const c of this.open.values()) c.close('capture-end', this.lastTimeUs);
+    this.open.clear();
+  }
+
+  private create(key: string, seg: TcpSegment, dir: Direction, midStream: boolean): TrackedConnection {
+    const uses = (this.pairUses.get(key) ?? 0) + 1;
+    if (this.pairUses.size >= MAX_PAIR_COUNTERS && uses === 1) this.pairUses.clear();
+    this.pairUses.set(key, uses);
+    const client = formatEndpoint(seg, dir === 'c2s' ? 'src' : 'dst');
+    const server = formatEndpoint(seg, dir === 'c2s' ? 'dst' : 'src');
+    const id = `${client}>${server}${uses > 1 ? `#${uses}` : ''}`;
+    const c = new TrackedConnection(this.out, id, client, server, midStream);
+    this.open.set(key, c);
+    return c;
+  }
+}
