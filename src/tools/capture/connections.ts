@@ -12,6 +12,8 @@ import { ZkFramer } from './zk-framer.js';
 
 /** Longest four-letter-word exchange kept (the text is emitted when the connection closes). */
 const MAX_FOUR_LETTER_TEXT = 4 * 1024 * 1024;
+/** How many requests a gap may swallow and still let the next one be recognised by its xid. */
+const MAX_XIDS_IN_A_GAP = 100_000;
 /** Reuse counters kept per address pair before the oldest are forgotten (they only number reused pairs). */
 const MAX_PAIR_COUNTERS = 65536;
 
@@ -67,9 +69,17 @@ class Side {
     const len = int32(b, at);
     const xid = int32(b, at + 4);
     const type = int32(b, at + 8);
+    // A ConnectRequest (protocol version 0 where a request has its xid, which is never 0) starts a capture that
+    // missed only the SYN.
+    if (!this.strict && this.owner.requestsSeen === 0 && (len === 44 || len === 45) && xid === 0) return true;
     if (len < 8 || !isRequestOp(type)) return false;
-    if (xid >= 0) return type !== OpCode.ping && type !== OpCode.auth;
-    return (xid === Xid.ping && type === OpCode.ping) || (xid === Xid.auth && type === OpCode.auth) || xid === Xid.setWatches;
+    if (xid === Xid.ping) return type === OpCode.ping && len === 8;
+    if (xid === Xid.auth) return type === OpCode.auth;
+    if (xid === Xid.setWatches) return type === OpCode.setWatches || type === OpCode.setWatches2;
+    if (xid <= 0 || type === OpCode.ping || type === OpCode.auth) return false;
+    // Clients number their requests 1, 2, 3…: after a gap the next one is a little above the last one seen.
+    const last = this.owner.lastRequestXid;
+    return !this.strict || last === undefined || (xid > last && xid <= last + MAX_XIDS_IN_A_GAP);
   }
 
   private plausibleReply(b: Uint8Array, at: number): boolean {
@@ -92,6 +102,9 @@ export class TrackedConnection {
   readonly s2c: Side;
   private opened = false;
   private framesSeen = 0;
+  /** Requests decoded on this connection, and the highest xid among them (to resynchronise after a gap). */
+  requestsSeen = 0;
+  lastRequestXid: number | undefined;
   private mode: 'zk' | '4lw' = 'zk';
   closed = false;
 
@@ -149,7 +162,14 @@ export class TrackedConnection {
     }
     this.framesSeen++;
     this.open(timeUs);
-    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame: this.conv.decode(side.dir, bytes), size: bytes.length });
+    const frame = this.conv.decode(side.dir, bytes);
+    if (side.dir === 'c2s') {
+      this.requestsSeen++;
+      if (frame.kind === 'request' && frame.xid !== undefined && frame.xid > 0 && (this.lastRequestXid === undefined || frame.xid > this.lastRequestXid)) {
+        this.lastRequestXid = frame.xid;
+      }
+    }
+    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame, size: bytes.length });
   }
 
   /** Ends the connection: holes become gaps, partial frames are reported, then the close event. */

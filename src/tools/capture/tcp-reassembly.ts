@@ -29,6 +29,8 @@ export class TcpDirection {
   private next = -1;
   private readonly early: Pending[] = [];
   private earlyBytes = 0;
+  /** The other side acknowledged bytes beyond `next` that were never captured: the next hole is final. */
+  private ackedBeyond = false;
 
   constructor(
     private readonly sink: StreamSink,
@@ -58,7 +60,8 @@ export class TcpDirection {
     while (i > 0 && seqDiff(this.early[i - 1]!.seq, seq) > 0) i--;
     this.early.splice(i, 0, entry);
     this.earlyBytes += payload.length;
-    if (this.earlyBytes > this.maxEarlyBytes) this.skipHole(`segment missing (${this.earlyBytes} bytes arrived after it)`, timeUs);
+    if (this.ackedBeyond) this.skipHole('segment missing (acknowledged, not captured)', timeUs);
+    else if (this.earlyBytes > this.maxEarlyBytes) this.skipHole(`segment missing (${this.earlyBytes} bytes arrived after it)`, timeUs);
   }
 
   /**
@@ -66,8 +69,9 @@ export class TcpDirection {
    * receiver has them and they were not captured, so the hole is final.
    */
   acknowledged(ack: number, timeUs: number): void {
-    const first = this.early[0];
-    if (first !== undefined && seqDiff(ack, first.seq) > 0) this.skipHole('segment missing (acknowledged, not captured)', timeUs);
+    if (this.next === -1 || seqDiff(ack, this.next) <= 0) return;
+    if (this.early.length > 0) this.skipHole('segment missing (acknowledged, not captured)', timeUs);
+    else this.ackedBeyond = true;
   }
 
   /** The connection is over: every hole left is a gap. */
@@ -78,6 +82,7 @@ export class TcpDirection {
   private skipHole(reason: string, timeUs: number): void {
     const first = this.early[0];
     if (first === undefined) return;
+    this.ackedBeyond = false;
     this.sink.gap(seqDiff(first.seq, this.next), reason, timeUs);
     this.next = first.seq;
     this.drain(timeUs);
@@ -88,6 +93,7 @@ export class TcpDirection {
     const skip = -seqDiff(seq, this.next);
     const total = payload.length + missingTail;
     if (skip >= total) return; // a retransmission of bytes already delivered
+    this.ackedBeyond = false;
     if (skip < payload.length) {
       this.sink.data(skip === 0 ? payload : payload.subarray(skip), timeUs);
       this.next = (this.next + payload.length - skip) >>> 0;
