@@ -57,6 +57,12 @@ const SHORT = 32;
 export function shortData(b: Uint8Array | null): string {
   if (b === null) return 'null';
   if (b.length === 0) return '""';
+  // Most data is printable ASCII: then only the shown prefix needs decoding (a capture decoder calls this for every
+  // reply, and decoding kilobytes to show 32 characters dominated its profile). Same result as the general path.
+  if (isPrintableAscii(b)) {
+    const cut = b.length > SHORT ? `${utf8Decode(b, 0, SHORT)}…` : utf8Decode(b);
+    return `${JSON.stringify(cut)}(${b.length}B)`;
+  }
   if (isValidUtf8(b)) {
     const s = utf8Decode(b);
     if (!/[\u0000-\u0008\u000e-\u001f\u007f]/.test(s)) {
@@ -66,6 +72,15 @@ export function shortData(b: Uint8Array | null): string {
   }
   const n = Math.min(b.length, SHORT / 2);
   return `0x${hexEncode(b, 0, n)}${b.length > n ? '…' : ''}(${b.length}B)`;
+}
+
+/** Tab to CR and space to '~' only: the characters the general path shows as text when they are all ASCII. */
+function isPrintableAscii(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c > 0x7e || (c < 0x20 && (c < 0x09 || c > 0x0d))) return false;
+  }
+  return true;
 }
 
 function list(items: readonly (string | null)[] | null, max = 5): string {

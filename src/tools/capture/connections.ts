@@ -197,9 +197,17 @@ export class TrackedConnection {
   }
 }
 
+interface Entry {
+  clientIp: number | string;
+  serverIp: number | string;
+  conn: TrackedConnection;
+}
+
 /** Routes TCP segments to their connection; `ports` are the server ends. */
 export class ConnectionTable {
-  private readonly open = new Map<string, TrackedConnection>();
+  /** Open connections by `clientPort << 16 | serverPort`, then by addresses (no string built per packet). */
+  private readonly open = new Map<number, Entry[]>();
+  private openCount = 0;
   private readonly pairUses = new Map<string, number>();
   private lastTimeUs = 0;
 
@@ -210,7 +218,24 @@ export class ConnectionTable {
 
   /** Connections currently tracked (for memory checks). */
   get size(): number {
-    return this.open.size;
+    return this.openCount;
+  }
+
+  private find(ports: number, clientIp: number | string, serverIp: number | string): Entry | undefined {
+    const bucket = this.open.get(ports);
+    if (bucket === undefined) return undefined;
+    for (const e of bucket) if (e.clientIp === clientIp && e.serverIp === serverIp) return e;
+    return undefined;
+  }
+
+  private remove(ports: number, entry: Entry): void {
+    const bucket = this.open.get(ports);
+    if (bucket === undefined) return;
+    const i = bucket.indexOf(entry);
+    if (i < 0) return;
+    this.openCount--;
+    if (bucket.length === 1) this.open.delete(ports);
+    else bucket.splice(i, 1);
   }
 
   segment(seg: TcpSegment, timeUs: number): void {
@@ -219,21 +244,29 @@ export class ConnectionTable {
     else if (this.ports.has(seg.srcPort)) dir = 's2c';
     else return;
     this.lastTimeUs = timeUs;
-    const key = dir === 'c2s' ? `${seg.srcKey}>${seg.dstKey}` : `${seg.dstKey}>${seg.srcKey}`;
+    const c2s = dir === 'c2s';
+    const ports = c2s ? seg.srcPort * 65536 + seg.dstPort : seg.dstPort * 65536 + seg.srcPort;
+    const clientIp = c2s ? seg.srcIp : seg.dstIp;
+    const serverIp = c2s ? seg.dstIp : seg.srcIp;
     const flags = seg.flags;
-    let c = this.open.get(key);
-    const clientSyn = dir === 'c2s' && (flags & (TcpFlag.syn | TcpFlag.ack)) === TcpFlag.syn;
-    if (c !== undefined && clientSyn && (c.c2s.fin || c.s2c.fin)) {
+    let entry = this.find(ports, clientIp, serverIp);
+    const clientSyn = c2s && (flags & (TcpFlag.syn | TcpFlag.ack)) === TcpFlag.syn;
+    if (entry !== undefined && clientSyn && (entry.conn.c2s.fin || entry.conn.s2c.fin)) {
       // A new connection on an address pair whose previous one was closing.
-      c.close('fin', timeUs);
-      this.open.delete(key);
-      c = undefined;
+      entry.conn.close('fin', timeUs);
+      this.remove(ports, entry);
+      entry = undefined;
     }
-    if (c === undefined) {
+    if (entry === undefined) {
       const syn = (flags & TcpFlag.syn) !== 0;
       if (!syn && seg.payloadLen + seg.missingTail === 0) return; // a stray ACK/FIN/RST of a connection already gone
-      c = this.create(key, seg, dir, !syn);
+      entry = { clientIp, serverIp, conn: this.create(seg, dir, !syn) };
+      const bucket = this.open.get(ports);
+      if (bucket === undefined) this.open.set(ports, [entry]);
+      else bucket.push(entry);
+      this.openCount++;
     }
+    const c = entry.conn;
     const side = dir === 'c2s' ? c.c2s : c.s2c;
     const other = dir === 'c2s' ? c.s2c : c.c2s;
     if ((flags & TcpFlag.syn) !== 0) side.tcp.syn(seg.seq);
@@ -243,31 +276,30 @@ export class ConnectionTable {
     if ((flags & TcpFlag.ack) !== 0) other.tcp.acknowledged(seg.ack, timeUs);
     if ((flags & TcpFlag.rst) !== 0) {
       c.close('rst', timeUs);
-      this.open.delete(key);
+      this.remove(ports, entry);
     } else if ((flags & TcpFlag.fin) !== 0) {
       side.fin = true;
       if (other.fin) {
         c.close('fin', timeUs);
-        this.open.delete(key);
+        this.remove(ports, entry);
       }
     }
   }
 
   /** The capture ended: every connection still open is closed with reason `capture-end`. */
   finish(): void {
-    for (const c of this.open.values()) c.close('capture-end', this.lastTimeUs);
+    for (const bucket of this.open.values()) for (const e of bucket) e.conn.close('capture-end', this.lastTimeUs);
     this.open.clear();
+    this.openCount = 0;
   }
 
-  private create(key: string, seg: TcpSegment, dir: Direction, midStream: boolean): TrackedConnection {
-    const uses = (this.pairUses.get(key) ?? 0) + 1;
-    if (this.pairUses.size >= MAX_PAIR_COUNTERS && uses === 1) this.pairUses.clear();
-    this.pairUses.set(key, uses);
+  private create(seg: TcpSegment, dir: Direction, midStream: boolean): TrackedConnection {
     const client = formatEndpoint(seg, dir === 'c2s' ? 'src' : 'dst');
     const server = formatEndpoint(seg, dir === 'c2s' ? 'dst' : 'src');
-    const id = `${client}>${server}${uses > 1 ? `#${uses}` : ''}`;
-    const c = new TrackedConnection(this.out, id, client, server, midStream);
-    this.open.set(key, c);
-    return c;
+    const pair = `${client}>${server}`;
+    const uses = (this.pairUses.get(pair) ?? 0) + 1;
+    if (this.pairUses.size >= MAX_PAIR_COUNTERS && uses === 1) this.pairUses.clear();
+    this.pairUses.set(pair, uses);
+    return new TrackedConnection(this.out, uses > 1 ? `${pair}#${uses}` : pair, client, server, midStream);
   }
 }

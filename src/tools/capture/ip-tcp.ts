@@ -26,9 +26,9 @@ export const TcpFlag = { fin: 1, syn: 2, rst: 4, ack: 16 } as const;
 
 /** One TCP segment, valid until the next packet is parsed. */
 export interface TcpSegment {
-  /** `"srcIp srcPort dstIp dstPort"` in a compact form, for connection lookup. */
-  srcKey: string;
-  dstKey: string;
+  /** The addresses for connection lookup: IPv4 as a uint32 (no string per packet), IPv6 as compact text. */
+  srcIp: number | string;
+  dstIp: number | string;
   srcPort: number;
   dstPort: number;
   seq: number;
@@ -83,8 +83,8 @@ function ipv6Text(g: number[]): string {
 
 export class PacketDecoder {
   readonly seg: TcpSegment = {
-    srcKey: '',
-    dstKey: '',
+    srcIp: 0,
+    dstIp: 0,
     srcPort: 0,
     dstPort: 0,
     seq: 0,
@@ -207,8 +207,8 @@ export class PacketDecoder {
     s.seq = view.getUint32(p + 4);
     s.ack = view.getUint32(p + 8);
     s.flags = buf[p + 13]!;
-    s.srcKey = `${src}:${s.srcPort}`;
-    s.dstKey = `${dst}:${s.dstPort}`;
+    s.srcIp = src;
+    s.dstIp = dst;
     s.buf = buf;
     const start = p + headerLen;
     const announced = Math.max(0, ipEnd - start);
