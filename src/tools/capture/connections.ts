@@ -269,11 +269,14 @@ export class ConnectionTable {
     const c = entry.conn;
     const side = dir === 'c2s' ? c.c2s : c.s2c;
     const other = dir === 'c2s' ? c.s2c : c.c2s;
+    // The acknowledgement first: it says what the sender had received before it sent this packet's payload (a
+    // reply's packet acknowledges its request, whose loss must be known before the reply is decoded).
+    if ((flags & TcpFlag.ack) !== 0) other.tcp.acknowledged(seg.ack, timeUs);
     if ((flags & TcpFlag.syn) !== 0) side.tcp.syn(seg.seq);
     if (seg.payloadLen + seg.missingTail > 0) {
       side.tcp.segment(seg.seq, seg.buf.subarray(seg.payloadStart, seg.payloadStart + seg.payloadLen), seg.missingTail, timeUs);
     }
-    if ((flags & TcpFlag.ack) !== 0) other.tcp.acknowledged(seg.ack, timeUs);
+    if ((flags & TcpFlag.fin) !== 0) side.tcp.fin((seg.seq + seg.payloadLen + seg.missingTail) >>> 0);
     if ((flags & TcpFlag.rst) !== 0) {
       c.close('rst', timeUs);
       this.remove(ports, entry);

@@ -29,8 +29,6 @@ export class TcpDirection {
   private next = -1;
   private readonly early: Pending[] = [];
   private earlyBytes = 0;
-  /** The other side acknowledged bytes beyond `next` that were never captured: the next hole is final. */
-  private ackedBeyond = false;
 
   constructor(
     private readonly sink: StreamSink,
@@ -60,18 +58,26 @@ export class TcpDirection {
     while (i > 0 && seqDiff(this.early[i - 1]!.seq, seq) > 0) i--;
     this.early.splice(i, 0, entry);
     this.earlyBytes += payload.length;
-    if (this.ackedBeyond) this.skipHole('segment missing (acknowledged, not captured)', timeUs);
-    else if (this.earlyBytes > this.maxEarlyBytes) this.skipHole(`segment missing (${this.earlyBytes} bytes arrived after it)`, timeUs);
+    if (this.earlyBytes > this.maxEarlyBytes) this.skipHole(`segment missing (${this.earlyBytes} bytes arrived after it)`, timeUs);
+  }
+
+  /** A FIN at `seq` takes one sequence number (the peer acknowledges it): count it when it is in order. */
+  fin(seq: number): void {
+    if (this.next !== -1 && seqDiff(seq, this.next) === 0) this.next = (this.next + 1) >>> 0;
   }
 
   /**
-   * The other side acknowledged up to `ack`: if bytes before it are still missing here while later ones wait, the
-   * receiver has them and they were not captured, so the hole is final.
+   * The other side acknowledged up to `ack`: bytes before it that are still missing here reached the receiver and
+   * were not captured, so that hole is final — declared now, so the replies to a lost request are not taken for
+   * strays while the decoder waits.
    */
   acknowledged(ack: number, timeUs: number): void {
     if (this.next === -1 || seqDiff(ack, this.next) <= 0) return;
-    if (this.early.length > 0) this.skipHole('segment missing (acknowledged, not captured)', timeUs);
-    else this.ackedBeyond = true;
+    const first = this.early[0];
+    const holeEnd = first !== undefined && seqDiff(first.seq, ack) < 0 ? first.seq : ack;
+    this.sink.gap(seqDiff(holeEnd, this.next), 'segment missing (acknowledged, not captured)', timeUs);
+    this.next = holeEnd;
+    this.drain(timeUs);
   }
 
   /** The connection is over: every hole left is a gap. */
@@ -82,7 +88,6 @@ export class TcpDirection {
   private skipHole(reason: string, timeUs: number): void {
     const first = this.early[0];
     if (first === undefined) return;
-    this.ackedBeyond = false;
     this.sink.gap(seqDiff(first.seq, this.next), reason, timeUs);
     this.next = first.seq;
     this.drain(timeUs);
@@ -93,7 +98,6 @@ export class TcpDirection {
     const skip = -seqDiff(seq, this.next);
     const total = payload.length + missingTail;
     if (skip >= total) return; // a retransmission of bytes already delivered
-    this.ackedBeyond = false;
     if (skip < payload.length) {
       this.sink.data(skip === 0 ? payload : payload.subarray(skip), timeUs);
       this.next = (this.next + payload.length - skip) >>> 0;

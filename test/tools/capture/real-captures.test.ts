@@ -205,12 +205,15 @@ describe('the live pipe', () => {
     let err = '';
     decode.stderr!.on('data', (d: Buffer) => void (err += d.toString()));
     const path = `/live-${randomUUID()}`;
-    const seen = new Promise<void>((resolve) => {
-      decode.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes(`"path":"${path}"`) && out.includes('"kind":"reply"')) resolve();
-      });
+    const waiters: { test: () => boolean; resolve: () => void }[] = [];
+    const waitFor = (test: () => boolean): Promise<void> =>
+      new Promise((resolve) => (test() ? resolve() : waiters.push({ test, resolve })));
+    decode.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (const w of waiters.filter((w) => w.test())) w.resolve();
     });
+    const replied = (op: string): boolean => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1)).some((l) => (l as Line).kind === 'reply' && (l as Line).op === op);
+    const seen = waitFor(() => out.includes(`"path":"${path}"`) && replied('create'));
     const decoded = new Promise<number | null>((resolve) => decode.once('exit', resolve));
     const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000 });
     try {
@@ -220,6 +223,8 @@ describe('the live pipe', () => {
     } finally {
       await client.close();
     }
+    // Stop tcpdump only once the session's end went through the pipe.
+    await waitFor(() => replied('closeSession'));
     await dump.stop();
     expect(await decoded, err).toBe(0);
     const lines = jsonLines(out) as Line[];

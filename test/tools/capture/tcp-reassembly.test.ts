@@ -17,11 +17,17 @@ const gaps = (events: { type: string }[]): GapEvent[] => events.filter((e): e is
 describe('reassembly', () => {
   it('out-of-order, retransmitted and overlapping segments give exactly the golden frames, once each', async () => {
     const { packets } = goldenConnection(multi, { mss: 7 });
-    // Swap neighbours all along, repeat every fifth segment, and add overlapping re-sends that straddle old and new bytes.
+    // Swap neighbours of the same direction (a reply cannot be captured before the request it answers), repeat every
+    // fifth segment, and add overlapping re-sends that straddle old and new bytes.
     const shuffled: TcpPacket[] = packets.slice(0, 3);
     const data = packets.slice(3);
-    for (let i = 0; i + 1 < data.length; i += 2) shuffled.push(data[i + 1]!, data[i]!);
-    if (data.length % 2 === 1) shuffled.push(data.at(-1)!);
+    for (let i = 0; i < data.length; i += 2) {
+      const a = data[i]!;
+      const b = data[i + 1];
+      if (b !== undefined && b.src.port === a.src.port) shuffled.push(b, a);
+      else shuffled.push(...(b === undefined ? [a] : [a, b]));
+    }
+    expect(shuffled.filter((p, i) => p.seq !== packets[i]!.seq).length).toBeGreaterThan(50);
     const out: TcpPacket[] = [];
     shuffled.forEach((p, i) => {
       out.push(p);
@@ -66,18 +72,30 @@ describe('reassembly', () => {
     expect(frames.filter((_, i) => i !== 4).map(summary)).toStrictEqual(expected.filter((_, i) => i !== 4));
   });
 
+  it('a whole request lost: its reply, which acknowledges it, comes out unmatched after the gap, not as an error', async () => {
+    const { packets, perFrame } = goldenConnection(errors, { mss: 1000 });
+    const lost = perFrame[6]![0]!; // getData xid 3, one segment
+    const { events } = await collect(file(packets.filter((p) => p !== lost)));
+    const frames = frameEvents(events);
+    expect(gaps(events)).toStrictEqual([expect.objectContaining({ dir: 'c2s', missingBytes: lost.payload.length, reason: 'segment missing (acknowledged, not captured)' })]);
+    expect(frames.map((f) => f.frame.error)).toStrictEqual(frames.map(() => undefined));
+    expect(frames[6]!.frame).toMatchObject({ kind: 'reply', xid: 3, unmatched: true, err: errors[7]!.err });
+    expect(events.findIndex((e) => e.type === 'gap')).toBeLessThan(events.indexOf(frames[6]!));
+    expect(frames.filter((_, i) => i !== 6).map(summary)).toStrictEqual(goldenSummary(errors).filter((_, i) => i !== 6 && i !== 7));
+  });
+
   it.each([
-    ['acknowledged by the client: declared as soon as later bytes arrive', true, 'segment missing (acknowledged, not captured)'],
+    ['acknowledged by the client: declared with that acknowledgement', true, 'segment missing (acknowledged, not captured)'],
     ['never acknowledged in the capture: declared when the connection ends', false, 'segment missing (never captured)'],
   ])('a missing reply, %s', async (_name, acks, reason) => {
     const { tcp, packets, perFrame } = goldenConnection(errors.slice(0, 8), { mss: 1000, close: false });
     const lost = perFrame[5]![0]!; // the whole reply to xid 2
-    const lastReply = perFrame[7]![0]!;
+    const nextRequest = perFrame[6]![0]!; // acknowledges the lost reply
     const ping = tcp.send('c2s', new Uint8Array([0, 0, 0, 8, 0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 11]))[0]!;
     const kept = [...packets, ping].filter((p) => p !== lost).map((p) => (acks ? p : { ...p, flags: p.flags & ~16 }));
     const { events } = await collect(file(kept));
     expect(gaps(events)).toHaveLength(1);
-    expect(gaps(events)[0]).toMatchObject({ dir: 's2c', missingBytes: lost.payload.length, reason, timeUs: acks ? lastReply.timeUs : ping.timeUs });
+    expect(gaps(events)[0]).toMatchObject({ dir: 's2c', missingBytes: lost.payload.length, reason, timeUs: acks ? nextRequest.timeUs : ping.timeUs });
     // The reply that waited behind the hole comes out when the hole is given up: before the ping, or after it.
     const frames = frameEvents(events).map(summary);
     const pingAt = acks ? 7 : 6;
