@@ -42,7 +42,9 @@ export function toJsonValue(value: unknown): JsonValue {
 
 function bufferJson(b: Uint8Array): JsonValue {
   const out: { [key: string]: JsonValue } = { len: b.length, hex: hexEncode(b) };
-  if (isValidUtf8(b)) out['text'] = utf8Decode(b);
+  // Decoded once: text without U+FFFD is valid UTF-8 (isValidUtf8 decodes too, only then compares).
+  const text = utf8Decode(b);
+  if (text.indexOf('\ufffd') === -1 || isValidUtf8(b)) out['text'] = text;
   return out;
 }
 
