@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what zkwire's tests run against: Java, the ZooKeeper 3.8 server jars and Apache Curator (for the lock
-# interop tests). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
+# interop tests), tcpdump and tshark (the packet-capture tests record real traffic) and chromium (the HTML report
+# is checked in a headless browser). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
 #
 # Debian/Ubuntu only, as root:  sudo bash scripts/setup.sh
 #
@@ -10,7 +11,7 @@ set -euo pipefail
 
 ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
-PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl)
+PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl tcpdump tshark chromium)
 
 find_java() {
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
@@ -20,17 +21,19 @@ find_java() {
 }
 
 all_present() {
-  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]] && command -v openssl >/dev/null 2>&1
+  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]] && command -v openssl >/dev/null 2>&1 &&
+    command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1
 }
 
 report() {
   echo "setup: java: $(find_java) ($("$(find_java)" -version 2>&1 | head -n 1))"
   echo "setup: ZooKeeper: $ZOOKEEPER_JAR"
   echo "setup: Curator: $CURATOR_JAR"
+  echo "setup: tcpdump: $(command -v tcpdump), tshark: $(command -v tshark), chromium: $(command -v chromium)"
 }
 
 if all_present; then
-  echo "setup: Java, ZooKeeper and Curator are already installed; nothing to do."
+  echo "setup: Java, ZooKeeper, Curator, tcpdump, tshark and chromium are already installed; nothing to do."
   report
   exit 0
 fi
@@ -40,6 +43,9 @@ find_java >/dev/null || missing+=("java")
 [[ -f "$ZOOKEEPER_JAR" ]] || missing+=("$ZOOKEEPER_JAR")
 [[ -f "$CURATOR_JAR" ]] || missing+=("$CURATOR_JAR")
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (TLS test certificates)")
+command -v tcpdump >/dev/null 2>&1 || missing+=("tcpdump (packet-capture tests)")
+command -v tshark >/dev/null 2>&1 || missing+=("tshark (pcapng conversion in the capture tests)")
+command -v chromium >/dev/null 2>&1 || missing+=("chromium (HTML report test)")
 echo "setup: missing: ${missing[*]}"
 
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -66,13 +72,15 @@ if [[ "$(id -u)" -ne 0 ]]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+# wireshark-common (pulled in by tshark) asks whether non-root users may capture; answer "no" up front.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 echo "setup: apt-get update"
 apt-get update -q
 echo "setup: apt-get install ${PACKAGES[*]}"
 apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 
 if ! all_present; then
-  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR or $CURATOR_JAR is still missing." >&2
+  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR, $CURATOR_JAR, tcpdump, tshark or chromium is still missing." >&2
   exit 1
 fi
 report

@@ -6,6 +6,10 @@
  * same xid (ping -2, auth -4 and set-watches -8 included), and a connection whose first four bytes spell a
  * four-letter word is plain text from then on. `decode` never throws: what it cannot decode comes back with
  * `error` set and a message saying why.
+ *
+ * A packet capture may begin after the handshake, or lose bytes in the middle: `{ midStream: true }` (or
+ * `resumeAfterGap()` once bytes were lost) makes the decoder take every frame as a request or reply, and report a
+ * reply whose request it never saw with its header and `unmatched: true` instead of an error.
  */
 
 import { describeFourLetterFrame } from './conversation-4lw.js';
@@ -79,6 +83,12 @@ export interface DescribedFrame {
   trailing?: Uint8Array;
   /** Set when the frame could not be decoded; `decoded` is then absent. */
   error?: string;
+  /**
+   * A reply whose request is not in the capture (it was sent before the capture began or lost in a gap): only its
+   * header is decoded, and `op` is undefined. Only a decoder started mid-stream or resumed after a gap says this;
+   * otherwise such a reply is an error.
+   */
+  unmatched?: true;
   /** One human-readable line. */
   summary: string;
 }
@@ -95,6 +105,15 @@ const RESERVED_REPLY_OPS = new Map<number, number>([
   [Xid.setWatches, OpCode.setWatches],
 ]);
 
+/** How a ConversationDecoder starts. */
+export interface ConversationOptions {
+  /**
+   * The connection's beginning is not in the input (a capture started after the handshake): no frame is taken for
+   * a ConnectRequest/ConnectResponse, and replies to requests never seen are reported as `unmatched`.
+   */
+  midStream?: boolean;
+}
+
 /**
  * Decodes both directions of one TCP connection frame by frame, remembering what it needs (the handshake, the opcode of
  * each pending xid) to decode replies.
@@ -103,7 +122,29 @@ export class ConversationDecoder {
   private mode: 'start' | 'zk' | '4lw' = 'start';
   private connectSent = false;
   private connectReceived = false;
+  /** Replies to requests the decoder never saw are expected, not errors (mid-stream start, or after a gap). */
+  private lenient = false;
   private readonly pending = new Map<number, Pending>();
+
+  constructor(opts: ConversationOptions = {}) {
+    if (opts.midStream === true) this.resumeAfterGap();
+  }
+
+  /**
+   * Bytes of this connection were lost: from now on every frame is a request or reply (the handshake, if it was in
+   * the gap, is over), and a reply whose request was lost is reported as `unmatched`, not as an error.
+   */
+  resumeAfterGap(): void {
+    if (this.mode === 'start') this.mode = 'zk';
+    this.connectSent = true;
+    this.connectReceived = true;
+    this.lenient = true;
+  }
+
+  /** True when a request with this xid was seen and not answered yet (used to resynchronise after a gap). */
+  awaitsReply(xid: number): boolean {
+    return this.pending.has(xid);
+  }
 
   /**
    * Decodes the next whole frame (length prefix included) seen in direction `dir`; never throws, a bad frame is
@@ -177,6 +218,17 @@ export class ConversationDecoder {
     const pending = this.pending.get(header.xid);
     if (pending !== undefined) this.pending.delete(header.xid);
     const opcode = pending?.opcode ?? RESERVED_REPLY_OPS.get(header.xid);
+    if (opcode === undefined && this.lenient) {
+      return {
+        kind: 'reply',
+        xid: header.xid,
+        zxid: header.zxid,
+        err: header.err,
+        decoded: { header },
+        unmatched: true,
+        summary: `reply to a request not in the capture: ${errName(header.err)} zxid=${hexId(header.zxid)}`,
+      };
+    }
     if (opcode === undefined) {
       const error = `reply with xid ${header.xid} matches no outstanding request on this connection`;
       return { kind: 'reply', xid: header.xid, zxid: header.zxid, err: header.err, error, summary: error };

@@ -43,7 +43,9 @@ export function toJsonValue(value: unknown): JsonValue {
 
 function bufferJson(b: Uint8Array): JsonValue {
   const out: { [key: string]: JsonValue } = { len: b.length, hex: hexEncode(b) };
-  if (isValidUtf8(b)) out['text'] = utf8Decode(b);
+  // Decoded once: text without U+FFFD is valid UTF-8 (isValidUtf8 decodes too, only then compares).
+  const text = utf8Decode(b);
+  if (text.indexOf('\ufffd') === -1 || isValidUtf8(b)) out['text'] = text;
   return out;
 }
 
@@ -62,6 +64,12 @@ const SHORT = 32;
 export function shortData(b: Uint8Array | null): string {
   if (b === null) return 'null';
   if (b.length === 0) return '""';
+  // Most data is printable ASCII: then only the shown prefix needs decoding (a capture decoder calls this for every
+  // reply, and decoding kilobytes to show 32 characters dominated its profile). Same result as the general path.
+  if (isPrintableAscii(b)) {
+    const cut = b.length > SHORT ? `${utf8Decode(b, 0, SHORT)}…` : utf8Decode(b);
+    return `${JSON.stringify(cut)}(${b.length}B)`;
+  }
   if (isValidUtf8(b)) {
     const s = utf8Decode(b);
     if (!/[\u0000-\u0008\u000e-\u001f\u007f]/.test(s)) {
@@ -71,6 +79,15 @@ export function shortData(b: Uint8Array | null): string {
   }
   const n = Math.min(b.length, SHORT / 2);
   return `0x${hexEncode(b, 0, n)}${b.length > n ? '…' : ''}(${b.length}B)`;
+}
+
+/** Tab to CR and space to '~' only: the characters the general path shows as text when they are all ASCII. */
+function isPrintableAscii(b: Uint8Array): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c > 0x7e || (c < 0x20 && (c < 0x09 || c > 0x0d))) return false;
+  }
+  return true;
 }
 
 function list(items: readonly (string | null)[] | null, max = 5): string {

@@ -5,12 +5,35 @@
 
 const DIGITS = '0123456789abcdef';
 
+/** Both digit character codes of every byte value, and a scratch row of codes for long inputs. */
+const PAIRS = new Uint16Array(512);
+for (let b = 0; b < 256; b++) {
+  PAIRS[2 * b] = DIGITS.charCodeAt(b >> 4);
+  PAIRS[2 * b + 1] = DIGITS.charCodeAt(b & 15);
+}
+const ROW = 4096;
+const SCRATCH = new Uint16Array(2 * ROW);
+
 /** Lowercase hex of `bytes[start, end)`. */
 export function hexEncode(bytes: Uint8Array, start = 0, end = bytes.length): string {
   let out = '';
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]!;
-    out += DIGITS[b >> 4]! + DIGITS[b & 15]!;
+  if (end - start <= 16) {
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      out += DIGITS[b >> 4]! + DIGITS[b & 15]!;
+    }
+    return out;
+  }
+  // Node data of kilobytes (decode prints every byte): character codes in rows, one string per row, instead of a
+  // string concatenation per byte.
+  for (let i = start; i < end; i += ROW) {
+    const n = Math.min(ROW, end - i);
+    for (let j = 0; j < n; j++) {
+      const b = bytes[i + j]!;
+      SCRATCH[2 * j] = PAIRS[2 * b]!;
+      SCRATCH[2 * j + 1] = PAIRS[2 * b + 1]!;
+    }
+    out += String.fromCharCode.apply(null, SCRATCH.subarray(0, 2 * n) as unknown as number[]);
   }
   return out;
 }

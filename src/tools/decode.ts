@@ -132,7 +132,8 @@ function describeBadHex(hex: string): string {
   return `invalid character ${JSON.stringify(hex[at] ?? '')} at position ${at}`;
 }
 
-function frameJson(seq: JsonValue, conn: JsonValue, dir: Direction, f: DescribedFrame): { [key: string]: JsonValue } {
+/** A decoded frame as a JSON line's object (the golden files' fields); shared with the packet-capture output. */
+export function frameJson(seq: JsonValue, conn: JsonValue, dir: Direction, f: DescribedFrame): { [key: string]: JsonValue } {
   const out: { [key: string]: JsonValue } = { seq, conn, dir, kind: f.kind };
   if (f.xid !== undefined) out['xid'] = f.xid;
   if (f.opcode !== undefined) out['opcode'] = f.opcode;

@@ -15,7 +15,8 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessReadWriteLock } from '../../src/recipes/locks/read-write-lock.js';
 import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
-import { analyzeEvents, jsonlCaptureEvents, type AnalysisReport } from '../../src/tools/analyze/index.js';
+import { analyzeEvents, type AnalysisReport } from '../../src/tools/analyze/index.js';
+import { readCaptureEvents } from '../../src/tools/capture/index.js';
 import { renderReportHtml } from '../../src/tools/analyze/render-html.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
 import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-events.js';
@@ -302,7 +303,7 @@ describe('analysis of real traffic through the proxy', () => {
   });
 
   it('reads the same story from the JSON-lines capture of the same traffic', async () => {
-    const fromFile = await analyzeEvents(jsonlCaptureEvents(capture));
+    const fromFile = await analyzeEvents(readCaptureEvents((async function* () { yield `${capture.join('\n')}\n`; })(), { strictLines: true }));
     expect(fromFile.sessions.map((x) => [x.id, x.ephemerals.length, x.reconnects])).toEqual(live.sessions.map((x) => [x.id, x.ephemerals.length, x.reconnects]));
     expect(fromFile.locks.map((l) => [l.dir, l.holders.map((h) => [h.node, h.session, h.mode]), l.waits.length, l.violations.length])).toEqual(
       live.locks.map((l) => [l.dir, l.holders.map((h) => [h.node, h.session, h.mode]), l.waits.length, l.violations.length]),
@@ -349,7 +350,7 @@ describe('analysis errors', () => {
     writeFileSync(bad, '{"dir":"c2s","hex":"00"}\nnot json\n');
     const r = await zkwire('analyze', bad);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/line 2: not a JSON capture line/);
+    expect(r.err).toMatch(/line 2: not a JSON line/);
     const missing = await zkwire('analyze', path.join(work, 'nope.jsonl'));
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/cannot read/);

@@ -2,11 +2,11 @@
 
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
-import { analyzeEvents, CaptureLineError, jsonlCaptureEvents, renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
+import { analyzeEvents, renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
+import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEvents } from '../../tools/capture/index.js';
 import type { CliIo, Command } from '../types.js';
+import { integerOption, parseCommandArgs, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire analyze [--port P]... [--depth N] [--slow MS] [--max-buffer BYTES] [--json] [--html FILE] CAPTURE | -
 
@@ -16,7 +16,7 @@ pings, silences, reconnects, close or expiry, ephemeral nodes); every watch and 
 it; the locks recognised by their node names (Curator, kazoo, zkwire), who held them when, who waited for
 whom, hand-off latency, orphaned nodes and two holders at once; and guardrails (payloads near jute.maxbuffer,
 huge children lists, replies out of order, requests after closeSession, unanswered or slow requests).
-"-" reads standard input. Captures: JSON lines as written by \`zkwire trace --out\`.
+"-" reads standard input. Captures: pcap or pcapng (tcpdump -w), or JSON lines as written by \`zkwire trace --out\`.
 
 Options:
   --port P            the server's port (repeatable; default 2181) for packet captures
@@ -38,63 +38,39 @@ interface AnalyzeArgs {
   opts: AnalyzeOptions;
 }
 
-function positiveInt(name: string, v: string, min: number): number | string {
-  const n = Number(v);
-  return Number.isInteger(n) && n >= min ? n : `${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}`;
-}
-
 function parse(args: readonly string[]): AnalyzeArgs | string {
+  const parsed = parseCommandArgs(args, { valued: ['--port', '--depth', '--slow', '--max-buffer', '--html'], positionals: ['CAPTURE'], required: 0 });
+  if (typeof parsed === 'string') return parsed;
   const opts: AnalyzeOptions = {};
   const ports: number[] = [];
-  let html: string | undefined;
-  let file: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-' || !a.startsWith('-')) {
-      if (file !== undefined) return `one CAPTURE at a time (got ${file} and ${a})`;
-      file = a;
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    if (!['--port', '--depth', '--slow', '--max-buffer', '--html'].includes(name)) return `unknown option ${a}`;
-    const value = eq > 0 ? a.slice(eq + 1) : args[++i];
-    if (value === undefined) return `${name} needs a value`;
-    let n: number | string = 0;
-    if (name === '--html') html = value;
-    else if (name === '--port') {
-      n = positiveInt(name, value, 1);
-      if (typeof n === 'number' && n > 65535) n = `--port must be at most 65535, got ${value}`;
-      if (typeof n === 'number') ports.push(n);
-    } else if (name === '--depth') {
-      n = positiveInt(name, value, 1);
-      if (typeof n === 'number') opts.depth = n;
-    } else if (name === '--slow') {
-      n = positiveInt(name, value, 0);
-      if (typeof n === 'number') opts.slowMs = n;
-    } else {
-      n = positiveInt(name, value, 1);
-      if (typeof n === 'number') opts.maxBuffer = n;
-    }
+  for (const v of parsed.repeated.get('--port') ?? []) {
+    const n = integerOption('--port', v, 1);
     if (typeof n === 'string') return n;
+    if (n > 65535) return `--port must be at most 65535, got ${v}`;
+    ports.push(n);
   }
+  for (const [name, min] of [['--depth', 1], ['--slow', 0], ['--max-buffer', 1]] as const) {
+    const v = parsed.values.get(name);
+    if (v === undefined) continue;
+    const n = integerOption(name, v, min);
+    if (typeof n === 'string') return n;
+    if (name === '--depth') opts.depth = n;
+    else if (name === '--slow') opts.slowMs = n;
+    else opts.maxBuffer = n;
+  }
+  const file = parsed.positionals[0];
   if (file === undefined) return 'give a CAPTURE file or - for standard input';
-  return { file, html, ports: ports.length === 0 ? [2181] : ports, opts };
+  return { file, html: parsed.values.get('--html'), ports: ports.length === 0 ? [DEFAULT_ZOOKEEPER_PORT] : ports, opts };
 }
 
-async function* linesOf(source: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream): AsyncGenerator<string> {
-  const input = source instanceof Readable ? source : Readable.from(source as AsyncIterable<string | Uint8Array>);
-  yield* createInterface({ input, crlfDelay: Infinity });
-}
-
-async function open(file: string, io: CliIo): Promise<AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream | Error> {
+async function open(file: string, io: CliIo): Promise<AsyncIterable<string | Uint8Array> | Error> {
   if (file === '-') return io.stdin;
-  const stream = createReadStream(file);
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   const failed = await new Promise<Error | undefined>((resolve) => {
     stream.once('open', () => resolve(undefined));
     stream.once('error', (e) => resolve(e));
   });
-  return failed ?? stream;
+  return failed ?? (stream as AsyncIterable<Uint8Array>);
 }
 
 export const analyzeCommand: Command = {
@@ -103,10 +79,7 @@ export const analyzeCommand: Command = {
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parse(args);
-    if (typeof parsed === 'string') {
-      io.err(`zkwire analyze: ${parsed}\n\n${usage}`);
-      return 2;
-    }
+    if (typeof parsed === 'string') return usageError('analyze', parsed, usage, io);
     const source = await open(parsed.file, io);
     if (source instanceof Error) {
       io.err(`zkwire analyze: cannot read ${parsed.file}: ${source.message}\n`);
@@ -114,9 +87,12 @@ export const analyzeCommand: Command = {
     }
     let report;
     try {
-      report = await analyzeEvents(jsonlCaptureEvents(linesOf(source)), parsed.opts);
+      // A JSON-lines capture with a line that is no frame is refused whole: an analysis of part of it would mislead.
+      const name = parsed.file === '-' ? 'standard input' : parsed.file;
+      const events = readCaptureEvents(source, { ports: parsed.ports, strictLines: true, onNote: (n) => io.err(`zkwire analyze: ${name}: ${n}\n`) });
+      report = await analyzeEvents(events, parsed.opts);
     } catch (e) {
-      if (e instanceof CaptureLineError) {
+      if (e instanceof CaptureFormatError) {
         io.err(`zkwire analyze: ${parsed.file === '-' ? 'standard input' : parsed.file}: ${e.message}\n`);
         return 1;
       }

@@ -1,72 +1,192 @@
-/** `zkwire decode FILE|-`: the conversation decoder over captured frames (see src/tools/decode.ts). */
+/**
+ * `zkwire decode FILE|-`: the conversation decoder over a capture — our JSON-lines captures (src/tools/decode.ts) or
+ * a pcap/pcapng packet capture (src/tools/capture, printed by src/tools/decode-events.ts), told apart by their first
+ * bytes.
+ */
 
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, detectCaptureFormat, readCaptureEventBatches } from '../../tools/capture/index.js';
 import { decodeCapture, type DecodeOptions } from '../../tools/decode.js';
+import { CaptureEventPrinter } from '../../tools/decode-events.js';
 import type { CliIo, Command } from '../types.js';
 import { parseCommandArgs, usageError } from './node-client.js';
 
-const usage = `Usage: zkwire decode [--check] [--pretty] FILE... | -
+const usage = `Usage: zkwire decode [--port P]... [--pretty] [--follow] [--check] FILE... | -
 
-Decodes captured ZooKeeper frames: JSON lines in wire order, each with "dir" ("c2s" or "s2c") and "hex" (the
-whole frame including its length prefix), optionally "conn" (default 1) and "seq" -- the format of the golden
-captures. Prints one JSON line per frame (seq, conn, dir, kind, xid, opcode, op, decoded), or
-{seq, conn, dir, error} for a frame that cannot be decoded; decoding continues with the next line.
-Each FILE is decoded independently; "-" reads standard input.
+Decodes a capture of ZooKeeper traffic, from a file or standard input ("-"):
+  - a packet capture, pcap or pcapng (tcpdump -w, Wireshark, tshark): TCP is reassembled per connection and
+    every ZooKeeper frame decoded. Live:  tcpdump -i any -U -w - port 2181 | zkwire decode --follow -
+  - JSON lines in wire order, each with "dir" ("c2s" or "s2c") and "hex" (the whole frame including its length
+    prefix), optionally "conn" (default 1) and "seq" -- the format of the golden captures and of trace --out.
+The format is recognised by its first bytes.
+
+Prints one JSON line per frame (seq, conn, dir, kind, xid, opcode, op, decoded, ...), or {seq, conn, dir, error}
+for a frame that cannot be decoded; decoding continues with the next one. Packet captures add "client" and
+"server" (ip:port, IPv6 in brackets), "time" (the capture timestamp, ISO-8601 with microseconds), replies carry
+the op and path of their request, "err" by name (and "errCode"), and "latencyMs"; bytes missing from the capture
+come out as {"kind": "gap", "missingBytes", "reason"} lines, and a reply whose request is not in the capture as
+"unmatched": true with its header. Each FILE is decoded independently.
 
 Options:
-  --check    re-encode every decoded frame and report frames whose bytes differ
-  --pretty   one human-readable line per frame instead of JSON
+  --port P   a server port (repeatable; default ${DEFAULT_ZOOKEEPER_PORT}): connections to it are decoded, others ignored
+  --pretty   one human-readable line per frame (the lines zkwire trace prints) instead of JSON
+  --follow   write every line as soon as its frame is complete (for a live pipe from tcpdump -U)
+  --check    JSON-lines captures: re-encode every decoded frame and report frames whose bytes differ
   --help     this text
 
-Exit status: 0 if every frame decoded (and re-encoded identically with --check), 1 otherwise, 2 on usage errors.
+Exit status: 0 if every frame decoded (and re-encoded identically with --check), 1 otherwise or when a capture is
+corrupt or cannot be read, 2 on usage errors.
 `;
 
-async function* linesOf(source: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream): AsyncGenerator<string> {
-  const input = source instanceof Readable ? source : Readable.from(source as AsyncIterable<string | Uint8Array>);
-  yield* createInterface({ input, crlfDelay: Infinity });
+interface Options extends DecodeOptions {
+  ports: number[];
+  follow: boolean;
+}
+
+async function* bytesOf(source: AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const chunk of source) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+}
+
+/** The first chunks until four bytes are known (or the input ends), and an iterable that replays them. */
+async function peek(source: AsyncIterable<Uint8Array>): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const it = source[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let have = 0;
+  let done = false;
+  while (have < 4) {
+    const r = await it.next();
+    if (r.done === true) {
+      done = true;
+      break;
+    }
+    seen.push(r.value);
+    have += r.value.length;
+  }
+  const head = new Uint8Array(have);
+  let at = 0;
+  for (const c of seen) {
+    head.set(c, at);
+    at += c.length;
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (done) return;
+    for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
+  }
+  return { head, all: all() };
+}
+
+async function* linesOf(source: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  yield* createInterface({ input: Readable.from(source), crlfDelay: Infinity });
+}
+
+/** Opens FILE (or standard input for "-"); a message instead when it cannot be read. */
+async function open(file: string, io: CliIo): Promise<AsyncIterable<Uint8Array> | string> {
+  if (file === '-') return bytesOf(io.stdin);
+  try {
+    const s = await stat(file);
+    if (s.isDirectory()) return `${file} is a directory`;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `${file}: no such file`;
+    return `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  const opened = await new Promise<Error | undefined>((resolve) => {
+    stream.once('open', () => resolve(undefined));
+    stream.once('error', (e) => resolve(e));
+  });
+  if (opened !== undefined) return `cannot read ${file}: ${opened.message}`;
+  return stream as AsyncIterable<Uint8Array>;
+}
+
+interface Counts {
+  frames: number;
+  failed: number;
+}
+
+async function decodePackets(input: AsyncIterable<Uint8Array>, name: string, opts: Options, io: CliIo, counts: Counts): Promise<void> {
+  const printer = new CaptureEventPrinter({ pretty: opts.pretty === true });
+  const notes = (n: string): void => io.err(`zkwire decode: ${name}: ${n}\n`);
+  for await (const batch of readCaptureEventBatches(input, { ports: opts.ports, onNote: notes })) {
+    let text = '';
+    for (const e of batch) {
+      const r = printer.format(e);
+      if (r === undefined) continue;
+      if (e.type === 'frame') {
+        counts.frames++;
+        if (!r.ok) counts.failed++;
+      }
+      if (opts.follow) io.out(`${r.line}\n`);
+      else text += `${r.line}\n`;
+    }
+    if (text !== '') io.out(text);
+  }
+}
+
+async function decodeJsonLines(input: AsyncIterable<Uint8Array>, opts: Options, io: CliIo, counts: Counts): Promise<void> {
+  for await (const r of decodeCapture(linesOf(input), opts)) {
+    counts.frames++;
+    if (!r.ok) counts.failed++;
+    io.out(`${r.line}\n`);
+  }
+}
+
+function parseDecodeArgs(args: string[]): { opts: Options; files: string[] } | string {
+  const parsed = parseCommandArgs(args, { flags: ['--check', '--pretty', '--follow'], valued: ['--port'], positionals: ['FILE'], required: 0, variadic: true });
+  if (typeof parsed === 'string') return parsed;
+  const opts: Options = { ports: [], follow: parsed.flags.has('--follow') };
+  if (parsed.flags.has('--check')) opts.check = true;
+  if (parsed.flags.has('--pretty')) opts.pretty = true;
+  for (const v of parsed.repeated.get('--port') ?? []) {
+    const port = Number(v);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return `--port needs a port number (1-65535), got ${v}`;
+    opts.ports.push(port);
+  }
+  if (parsed.positionals.length === 0) return 'give a FILE or - for standard input';
+  if (opts.ports.length === 0) opts.ports.push(DEFAULT_ZOOKEEPER_PORT);
+  return { opts, files: parsed.positionals };
 }
 
 export const decodeCommand: Command = {
   name: 'decode',
-  summary: 'decode captured frames (JSON lines with dir and hex) into readable records',
+  summary: 'decode a capture (pcap, pcapng, or JSON lines with dir and hex) into readable records',
   usage,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { flags: ['--check', '--pretty'], positionals: ['FILE'], required: 0, variadic: true });
+    const parsed = parseDecodeArgs(args);
     if (typeof parsed === 'string') return usageError('decode', parsed, usage, io);
-    const opts: DecodeOptions = {};
-    if (parsed.flags.has('--check')) opts.check = true;
-    if (parsed.flags.has('--pretty')) opts.pretty = true;
-    const files = parsed.positionals;
-    if (files.length === 0) return usageError('decode', 'give a FILE or - for standard input', usage, io);
-    let frames = 0;
-    let failed = 0;
+    const { opts, files } = parsed;
+    const counts: Counts = { frames: 0, failed: 0 };
     let unreadable = 0;
     for (const file of files) {
-      let source: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream;
-      if (file === '-') source = io.stdin;
-      else {
-        const stream = createReadStream(file);
-        const opened = await new Promise<Error | undefined>((resolve) => {
-          stream.once('open', () => resolve(undefined));
-          stream.once('error', (e) => resolve(e));
-        });
-        if (opened !== undefined) {
-          const code = (opened as NodeJS.ErrnoException).code;
-          io.err(`zkwire decode: ${code === 'ENOENT' ? `${file}: no such file` : `cannot read ${file}: ${opened.message}`}\n`);
-          unreadable++;
-          continue;
-        }
-        source = stream;
+      const name = file === '-' ? 'standard input' : file;
+      const source = await open(file, io);
+      if (typeof source === 'string') {
+        io.err(`zkwire decode: ${source}\n`);
+        unreadable++;
+        continue;
       }
-      for await (const r of decodeCapture(linesOf(source), opts)) {
-        frames++;
-        if (!r.ok) failed++;
-        io.out(`${r.line}\n`);
+      try {
+        const { head, all } = await peek(source);
+        if (detectCaptureFormat(head) === 'jsonl') await decodeJsonLines(all, opts, io, counts);
+        else {
+          if (opts.check === true) io.err(`zkwire decode: ${name}: --check applies to JSON-lines captures only; ignored\n`);
+          await decodePackets(all, name, opts, io, counts);
+        }
+      } catch (e) {
+        // A corrupt capture, or a read error midway: say where, never a stack trace.
+        const what = e instanceof CaptureFormatError ? e.message : `cannot read: ${e instanceof Error ? e.message : String(e)}`;
+        io.err(`zkwire decode: ${name}: ${what}\n`);
+        unreadable++;
       }
     }
-    if (failed > 0) io.err(`zkwire decode: ${failed} of ${frames} frame(s) failed${opts.check === true ? ' to decode or re-encode identically' : ' to decode'}\n`);
-    return failed === 0 && unreadable === 0 ? 0 : 1;
+    if (counts.failed > 0) {
+      io.err(`zkwire decode: ${counts.failed} of ${counts.frames} frame(s) failed${opts.check === true ? ' to decode or re-encode identically' : ' to decode'}\n`);
+    }
+    return counts.failed === 0 && unreadable === 0 ? 0 : 1;
   },
 };

@@ -31,7 +31,10 @@ export interface ArgSpec {
 export interface ParsedCommandArgs {
   readonly positionals: string[];
   readonly flags: ReadonlySet<string>;
+  /** The last value of each valued option. */
   readonly values: ReadonlyMap<string, string>;
+  /** Every value of each valued option, in order (for repeatable options such as `--port`). */
+  readonly repeated: ReadonlyMap<string, readonly string[]>;
 }
 
 /** node:util parseArgs option config for a spec: `--name` as itself, a one-letter `-x` as its short form. */
@@ -55,6 +58,7 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec): Parsed
   const positionals: string[] = [];
   const flags = new Set<string>();
   const values = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   const config = optionConfig(spec);
   const { tokens } = parseNodeArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
   let lastIndex = -1; // grouped short options (-12) are several tokens of one argument
@@ -84,10 +88,11 @@ export function parseCommandArgs(args: readonly string[], spec: ArgSpec): Parsed
     if (known.type === 'string') {
       if (t.value === undefined) return `${t.rawName} needs a value`;
       values.set(t.rawName, t.value);
+      repeated.set(t.rawName, [...(repeated.get(t.rawName) ?? []), t.value]);
     } else flags.add(t.rawName);
   }
   if (positionals.length < spec.required) return `give ${spec.positionals.slice(positionals.length, spec.required).join(' ')}`;
-  return { positionals, flags, values };
+  return { positionals, flags, values, repeated };
 }
 
 /** A non-negative integer option value, or the usage message saying why not. */

@@ -1,0 +1,234 @@
+/**
+ * Real captures made here: tcpdump on the loopback interface (`-i lo`, Ethernet) and on all interfaces (`-i any`,
+ * Linux cooked) around a zkwire client talking to a real ZooKeeper server, in pcap (µs and ns) and pcapng (tshark's
+ * conversion). `zkwire decode` must show exactly what the client did: its ops, paths, xids and errors. Then the
+ * live pipe: tcpdump's output piped into `zkwire decode --follow -` shows a frame while the client is connected.
+ */
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../../src/node.js';
+import { ZooKeeperError } from '../../../src/errors.js';
+import type { CaptureEvent } from '../../../src/tools/capture/index.js';
+import { trackChild } from '../../harness/exit-cleanup.js';
+import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
+import { jsonLines, zkwire } from '../cli-io.js';
+import { requireCaptureTools, startTcpdump, toPcapng, untilCaptured, type Tcpdump } from './tcpdump.js';
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const main = join(process.cwd(), 'dist/cli/main.js');
+
+let server: ZkServer;
+let dir: string;
+const running: Tcpdump[] = [];
+
+beforeAll(async () => {
+  requireCaptureTools('tcpdump', 'tshark');
+  server = await startZooKeeper();
+  dir = mkdtempSync(join(tmpdir(), 'zkwire-capture-'));
+});
+
+afterAll(async () => {
+  for (const t of running) await t.stop();
+  await server?.stop();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+async function capture(args: string[]): Promise<Tcpdump> {
+  const t = await startTcpdump(args);
+  running.push(t);
+  return t;
+}
+
+interface Did {
+  op: string;
+  path: string;
+  err: string;
+}
+
+/** One session's worth of ops with known outcomes; returns what the server must have been asked and answered. */
+async function traffic(): Promise<{ did: Did[]; sessionId: string }> {
+  const base = `/cap-${randomUUID()}`;
+  const did: Did[] = [];
+  const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000 });
+  const sessionId = `0x${client.sessionId.toString(16)}`;
+  const step = async (op: string, path: string, run: () => Promise<unknown>): Promise<void> => {
+    try {
+      await run();
+      did.push({ op, path, err: 'OK' });
+    } catch (e) {
+      if (!(e instanceof ZooKeeperError)) throw e;
+      did.push({ op, path, err: e.code });
+    }
+  };
+  await step('create', base, () => client.create(base, enc('hello')));
+  await step('getData', base, () => client.getData(base));
+  await step('setData', base, () => client.setData(base, enc('x'), { version: 7 }));
+  await step('getData', `${base}/missing`, () => client.getData(`${base}/missing`));
+  await step('create', base, () => client.create(base, enc('again')));
+  await step('getChildren', base, () => client.getChildren(base));
+  await step('delete', base, () => client.delete(base));
+  await client.close();
+  return { did, sessionId };
+}
+
+interface Line {
+  kind: string;
+  dir: string;
+  xid?: number;
+  op?: string;
+  path?: string;
+  err?: string;
+  client?: string;
+  server?: string;
+  time?: string;
+  unmatched?: boolean;
+  decoded?: { sessionId?: string };
+}
+
+/** Checks decode's lines against what the client did: every request once, its reply with the same xid and op. */
+function expectConversation(lines: Line[], did: Did[], sessionId: string): void {
+  const real = lines.filter((l) => l.op !== 'ping');
+  expect(real.filter((l) => l.kind === 'gap' || l.unmatched === true)).toStrictEqual([]);
+  expect(real.map((l) => l.kind)).toStrictEqual([
+    'connect-request',
+    'connect-response',
+    ...did.flatMap(() => ['request', 'reply']),
+    'request',
+    'reply', // closeSession
+  ]);
+  expect(`0x${BigInt(real[1]!.decoded!.sessionId!).toString(16)}`).toBe(sessionId);
+  const requests = real.filter((l) => l.kind === 'request');
+  const replies = real.filter((l) => l.kind === 'reply');
+  expect(requests.map((r) => `${r.op} ${r.path ?? ''}`.trim())).toStrictEqual([...did.map((d) => `${d.op} ${d.path}`), 'closeSession']);
+  expect(replies.map((r) => [r.op, r.path, r.err].filter((x) => x !== undefined).join(' '))).toStrictEqual([...did.map((d) => `${d.op} ${d.path} ${d.err}`), 'closeSession OK']);
+  expect(replies.map((r) => r.xid)).toStrictEqual(requests.map((r) => r.xid));
+  expect(new Set(requests.map((r) => r.xid)).size).toBe(requests.length);
+  expect(new Set(lines.map((l) => `${l.client} ${l.server}`)).size).toBe(1);
+  expect(lines[0]!.server).toBe(server.connectString);
+  expect(lines[0]!.client).toMatch(/^127\.0\.0\.1:\d+$/);
+  for (const l of lines) expect(l.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+}
+
+function linkTypeOf(file: string): number {
+  const b = readFileSync(file);
+  return b.readUInt32LE(20) & 0xffff;
+}
+
+describe('tcpdump captures of a real session', () => {
+  let did: Did[];
+  let sessionId: string;
+  const lo = (): string => join(dir, 'lo.pcap');
+  const any = (): string => join(dir, 'any-ns.pcap');
+
+  beforeAll(async () => {
+    const port = String(server.port);
+    const a = await capture(['-i', 'lo', '-U', '-w', lo(), 'tcp', 'port', port]);
+    const b = await capture(['-i', 'any', '-U', '--time-stamp-precision=nano', '-w', any(), 'tcp', 'port', port]);
+    ({ did, sessionId } = await traffic());
+    // Both connection ends' FINs written to both files, then stop.
+    const closed = (events: CaptureEvent[]): boolean => events.some((e) => e.type === 'close' && e.reason === 'fin');
+    await untilCaptured(lo(), [server.port], closed);
+    await untilCaptured(any(), [server.port], closed);
+    await a.stop();
+    await b.stop();
+    expect(did.map((d) => d.err)).toStrictEqual(['OK', 'OK', 'BADVERSION', 'NONODE', 'NODEEXISTS', 'OK', 'OK']);
+  });
+
+  it('-i lo (Ethernet, µs pcap): every request and reply, in order, with the errors the client got', async () => {
+    expect(linkTypeOf(lo())).toBe(1);
+    const r = await zkwire('decode', '--port', String(server.port), lo());
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expectConversation(jsonLines(r.out) as Line[], did, sessionId);
+  });
+
+  it('-i any (Linux cooked, ns pcap): the same conversation', async () => {
+    expect([113, 276]).toContain(linkTypeOf(any()));
+    expect(readFileSync(any()).readUInt32LE(0)).toBe(0xa1b23c4d);
+    const r = await zkwire('decode', '--port', String(server.port), any());
+    expect(r.code, r.err).toBe(0);
+    expectConversation(jsonLines(r.out) as Line[], did, sessionId);
+  });
+
+  it('pcapng (tshark -F pcapng) of both: the same conversation', async () => {
+    for (const from of [lo(), any()]) {
+      const ng = from.replace(/\.pcap$/, '.pcapng');
+      toPcapng(from, ng);
+      expect(readFileSync(ng).readUInt32BE(0)).toBe(0x0a0d0d0a);
+      const r = await zkwire('decode', '--port', String(server.port), ng);
+      expect(r.code, r.err).toBe(0);
+      expectConversation(jsonLines(r.out) as Line[], did, sessionId);
+    }
+  });
+
+  it('the wrong --port decodes nothing; --pretty prints trace-style lines', async () => {
+    const none = await zkwire('decode', '--port', '1', lo());
+    expect(none).toMatchObject({ code: 0, out: '' });
+    const pretty = await zkwire('decode', '--pretty', '--port', String(server.port), lo());
+    expect(pretty.code).toBe(0);
+    const text = pretty.out.split('\n');
+    expect(text[0]).toMatch(new RegExp(`#1 open 127\\.0\\.0\\.1:\\d+ → ${server.connectString.replace(/\./g, '\\.')}$`));
+    expect(text.some((l) => new RegExp(`#1 ${sessionId}\\s+s2c ← xid=\\d+\\s+getData ${did[3]!.path} NONODE`).test(l))).toBe(true);
+    expect(text.filter((l) => / c2s → xid=/.test(l) && !/PING/.test(l))).toHaveLength(did.length + 1);
+  });
+
+  it('the built CLI: exit 0, a missing file named, a corrupt capture with its offset and no stack trace', () => {
+    const ok = spawnSync(process.execPath, [main, 'decode', '--port', String(server.port), lo()], { encoding: 'utf8' });
+    expect(ok.status, ok.stderr).toBe(0);
+    const missing = spawnSync(process.execPath, [main, 'decode', join(dir, 'nonexistent.pcap')], { encoding: 'utf8' });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe(`zkwire decode: ${join(dir, 'nonexistent.pcap')}: no such file\n`);
+    const bytes = readFileSync(lo());
+    bytes.writeUInt32LE(0x7fffffff, 24 + 8); // the first record's captured length
+    const corrupt = spawnSync(process.execPath, [main, 'decode', '-'], { input: bytes, encoding: 'utf8' });
+    expect(corrupt.status).toBe(1);
+    expect(corrupt.stderr).toBe('zkwire decode: standard input: corrupt pcap record: captured length 2147483647 is impossible (at byte offset 24)\n');
+  });
+});
+
+describe('the live pipe', () => {
+  it('tcpdump -U -w - | zkwire decode --follow - shows a request while the client is still connected', async () => {
+    expect(existsSync(main), 'run `npm run build` first').toBe(true);
+    const port = String(server.port);
+    const decode = spawn(process.execPath, [main, 'decode', '--follow', '--port', port, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    trackChild(decode);
+    const dump = await startTcpdump(['-i', 'lo', '-U', '-w', '-', 'tcp', 'port', port], { stdout: decode.stdin! });
+    running.push(dump);
+    // tcpdump holds the pipe's write end now; ours must go, or decode never sees the end of its input.
+    decode.stdin!.destroy();
+    let out = '';
+    let err = '';
+    decode.stderr!.on('data', (d: Buffer) => void (err += d.toString()));
+    const path = `/live-${randomUUID()}`;
+    const waiters: { test: () => boolean; resolve: () => void }[] = [];
+    const waitFor = (test: () => boolean): Promise<void> =>
+      new Promise((resolve) => (test() ? resolve() : waiters.push({ test, resolve })));
+    decode.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (const w of waiters.filter((w) => w.test())) w.resolve();
+    });
+    const replied = (op: string): boolean => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1)).some((l) => (l as Line).kind === 'reply' && (l as Line).op === op);
+    const seen = waitFor(() => out.includes(`"path":"${path}"`) && replied('create'));
+    const decoded = new Promise<number | null>((resolve) => decode.once('exit', resolve));
+    const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000 });
+    try {
+      await client.create(path, enc('live'));
+      await seen; // the create and its reply are printed while the session is open
+      expect(client.state).toBe('connected');
+    } finally {
+      await client.close();
+    }
+    // Stop tcpdump only once the session's end went through the pipe.
+    await waitFor(() => replied('closeSession'));
+    await dump.stop();
+    expect(await decoded, err).toBe(0);
+    const lines = jsonLines(out) as Line[];
+    expect(lines.filter((l) => l.op === 'create').map((l) => `${l.kind} ${l.path} ${l.err ?? ''}`.trim())).toStrictEqual([`request ${path}`, `reply ${path} OK`]);
+    expect(lines.filter((l) => l.op === 'closeSession').map((l) => l.kind)).toStrictEqual(['request', 'reply']);
+  });
+});
