@@ -4,6 +4,7 @@
  * in os.tmpdir(), then over several rounds measures:
  *   - the floor: reading the file with no decoding at all (the disk/page-cache speed in this run);
  *   - events: readCaptureEvents (pcap → TCP reassembly → framing → ConversationDecoder), MB/s and frames/s;
+ *   - analyze: the same events folded into `zkwire analyze`'s report (ops, sessions, watches, locks, guardrails);
  *   - JSON: the same plus formatting every line as `zkwire decode` prints it (discarded, not written);
  * with peak RSS sampled every 50 ms, and RSS when 100 MB and 500 MB of the file had been read (flat = bounded).
  * The file is removed at the end, also on Ctrl-C.
@@ -14,6 +15,7 @@
 import { createReadStream, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Analyzer } from '../src/tools/analyze/index.js';
 import { readCaptureEventBatches } from '../src/tools/capture/index.js';
 import { fmtMB, renderTable } from '../src/tools/bench/table.js';
 import { CaptureEventPrinter } from '../src/tools/decode-events.js';
@@ -53,7 +55,10 @@ async function* chunks(file: string, marks: number[], rssAt: Map<number, number>
   }
 }
 
-async function round(file: string, mode: 'floor' | 'events' | 'json', marks: number[]): Promise<Round> {
+type Mode = 'floor' | 'events' | 'analyze' | 'json';
+const MODES: readonly Mode[] = ['floor', 'events', 'analyze', 'json'];
+
+async function round(file: string, mode: Mode, marks: number[]): Promise<Round> {
   const rssAt = new Map<number, number>();
   const s = sampler();
   const start = performance.now();
@@ -62,13 +67,17 @@ async function round(file: string, mode: 'floor' | 'events' | 'json', marks: num
     for await (const c of chunks(file, marks, rssAt)) frames += c.length > 0 ? 0 : 1;
   } else {
     const printer = mode === 'json' ? new CaptureEventPrinter() : undefined;
+    const analyzer = mode === 'analyze' ? new Analyzer() : undefined;
     let chars = 0;
     for await (const batch of readCaptureEventBatches(chunks(file, marks, rssAt), { ports: [2181] })) {
       for (const e of batch) {
         if (e.type === 'frame') frames++;
         if (printer !== undefined) chars += printer.format(e)?.line.length ?? 0;
+        analyzer?.add(e);
       }
     }
+    // The report is part of the work (percentiles, lock timelines), so it is timed too.
+    if (analyzer !== undefined) chars += analyzer.report().sessions.length;
     if (chars < 0) throw new Error('unreachable');
   }
   const seconds = (performance.now() - start) / 1000;
@@ -101,9 +110,9 @@ async function main(): Promise<void> {
     process.stderr.write(`  … ${fmtMB(size)}, ${gen.frames} frames, written in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
     const marks = [100 * MB, 500 * MB].filter((m) => m <= size);
 
-    const results: Record<'floor' | 'events' | 'json', Round[]> = { floor: [], events: [], json: [] };
+    const results: Record<Mode, Round[]> = { floor: [], events: [], analyze: [], json: [] };
     for (let r = 0; r < rounds; r++) {
-      for (const mode of ['floor', 'events', 'json'] as const) {
+      for (const mode of MODES) {
         const res = await round(file, mode, marks);
         if (mode !== 'floor' && res.frames !== gen.frames) throw new Error(`${mode}: decoded ${res.frames} frames, the capture holds ${gen.frames}`);
         results[mode].push(res);
@@ -112,11 +121,11 @@ async function main(): Promise<void> {
     }
 
     const floorMedian = pct(results.floor.map((r) => size / MB / r.seconds).sort((a, b) => a - b), 50);
-    const rows = (['floor', 'events', 'json'] as const).map((mode) => {
+    const rows = MODES.map((mode) => {
       const rates = results[mode].map((r) => size / MB / r.seconds).sort((a, b) => a - b);
       const fps = results[mode].map((r) => r.frames / r.seconds).sort((a, b) => a - b);
       const peak = Math.max(...results[mode].map((r) => r.peakRss));
-      const name = mode === 'floor' ? 'floor: read the file only' : mode === 'events' ? 'decode: capture events' : 'decode: events + JSON lines';
+      const name = { floor: 'floor: read the file only', events: 'decode: capture events', analyze: 'decode + analyze (zkwire analyze)', json: 'decode: events + JSON lines' }[mode];
       return [
         name,
         `${pct(rates, 0).toFixed(1)}`,
@@ -130,7 +139,7 @@ async function main(): Promise<void> {
     });
     let out = `zkwire bench decode — ${fmtMB(size)} pcap, ${gen.frames} frames, 24 sessions, ${rounds} rounds; node ${process.version}, ${cpus()[0]?.model ?? '?'} ×${cpus().length}\n\n`;
     out += renderTable(['MB/s (per round)', 'min', 'p50', 'p90', 'max', 'frames/s p50', 'p50 vs floor', 'peak RSS'], rows);
-    const rssRows = (['events', 'json'] as const).map((mode) => {
+    const rssRows = (['events', 'analyze', 'json'] as const).map((mode) => {
       const at = (m: number): number => Math.max(...results[mode].map((r) => r.rssAt.get(m) ?? 0));
       return [mode, ...marks.map((m) => fmtMB(at(m))), marks.length === 2 ? `${(at(marks[1]!) / at(marks[0]!)).toFixed(2)}×` : '–'];
     });
