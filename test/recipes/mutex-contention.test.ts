@@ -80,7 +80,7 @@ describe('InterProcessMutex under contention', () => {
     expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('each waiter watches only the node just ahead of it (no herd)', async () => {
+  it('each waiter watches only the node just ahead of it (no herd); the next in line also watches its own node', async () => {
     const path = lockPath();
     const [c0, c1, c2, c3] = clients as [ZooKeeperClient, ZooKeeperClient, ZooKeeperClient, ZooKeeperClient];
     const holder = await new InterProcessMutex(c0, path).acquire();
@@ -91,7 +91,10 @@ describe('InterProcessMutex under contention', () => {
     }
     const nodes = await new InterProcessMutex(c0, path).getParticipantNodes();
     await eventually(async () => (await serverWatchesOf(connectString, c3.sessionIdHex)).length === 1, 10_000, 'watch set');
-    expect(await serverWatchesOf(connectString, c1.sessionIdHex)).toEqual([nodes[0]]);
+    // The next in line takes the lock on its predecessor's NodeDeleted alone; the watch on its own node is how it
+    // learns that its node went first (see internals.ts).
+    await eventually(async () => (await serverWatchesOf(connectString, c1.sessionIdHex)).length === 2, 10_000, 'own watch set');
+    expect((await serverWatchesOf(connectString, c1.sessionIdHex)).sort()).toEqual([nodes[0], nodes[1]].sort());
     expect(await serverWatchesOf(connectString, c2.sessionIdHex)).toEqual([nodes[1]]);
     expect(await serverWatchesOf(connectString, c3.sessionIdHex)).toEqual([nodes[2]]);
     await holder.release();
@@ -110,7 +113,8 @@ describe('InterProcessMutex under contention', () => {
 
     const ac = new AbortController();
     const waiting = new InterProcessMutex(c1, path).acquire({ signal: ac.signal });
-    await eventually(async () => (await serverWatchesOf(connectString, c1.sessionIdHex)).length === 1, 10_000, 'watch set');
+    // next in line: it watches the holder's node and its own
+    await eventually(async () => (await serverWatchesOf(connectString, c1.sessionIdHex)).length === 2, 10_000, 'watches set');
     ac.abort();
     expect(await codeOf(waiting)).toBe('ABORTED');
     expect(await serverWatchesOf(connectString, c1.sessionIdHex)).toEqual([]);

@@ -14,7 +14,7 @@ import { ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RecipeClock, type RetryPolicy } from '../retry.js';
 import { joinPath, newProtectedId, nodeName } from './naming.js';
 import { isCode, NodeOps } from './node-ops.js';
-import type { LockPort } from './port.js';
+import type { LockPort, PortWatch } from './port.js';
 import { sortLockChildren, type PredicateResult } from './predicate.js';
 
 /** How a lock names its nodes and orders its directory. */
@@ -47,6 +47,29 @@ const EMPTY = new Uint8Array(0);
 
 /** Thrown inside an attempt when our own node has vanished; the attempt then starts over under the retry policy. */
 class OurNodeGone extends Error {}
+
+/** A watch on our own node while we wait; `event` is set (synchronously with the notification) once it fires. */
+interface OwnWatch {
+  readonly watch: PortWatch;
+  event: { readonly type: string; readonly state: string } | undefined;
+}
+
+/** Watches our own node; undefined when it is already gone. */
+async function watchOwn(port: LockPort, path: string, signal: AbortSignal | undefined): Promise<OwnWatch | undefined> {
+  let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
+  try {
+    read = await port.getDataWatch(path, signal);
+  } catch (err) {
+    if (isCode(err, 'NONODE')) return undefined;
+    throw err;
+  }
+  const own: OwnWatch = { watch: read.watch, event: undefined };
+  // The first reaction to the notification: it runs before anything that waits on a later notification.
+  void read.watch.fired.then((event) => {
+    own.event = event;
+  });
+  return own;
+}
 
 export class LockInternals {
   readonly ops: NodeOps;
@@ -105,39 +128,101 @@ export class LockInternals {
     }
   }
 
-  /** The loop: list, decide, watch the one node ahead, wait. True once held, false on timeout. */
+  /**
+   * The loop: list, decide, watch the one node ahead, wait. True once held, false on timeout.
+   *
+   * One round trip per hand-off. When the node we watch is the only one that keeps us from holding (the
+   * predicate says so: for a mutex or a write lock, it is the one node ahead of ours), its NodeDeleted alone
+   * proves that we hold, and we skip the second listing Curator makes:
+   *  - every node that sorts ahead of ours was created before ours, so it was in the listing we made after our
+   *    create (this session's requests are answered in order), unless it was already gone; nodes created later
+   *    sort after ours; a deleted node never comes back. So once the one blocker is deleted, nothing is ahead.
+   *  - what the listing would also have told us is whether our own node still exists (an operator deleted it, or
+   *    the session ended). That we learn from a watch on our own node, set in the same write as the watch on the
+   *    blocker: on one connection the server delivers notifications in zxid order, so if our node went first, its
+   *    NodeDeleted is handled before the blocker's, and we fall back to listing. A session end arrives as a None
+   *    event, not NodeDeleted, and falls back too. Across a reconnect the order of the events the server replays
+   *    for re-armed watches is not the order of the deletes, so a wait that saw the link break also lists.
+   */
   private async waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
     const clock = this.port.clock;
+    const { signal } = opts;
     let children = firstChildren;
-    for (;;) {
-      if (opts.signal?.aborted) throw abortError(opts.signal, 'acquire');
-      children ??= await this.listOrGone(opts.signal);
-      const verdict = opts.decide(sortLockChildren(children, this.driver.sortNames), node.name);
-      children = undefined;
-      if (verdict.acquired) return true;
-      if ('missing' in verdict) throw new OurNodeGone();
-      if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
-      const ahead = joinPath(this.basePath, verdict.watchPath);
-      let watched: Awaited<ReturnType<LockPort['getDataWatch']>>;
-      try {
-        // getData, not exists: on a node already gone it leaves no watch behind.
-        watched = await this.ops.retrying(() => this.port.getDataWatch(ahead), opts.signal);
-      } catch (err) {
-        if (isCode(err, 'NONODE')) continue; // it went between our listing and now: look again
-        throw err;
+    let own: OwnWatch | undefined;
+    let linkBroke = false;
+    let unsubscribe: (() => void) | undefined;
+    try {
+      for (;;) {
+        if (signal?.aborted) throw abortError(signal, 'acquire');
+        children ??= await this.listOrGone(signal);
+        const verdict = opts.decide(sortLockChildren(children, this.driver.sortNames), node.name);
+        children = undefined;
+        if (verdict.acquired) return true;
+        if ('missing' in verdict) throw new OurNodeGone();
+        if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
+        const ahead = joinPath(this.basePath, verdict.watchPath);
+        const sole = verdict.soleBlocker === true;
+        if (sole && unsubscribe === undefined) {
+          unsubscribe = this.port.onConnectionEvent((event) => {
+            if (event !== 'RECONNECTED') linkBroke = true;
+          });
+        }
+        // Both reads queue in this tick, so they leave in one write: the watch on our node costs no round trip.
+        const arming = sole && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
+        let watched: Awaited<ReturnType<LockPort['getDataWatch']>>;
+        try {
+          // getData, not exists: on a node already gone it leaves no watch behind.
+          watched = await this.ops.retrying(() => this.port.getDataWatch(ahead, signal), signal);
+        } catch (err) {
+          if (arming !== undefined) own = await arming.catch(() => undefined);
+          if (isCode(err, 'NONODE')) continue; // it went between our listing and now: look again
+          throw err;
+        }
+        if (arming !== undefined) {
+          own = await arming.catch(async (err: unknown) => {
+            await watched.watch.remove();
+            throw err;
+          });
+          if (own === undefined) {
+            // our node is already gone
+            await watched.watch.remove();
+            throw new OurNodeGone();
+          }
+        }
+        let blockerEvent: { readonly type: string; readonly state: string } | undefined;
+        void watched.watch.fired.then((event) => {
+          blockerEvent = event;
+        });
+        const wake = own === undefined ? watched.watch.fired : Promise.race([watched.watch.fired, own.watch.fired]);
+        const outcome = await waitForEvent(wake, clock, opts.deadline, signal);
+        if (outcome === 'fired') {
+          const ownEvent = own?.event;
+          if (ownEvent !== undefined) {
+            // Something happened to our own node: it was deleted (start over), or written (look again, re-arm).
+            own = undefined;
+            if (blockerEvent === undefined) await watched.watch.remove();
+            if (ownEvent.type === 'NodeDeleted') throw new OurNodeGone();
+            continue;
+          }
+          if (sole && own !== undefined && !linkBroke && blockerEvent?.type === 'NodeDeleted' && blockerEvent.state === 'SyncConnected') {
+            return true;
+          }
+          continue;
+        }
+        // Leaving without the event: take the watch back so none is left on the server. (The watch on our own
+        // node goes with our node, which every way out deletes.)
+        await watched.watch.remove();
+        if (outcome === 'timeout') return false;
+        throw abortError(signal as AbortSignal, 'acquire');
       }
-      const outcome = await waitForEvent(watched.watch.fired, clock, opts.deadline, opts.signal);
-      if (outcome === 'fired') continue;
-      // Leaving without the event: take the watch back so none is left on the server.
-      await watched.watch.remove();
-      if (outcome === 'timeout') return false;
-      throw abortError(opts.signal as AbortSignal, 'acquire');
+    } finally {
+      unsubscribe?.();
     }
   }
 
   private async listOrGone(signal: AbortSignal | undefined): Promise<string[]> {
     try {
-      return await this.ops.retrying(() => this.port.getChildren(this.basePath), signal);
+      return await this.ops.retrying(() => this.port.getChildren(this.basePath, signal), signal);
     } catch (err) {
       // the directory itself is gone, so our node is too
       if (isCode(err, 'NONODE')) throw new OurNodeGone();

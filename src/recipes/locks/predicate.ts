@@ -18,8 +18,11 @@
 /** What a predicate decides for our node. */
 export type PredicateResult =
   | { readonly acquired: true }
-  /** Not yet: wait for this child (a name in the same directory) to change or go away, then ask again. */
-  | { readonly acquired: false; readonly watchPath: string }
+  /**
+   * Not yet: wait for this child (a name in the same directory) to change or go away, then ask again. With
+   * `soleBlocker`, that child is the only one keeping us out: its deletion alone means we hold (see internals.ts).
+   */
+  | { readonly acquired: false; readonly watchPath: string; readonly soleBlocker?: boolean }
   /** Our node is not among the children: it was deleted, usually because the session that owned it ended. */
   | { readonly acquired: false; readonly missing: true };
 
@@ -115,7 +118,9 @@ export function getsTheLock(sortedChildren: readonly string[], ourNode: string, 
   const ourIndex = sortedChildren.indexOf(ourNode);
   if (ourIndex < 0) return { acquired: false, missing: true };
   if (ourIndex < maxLeases) return { acquired: true };
-  return { acquired: false, watchPath: sortedChildren[ourIndex - maxLeases] as string };
+  const watchPath = sortedChildren[ourIndex - maxLeases] as string;
+  // Exactly maxLeases ahead: once the one we watch goes, fewer than maxLeases are.
+  return ourIndex === maxLeases ? { acquired: false, watchPath, soleBlocker: true } : { acquired: false, watchPath };
 }
 
 /**
@@ -131,12 +136,17 @@ export function readerGetsTheLock(
   ownWriteNode?: string,
 ): PredicateResult {
   let firstWriter: string | undefined;
+  let writersAhead = 0;
   for (const name of sortedChildren) {
     if (name === ourNode) {
       if (firstWriter === undefined || firstWriter === ownWriteNode) return { acquired: true };
-      return { acquired: false, watchPath: firstWriter };
+      // One writer ahead and no other: its deletion lets us read.
+      return writersAhead === 1 ? { acquired: false, watchPath: firstWriter, soleBlocker: true } : { acquired: false, watchPath: firstWriter };
     }
-    if (firstWriter === undefined && name.includes(writeLockName)) firstWriter = name;
+    if (name.includes(writeLockName)) {
+      firstWriter ??= name;
+      writersAhead++;
+    }
   }
   return { acquired: false, missing: true };
 }
