@@ -57,21 +57,28 @@ export class NodeOps {
       let created: Promise<{ path: string; stamp: NodeStamp }>;
       let listing: Promise<string[]> | undefined;
       if (list) {
-        const both = this.port.createSequentialAndList(target, dir, data);
+        const both = this.port.createSequentialAndList(target, dir, data, signal);
         created = both.created;
         listing = both.children;
         listing.catch(() => undefined);
       } else {
-        created = this.port.createSequential(target, data);
+        created = this.port.createSequential(target, data, signal);
       }
       try {
         const node = await created;
         const children = listing === undefined ? undefined : await listing.catch(() => undefined);
         return { ...node, children };
       } catch (err) {
+        if (isCode(err, 'ABORTED')) {
+          // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
+          // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
+          // the node (behind the create, in this session's order) to delete it.
+          this.findAndDeleteInBackground(dir, protectedId);
+          throw err;
+        }
         if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
           // The directory is missing (first use, or the server just removed the empty container): make it.
-          await this.retrying(() => this.port.ensureContainers(dir), signal);
+          await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
         } else if (isRetryable(err)) {
           const found = await this.findOurNode(dir, protectedId, signal);
           if (found !== undefined) return { ...found, children: undefined };
@@ -97,7 +104,7 @@ export class NodeOps {
   ): Promise<{ path: string; stamp: NodeStamp } | undefined> {
     let children: string[];
     try {
-      children = await this.retrying(() => this.port.getChildren(dir), signal);
+      children = await this.retrying(() => this.port.getChildren(dir, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
@@ -159,10 +166,15 @@ export class NodeOps {
 
   /**
    * Deletes a node we are giving up while acquiring. The first try is awaited, so a timed-out or aborted acquire
-   * normally returns with its node already gone; if that try hits a broken connection the delete carries on in
-   * the background until it succeeds or the session ends.
+   * normally returns with its node already gone; while disconnected, or if that try hits a broken connection,
+   * the delete carries on in the background until it succeeds or the session ends.
    */
   async deleteOnExit(path: string): Promise<void> {
+    if (!this.port.isConnected()) {
+      // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
+      void this.guaranteedDelete(path).catch(() => undefined);
+      return;
+    }
     try {
       await this.port.delete(path);
     } catch (err) {
