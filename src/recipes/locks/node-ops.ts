@@ -13,7 +13,7 @@
 
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import { findProtectedChild, joinPath, protectedPath } from './naming.js';
+import { findProtectedChild, joinPath, newProtectedId, protectedPath } from './naming.js';
 import type { LockPort, NodeStamp } from './port.js';
 
 /** Containers removed under us this many times in a row means something else is wrong. */
@@ -90,6 +90,42 @@ export class NodeOps {
         }
         if (signal?.aborted) throw abortError(signal, 'acquire');
       }
+    }
+  }
+
+  /**
+   * One try of a protected create with a listing of `dir` behind it, for a create that is only allowed while
+   * something else holds (the semaphore's gate). `alongside` runs right after the create and the listing are
+   * queued, so whatever it queues (the gate's release) leaves in the same write and is applied after them.
+   * Resolves to our node, or to undefined when the create must be tried again from the start: the directory
+   * was missing (it is made now) or the reply was lost and the create did not happen.
+   */
+  async createProtectedOnce(
+    dir: string,
+    name: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    alongside: () => void,
+  ): Promise<CreatedNode | undefined> {
+    const protectedId = newProtectedId();
+    const both = this.port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
+    both.children.catch(() => undefined);
+    alongside();
+    try {
+      const node = await both.created;
+      return { ...node, children: await both.children.catch(() => undefined) };
+    } catch (err) {
+      if (isCode(err, 'ABORTED')) {
+        this.findAndDeleteInBackground(dir, protectedId);
+        throw err;
+      }
+      if (isCode(err, 'NONODE')) {
+        await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
+        return undefined;
+      }
+      if (!isRetryable(err)) throw err;
+      const found = await this.findOurNode(dir, protectedId, signal);
+      return found === undefined ? undefined : { ...found, children: undefined };
     }
   }
 
