@@ -155,10 +155,10 @@ describe('getsTheLock (mutex and semaphore-style leases)', () => {
   const d = p(U1, 'lock-0000000004');
   it.each([
     { name: 'first node holds a mutex', children: [a, b, c], ours: a, max: 1, want: { acquired: true } },
-    { name: 'second node watches the first, the one node keeping it out', children: [a, b, c], ours: b, max: 1, want: { acquired: false, watchPath: a, soleBlocker: true } },
-    { name: 'third node watches only its predecessor', children: [a, b, c], ours: c, max: 1, want: { acquired: false, watchPath: b } },
+    { name: 'second node watches the first, the one node keeping it out', children: [a, b, c], ours: b, max: 1, want: { acquired: false, watchPath: a, blockers: [a] } },
+    { name: 'third node watches only its predecessor; both nodes ahead block it', children: [a, b, c], ours: c, max: 1, want: { acquired: false, watchPath: b, blockers: [a, b] } },
     { name: 'two leases: second holds', children: [a, b, c, d], ours: b, max: 2, want: { acquired: true } },
-    { name: 'two leases: third watches the first, whose going admits it', children: [a, b, c, d], ours: c, max: 2, want: { acquired: false, watchPath: a, soleBlocker: true } },
+    { name: 'two leases: third watches the first', children: [a, b, c, d], ours: c, max: 2, want: { acquired: false, watchPath: a } },
     { name: 'two leases: fourth watches the second', children: [a, b, c, d], ours: d, max: 2, want: { acquired: false, watchPath: b } },
     { name: 'unbounded leases (readers) hold at once', children: [a, b, c, d], ours: d, max: 0x7fffffff, want: { acquired: true } },
     { name: 'our node is gone', children: [a, c], ours: b, max: 1, want: { acquired: false, missing: true } },
@@ -170,7 +170,7 @@ describe('getsTheLock (mutex and semaphore-style leases)', () => {
   it('a writer is a mutex over readers and writers alike', () => {
     const r1 = p(U1, '__READ__0000000001');
     const w2 = p(U2, '__WRIT__0000000002');
-    expect(getsTheLock([r1, w2], w2, 1)).toEqual({ acquired: false, watchPath: r1, soleBlocker: true });
+    expect(getsTheLock([r1, w2], w2, 1)).toEqual({ acquired: false, watchPath: r1, blockers: [r1] });
     expect(getsTheLock([w2], w2, 1)).toEqual({ acquired: true });
   });
 });
@@ -184,8 +184,8 @@ describe('readerGetsTheLock', () => {
   const r6 = p(U3, '__READ__0000000006');
   it.each([
     { name: 'readers before any writer share', children: [r1, r2, w3, r4], ours: r2, own: undefined, want: { acquired: true } },
-    { name: 'a reader behind one writer watches that writer, the one node keeping it out', children: [r1, r2, w3, r4], ours: r4, own: undefined, want: { acquired: false, watchPath: w3, soleBlocker: true } },
-    { name: 'behind two writers it watches the first', children: [w3, r4, w5, r6], ours: r6, own: undefined, want: { acquired: false, watchPath: w3 } },
+    { name: 'a reader behind one writer watches that writer, the one node keeping it out', children: [r1, r2, w3, r4], ours: r4, own: undefined, want: { acquired: false, watchPath: w3, blockers: [w3] } },
+    { name: 'behind two writers it watches the first; both block it', children: [w3, r4, w5, r6], ours: r6, own: undefined, want: { acquired: false, watchPath: w3, blockers: [w3, w5] } },
     { name: 'a writer after us does not matter', children: [r1, w3], ours: r1, own: undefined, want: { acquired: true } },
     { name: 'downgrade: the writer ahead is our own held write lock', children: [w3, r4], ours: r4, own: w3, want: { acquired: true } },
     { name: 'downgrade with another writer queued between', children: [w3, w5, r6], ours: r6, own: w3, want: { acquired: true } },

@@ -48,27 +48,38 @@ const EMPTY = new Uint8Array(0);
 /** Thrown inside an attempt when our own node has vanished; the attempt then starts over under the retry policy. */
 class OurNodeGone extends Error {}
 
-/** A watch on our own node while we wait; `event` is set (synchronously with the notification) once it fires. */
-interface OwnWatch {
+/**
+ * Up to this many blockers are watched at once (see waitUntilHeld). Deeper in the queue a waiter watches only the
+ * node just ahead, so one deletion never wakes more than this many waiters besides that node's successor.
+ */
+const MAX_WATCHED_BLOCKERS = 8;
+
+/** A one-shot watch whose event is recorded (by the first reaction to it) once it fires. */
+interface BlockerWatch {
   readonly watch: PortWatch;
   event: { readonly type: string; readonly state: string } | undefined;
 }
 
+/** A watch on our own node while we wait. */
+type OwnWatch = BlockerWatch;
+
+function observed(watch: PortWatch): BlockerWatch {
+  const w: BlockerWatch = { watch, event: undefined };
+  // The first reaction to the notification: it runs before anything that waits on a later notification.
+  void watch.fired.then((event) => {
+    w.event = event;
+  });
+  return w;
+}
+
 /** Watches our own node; undefined when it is already gone. */
 async function watchOwn(port: LockPort, path: string, signal: AbortSignal | undefined): Promise<OwnWatch | undefined> {
-  let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
   try {
-    read = await port.getDataWatch(path, signal);
+    return observed((await port.getDataWatch(path, signal)).watch);
   } catch (err) {
     if (isCode(err, 'NONODE')) return undefined;
     throw err;
   }
-  const own: OwnWatch = { watch: read.watch, event: undefined };
-  // The first reaction to the notification: it runs before anything that waits on a later notification.
-  void read.watch.fired.then((event) => {
-    own.event = event;
-  });
-  return own;
 }
 
 export class LockInternals {
@@ -129,20 +140,23 @@ export class LockInternals {
   }
 
   /**
-   * The loop: list, decide, watch the one node ahead, wait. True once held, false on timeout.
+   * The loop: list, decide, watch, wait. True once held, false on timeout.
    *
-   * One round trip per hand-off. When the node we watch is the only one that keeps us from holding (the
-   * predicate says so: for a mutex or a write lock, it is the one node ahead of ours), its NodeDeleted alone
-   * proves that we hold, and we skip the second listing Curator makes:
+   * One round trip per hand-off. Curator's loop watches the node just ahead and, whenever it changes, lists the
+   * directory again to decide: release → NodeDeleted → getChildren → held. We watch *every* node that blocks us
+   * (the predicate names them: all nodes ahead of a mutex or write-lock waiter, the writers ahead of a reader), up
+   * to MAX_WATCHED_BLOCKERS of them, and hold once each has been deleted, with no listing in between:
    *  - every node that sorts ahead of ours was created before ours, so it was in the listing we made after our
    *    create (this session's requests are answered in order), unless it was already gone; nodes created later
-   *    sort after ours; a deleted node never comes back. So once the one blocker is deleted, nothing is ahead.
-   *  - what the listing would also have told us is whether our own node still exists (an operator deleted it, or
-   *    the session ended). That we learn from a watch on our own node, set in the same write as the watch on the
-   *    blocker: on one connection the server delivers notifications in zxid order, so if our node went first, its
-   *    NodeDeleted is handled before the blocker's, and we fall back to listing. A session end arrives as a None
-   *    event, not NodeDeleted, and falls back too. Across a reconnect the order of the events the server replays
-   *    for re-armed watches is not the order of the deletes, so a wait that saw the link break also lists.
+   *    sort after ours; a deleted node never comes back. So once every blocker is deleted, nothing blocks us.
+   *  - what a listing would also have told us is whether our own node still exists (an operator deleted it, or
+   *    the session ended). That we learn from a watch on our own node, set in the same write as the watches on
+   *    the blockers: on one connection the server delivers notifications in zxid order, so if our node went
+   *    before the last blocker, its NodeDeleted is handled first and the attempt starts over. A session end
+   *    arrives as a None event, not NodeDeleted, and falls back to listing, as does any other change to a
+   *    blocker. Across a reconnect the order of the events the server replays for re-armed watches is not the
+   *    order of the deletes, so a wait that saw the link break lists again, and from then on waits like Curator.
+   * Deeper in a long queue we watch only the node just ahead, like Curator (no herd), and list when it changes.
    */
   private async waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
     const clock = this.port.clock;
@@ -151,6 +165,12 @@ export class LockInternals {
     let own: OwnWatch | undefined;
     let linkBroke = false;
     let unsubscribe: (() => void) | undefined;
+    const watching = new Map<string, BlockerWatch>();
+    const dropAll = async (): Promise<void> => {
+      const left = [...watching.values()];
+      watching.clear();
+      await Promise.all(left.map((w) => (w.event === undefined ? w.watch.remove() : undefined)));
+    };
     try {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
@@ -160,64 +180,84 @@ export class LockInternals {
         if (verdict.acquired) return true;
         if ('missing' in verdict) throw new OurNodeGone();
         if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
-        const ahead = joinPath(this.basePath, verdict.watchPath);
-        const sole = verdict.soleBlocker === true;
-        if (sole && unsubscribe === undefined) {
+        const blockers = verdict.blockers;
+        const all = !linkBroke && blockers !== undefined && blockers.length <= MAX_WATCHED_BLOCKERS;
+        if (all && unsubscribe === undefined) {
           unsubscribe = this.port.onConnectionEvent((event) => {
             if (event !== 'RECONNECTED') linkBroke = true;
           });
         }
-        // Both reads queue in this tick, so they leave in one write: the watch on our node costs no round trip.
-        const arming = sole && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
-        let watched: Awaited<ReturnType<LockPort['getDataWatch']>>;
-        try {
-          // getData, not exists: on a node already gone it leaves no watch behind.
-          watched = await this.ops.retrying(() => this.port.getDataWatch(ahead, signal), signal);
-        } catch (err) {
-          if (arming !== undefined) own = await arming.catch(() => undefined);
-          if (isCode(err, 'NONODE')) continue; // it went between our listing and now: look again
-          throw err;
+        // Every read queues in this tick, so they all leave in one write: one round trip however many.
+        const arming = all && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
+        const targets = all ? blockers : [verdict.watchPath];
+        const reads = targets.map((name) => this.watchBlocker(name, signal));
+        const settled = await Promise.allSettled(reads);
+        const ownRead = arming === undefined ? undefined : await arming.then((w) => ({ w }), (err: unknown) => ({ err }));
+        for (const [i, r] of settled.entries()) {
+          if (r.status === 'fulfilled' && r.value !== undefined) watching.set(targets[i] as string, r.value);
         }
-        if (arming !== undefined) {
-          own = await arming.catch(async (err: unknown) => {
-            await watched.watch.remove();
-            throw err;
-          });
+        const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed !== undefined || (ownRead !== undefined && 'err' in ownRead)) {
+          await dropAll();
+          throw failed !== undefined ? failed.reason : (ownRead as { err: unknown }).err;
+        }
+        if (ownRead !== undefined) {
+          own = ownRead.w;
           if (own === undefined) {
-            // our node is already gone
-            await watched.watch.remove();
-            throw new OurNodeGone();
+            await dropAll();
+            throw new OurNodeGone(); // our node is already gone
           }
         }
-        let blockerEvent: { readonly type: string; readonly state: string } | undefined;
-        void watched.watch.fired.then((event) => {
-          blockerEvent = event;
-        });
-        const wake = own === undefined ? watched.watch.fired : Promise.race([watched.watch.fired, own.watch.fired]);
-        const outcome = await waitForEvent(wake, clock, opts.deadline, signal);
-        if (outcome === 'fired') {
+        // Wait until every blocker has been deleted (`all`), or the one watched node has changed (otherwise).
+        let again = false;
+        while (!again) {
+          if (watching.size === 0) {
+            if (all && !linkBroke && own !== undefined && own.event === undefined) return true;
+            break; // look again
+          }
+          const wakes = [...watching.values()].map((w) => w.watch.fired);
+          if (own !== undefined) wakes.push(own.watch.fired);
+          const outcome = await waitForEvent(Promise.race(wakes), clock, opts.deadline, signal);
+          if (outcome !== 'fired') {
+            // Leaving without the events: take the watches back so none is left on the server. (The watch on our
+            // own node goes with our node, which every way out deletes.)
+            await dropAll();
+            if (outcome === 'timeout') return false;
+            throw abortError(signal as AbortSignal, 'acquire');
+          }
           const ownEvent = own?.event;
           if (ownEvent !== undefined) {
             // Something happened to our own node: it was deleted (start over), or written (look again, re-arm).
             own = undefined;
-            if (blockerEvent === undefined) await watched.watch.remove();
+            await dropAll();
             if (ownEvent.type === 'NodeDeleted') throw new OurNodeGone();
+            again = true;
             continue;
           }
-          if (sole && own !== undefined && !linkBroke && blockerEvent?.type === 'NodeDeleted' && blockerEvent.state === 'SyncConnected') {
-            return true;
+          for (const [name, w] of watching) {
+            if (w.event === undefined) continue;
+            watching.delete(name);
+            // Anything but a plain deletion, or a link that broke meanwhile: stop counting, look again.
+            if (!all || linkBroke || w.event.type !== 'NodeDeleted' || w.event.state !== 'SyncConnected') again = true;
           }
-          continue;
+          if (again) await dropAll();
         }
-        // Leaving without the event: take the watch back so none is left on the server. (The watch on our own
-        // node goes with our node, which every way out deletes.)
-        await watched.watch.remove();
-        if (outcome === 'timeout') return false;
-        throw abortError(signal as AbortSignal, 'acquire');
       }
     } finally {
       unsubscribe?.();
     }
+  }
+
+  /** A data watch on a blocker; undefined when it is already gone (getData, not exists, leaves no watch then). */
+  private async watchBlocker(name: string, signal: AbortSignal | undefined): Promise<BlockerWatch | undefined> {
+    let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
+    try {
+      read = await this.ops.retrying(() => this.port.getDataWatch(joinPath(this.basePath, name), signal), signal);
+    } catch (err) {
+      if (isCode(err, 'NONODE')) return undefined;
+      throw err;
+    }
+    return observed(read.watch);
   }
 
   private async listOrGone(signal: AbortSignal | undefined): Promise<string[]> {

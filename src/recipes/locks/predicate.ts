@@ -19,10 +19,11 @@
 export type PredicateResult =
   | { readonly acquired: true }
   /**
-   * Not yet: wait for this child (a name in the same directory) to change or go away, then ask again. With
-   * `soleBlocker`, that child is the only one keeping us out: its deletion alone means we hold (see internals.ts).
+   * Not yet: wait for this child (a name in the same directory) to change or go away, then ask again.
+   * `blockers`, when given, are every child that keeps us out: once all of them are deleted we hold, without
+   * asking again (see internals.ts).
    */
-  | { readonly acquired: false; readonly watchPath: string; readonly soleBlocker?: boolean }
+  | { readonly acquired: false; readonly watchPath: string; readonly blockers?: readonly string[] }
   /** Our node is not among the children: it was deleted, usually because the session that owned it ended. */
   | { readonly acquired: false; readonly missing: true };
 
@@ -119,8 +120,8 @@ export function getsTheLock(sortedChildren: readonly string[], ourNode: string, 
   if (ourIndex < 0) return { acquired: false, missing: true };
   if (ourIndex < maxLeases) return { acquired: true };
   const watchPath = sortedChildren[ourIndex - maxLeases] as string;
-  // Exactly maxLeases ahead: once the one we watch goes, fewer than maxLeases are.
-  return ourIndex === maxLeases ? { acquired: false, watchPath, soleBlocker: true } : { acquired: false, watchPath };
+  // With one holder allowed, every node ahead blocks us, and nothing else does.
+  return maxLeases === 1 ? { acquired: false, watchPath, blockers: sortedChildren.slice(0, ourIndex) } : { acquired: false, watchPath };
 }
 
 /**
@@ -135,18 +136,18 @@ export function readerGetsTheLock(
   writeLockName: string,
   ownWriteNode?: string,
 ): PredicateResult {
-  let firstWriter: string | undefined;
-  let writersAhead = 0;
+  const writersAhead: string[] = [];
   for (const name of sortedChildren) {
     if (name === ourNode) {
+      const firstWriter = writersAhead[0];
       if (firstWriter === undefined || firstWriter === ownWriteNode) return { acquired: true };
-      // One writer ahead and no other: its deletion lets us read.
-      return writersAhead === 1 ? { acquired: false, watchPath: firstWriter, soleBlocker: true } : { acquired: false, watchPath: firstWriter };
+      // Every writer ahead blocks us, and nothing else does; while the owner's own write lock is held that set
+      // changes when it is released, so then we only watch the first writer and ask again.
+      return ownWriteNode === undefined
+        ? { acquired: false, watchPath: firstWriter, blockers: writersAhead }
+        : { acquired: false, watchPath: firstWriter };
     }
-    if (name.includes(writeLockName)) {
-      firstWriter ??= name;
-      writersAhead++;
-    }
+    if (name.includes(writeLockName)) writersAhead.push(name);
   }
   return { acquired: false, missing: true };
 }
