@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   getsTheLock,
+  mutexVerdict,
   lockSequence,
   parseSequence,
   readerGetsTheLock,
+  readerVerdict,
   sortKey,
   sortLockChildren,
 } from '../../src/recipes/locks/predicate.js';
@@ -193,5 +195,48 @@ describe('readerGetsTheLock', () => {
     { name: 'our node is gone', children: [r1, w3], ours: r2, own: undefined, want: { acquired: false, missing: true } },
   ])('$name', ({ children, ours, own, want }) => {
     expect(readerGetsTheLock(children, ours, '__WRIT__', own)).toEqual(want);
+  });
+});
+
+describe('mutexVerdict and readerVerdict (one pass, no sort)', () => {
+  const uuids = [U1, U2, U3];
+  /** A seeded generator, so a failure names the case that broke. */
+  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const seqText = (n: number): string => (n < 0 ? `-${String(-n).padStart(n > -1_000_000_000 ? 9 : 10, '0')}` : String(n).padStart(10, '0'));
+  const sameAs = (got: ReturnType<typeof getsTheLock>, want: ReturnType<typeof getsTheLock>, limit: number): void => {
+    const norm = (r: ReturnType<typeof getsTheLock>) =>
+      r.acquired || 'missing' in r
+        ? r
+        : { ...r, blockers: r.blockers === undefined || r.blockers.length > limit ? undefined : [...r.blockers].sort() };
+    expect(norm(got)).toEqual(norm(want));
+  };
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('agree with the sorted predicates on random listings (seed %i), wrapped or not', (seed) => {
+    const random = rng(seed);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 14);
+      // sometimes start just below the signed wrap, so the listing crosses it
+      const base = random() < 0.3 ? 2147483647 - Math.floor(random() * 8) : Math.floor(random() * 1000);
+      let next = base;
+      // distinct, increasing sequence numbers, as one parent's counter hands them out
+      const children = Array.from({ length: n }, (_, i) => {
+        const u = next >>> 0;
+        next += 1 + Math.floor(random() * 3);
+        const signed = u > 0x7fffffff ? u - 2 ** 32 : u;
+        const kind = random() < 0.4 ? '__WRIT__' : '__READ__';
+        return p(uuids[i % 3] as string, kind + seqText(signed));
+      });
+      if (random() < 0.2) children.push('not-a-lock-node');
+      const shuffled = [...children].sort(() => random() - 0.5);
+      const ours = children[Math.floor(random() * n)] as string;
+      const limit = Math.floor(random() * 6);
+      const sorted = sortLockChildren(children, RW);
+      sameAs(mutexVerdict(shuffled, ours, RW, limit), getsTheLock(sorted, ours, 1), limit);
+      const ownWrite = random() < 0.2 ? children.find((c) => c.includes('__WRIT__')) : undefined;
+      const wantReader = readerGetsTheLock(sorted, ours, '__WRIT__', ownWrite);
+      sameAs(readerVerdict(shuffled, ours, RW, '__WRIT__', ownWrite, limit), wantReader, limit);
+      const gone = p(U1, '__READ__0000099999');
+      expect(mutexVerdict(shuffled, gone, RW, limit)).toEqual({ acquired: false, missing: true });
+    }
   });
 });

@@ -25,8 +25,11 @@ export interface LockDriver {
   readonly sortNames: readonly string[];
 }
 
-/** Decides for one attempt; may consult the caller's other holds (a reader's own write lock). */
-export type Decide = (sortedChildren: readonly string[], ourName: string) => PredicateResult;
+/**
+ * Decides for one attempt from the directory's children as listed (unsorted); may consult the caller's other
+ * holds (a reader's own write lock). Names the blockers only when there are at most `maxBlockers`.
+ */
+export type Decide = (children: readonly string[], ourName: string, maxBlockers: number) => PredicateResult;
 
 export interface AttemptOptions {
   /** Clock time after which to give up (undefined: wait for ever). */
@@ -175,13 +178,13 @@ export class LockInternals {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
         children ??= await this.listOrGone(signal);
-        const verdict = opts.decide(sortLockChildren(children, this.driver.sortNames), node.name);
+        const verdict = opts.decide(children, node.name, MAX_WATCHED_BLOCKERS);
         children = undefined;
         if (verdict.acquired) return true;
         if ('missing' in verdict) throw new OurNodeGone();
         if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
         const blockers = verdict.blockers;
-        const all = !linkBroke && blockers !== undefined && blockers.length <= MAX_WATCHED_BLOCKERS;
+        const all = !linkBroke && blockers !== undefined;
         if (all && unsubscribe === undefined) {
           unsubscribe = this.port.onConnectionEvent((event) => {
             if (event !== 'RECONNECTED') linkBroke = true;

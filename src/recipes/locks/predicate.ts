@@ -151,3 +151,88 @@ export function readerGetsTheLock(
   }
   return { acquired: false, missing: true };
 }
+
+/** What one pass over an unsorted listing learns about the nodes ahead of ours. */
+interface Scan {
+  /** Nodes ahead of ours (that block us, for a reader: writers). */
+  count: number;
+  /** The blocking node just ahead of ours, and the first blocking node. */
+  nearest: string | undefined;
+  first: string | undefined;
+  /** The blocking nodes ahead, collected while there are at most `limit` of them. */
+  blockers: string[];
+}
+
+/**
+ * One pass over unsorted children, no sort: undefined when our node is missing, or when any sequence has passed
+ * 2^31 - 1 (then the circular order of sortLockChildren is needed; otherwise it is plain numeric order).
+ */
+function scan(children: readonly string[], ourNode: string, lockNames: readonly string[], blocks: (name: string) => boolean, limit: number): Scan | 'missing' | 'wrapped' {
+  const ours = lockSequence(ourNode, lockNames);
+  if (ours === undefined || ours < 0) return 'wrapped';
+  let found = false;
+  let nearestSeq = -1;
+  let firstSeq = Infinity;
+  const result: Scan = { count: 0, nearest: undefined, first: undefined, blockers: [] };
+  for (const name of children) {
+    if (name === ourNode) {
+      found = true;
+      continue;
+    }
+    const seq = lockSequence(name, lockNames);
+    if (seq === undefined) continue;
+    if (seq < 0) return 'wrapped';
+    if (seq >= ours || !blocks(name)) continue;
+    result.count++;
+    if (result.count <= limit) result.blockers.push(name);
+    if (seq > nearestSeq) {
+      nearestSeq = seq;
+      result.nearest = name;
+    }
+    if (seq < firstSeq) {
+      firstSeq = seq;
+      result.first = name;
+    }
+  }
+  return found ? result : 'missing';
+}
+
+const MISSING: PredicateResult = Object.freeze({ acquired: false, missing: true } as const);
+const ACQUIRED: PredicateResult = Object.freeze({ acquired: true } as const);
+
+/** Drops `blockers` when there are more than `limit` of them. */
+function capped(result: PredicateResult, limit: number): PredicateResult {
+  if (result.acquired || 'missing' in result || result.blockers === undefined || result.blockers.length <= limit) return result;
+  return { acquired: false, watchPath: result.watchPath };
+}
+
+/**
+ * getsTheLock with one holder, straight from an unsorted listing in one pass (no sort): what a waiter in a deep
+ * queue needs on every listing. `blockers` is given only when there are at most `limit` of them (in no
+ * particular order). Same answers as getsTheLock over sortLockChildren, which it falls back to once a sequence
+ * has wrapped past 2^31 - 1.
+ */
+export function mutexVerdict(children: readonly string[], ourNode: string, lockNames: readonly string[], limit: number): PredicateResult {
+  const s = scan(children, ourNode, lockNames, () => true, limit);
+  if (s === 'missing') return MISSING;
+  if (s === 'wrapped') return capped(getsTheLock(sortLockChildren(children, lockNames), ourNode, 1), limit);
+  if (s.nearest === undefined) return ACQUIRED;
+  return s.count <= limit ? { acquired: false, watchPath: s.nearest, blockers: s.blockers } : { acquired: false, watchPath: s.nearest };
+}
+
+/** readerGetsTheLock from an unsorted listing in one pass; see mutexVerdict. */
+export function readerVerdict(
+  children: readonly string[],
+  ourNode: string,
+  lockNames: readonly string[],
+  writeLockName: string,
+  ownWriteNode: string | undefined,
+  limit: number,
+): PredicateResult {
+  const s = scan(children, ourNode, lockNames, (name) => name.includes(writeLockName), limit);
+  if (s === 'missing') return MISSING;
+  if (s === 'wrapped') return capped(readerGetsTheLock(sortLockChildren(children, lockNames), ourNode, writeLockName, ownWriteNode), limit);
+  if (s.first === undefined || s.first === ownWriteNode) return ACQUIRED;
+  if (ownWriteNode !== undefined || s.count > limit) return { acquired: false, watchPath: s.first };
+  return { acquired: false, watchPath: s.first, blockers: s.blockers };
+}

@@ -38,7 +38,7 @@ import { joinPath, LEASE_NAME, LOCK_NAME, nodeName, SEMAPHORE_LEASES, SEMAPHORE_
 import { isCode, NodeOps, type CreatedNode } from './node-ops.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
 import type { LockPort, PortWatch } from './port.js';
-import { getsTheLock, sortLockChildren } from './predicate.js';
+import { getsTheLock, mutexVerdict, sortLockChildren } from './predicate.js';
 import { deadlineOf, ReentrantLock, type AcquireOptions } from './reentrant-lock.js';
 
 export type SemaphoreAcquireOptions = Omit<AcquireOptions, 'owner'>;
@@ -80,7 +80,7 @@ export class InterProcessSemaphoreV2 {
     this.leasesPath = joinPath(path, SEMAPHORE_LEASES);
     const locksPath = joinPath(path, SEMAPHORE_LOCKS);
     const internals = new LockInternals(this.port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.retry);
-    this.gate = new ReentrantLock(this.port, internals, () => (sorted, ours) => getsTheLock(sorted, ours, 1), this.lockLost, undefined);
+    this.gate = new ReentrantLock(this.port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, [LOCK_NAME], limit), this.lockLost, undefined);
   }
 
   /**
