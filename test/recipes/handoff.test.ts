@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessReadWriteLock } from '../../src/recipes/locks/read-write-lock.js';
-import { childrenOf, closeAll, connectClients, delay, eventually, lockPath, stillPending } from './helpers.js';
+import { childrenOf, closeAll, connectClient, connectClients, delay, eventually, lockPath, stillPending } from './helpers.js';
 
 /**
  * The one-round-trip hand-off: a waiter whose only blocker is deleted takes the lock on that NodeDeleted alone,
@@ -72,6 +73,32 @@ describe('one-round-trip hand-off', () => {
     expect(await stillPending(last)).toBe(true);
     await holder.release();
     await (await last).release();
+  });
+
+  it('a waiter deep in the queue crosses off the nodes ahead as they go, in any order, and lists only once', async () => {
+    const path = lockPath();
+    const holder = await new InterProcessMutex(c(0), path).acquire();
+    // ten more nodes ahead of the waiter, from another session, deleted below in a shuffled order
+    const ahead: string[] = [];
+    for (let i = 0; i < 10; i++) ahead.push(await c(1).create(`${path}/_c_${randomUUID()}-lock-`, null, { mode: 'ephemeral-sequential' }));
+    let listings = 0;
+    await using traced = await connectClient(undefined, {
+      onFrame: (t) => {
+        if (t.dir === 'c2s' && t.frame.op === 'getChildren') listings++;
+      },
+    });
+    const waiting = new InterProcessMutex(traced, path).acquire();
+    await queued(path, 12);
+    const order = [3, 9, 0, 7, 1, 8, 2, 6, 4, 5];
+    for (const i of order) {
+      await c(1).delete(ahead[i] as string);
+      expect(await stillPending(waiting, 50)).toBe(true);
+    }
+    await holder.release();
+    const lease = await waiting;
+    expect(listings).toBe(1); // the one sent with the create
+    await lease.release();
+    expect(await childrenOf(c(0), path)).toEqual([]);
   });
 
   it('read/write: a writer behind readers waits for all of them; a reader behind one writer goes in when it leaves', async () => {

@@ -145,21 +145,23 @@ export class LockInternals {
   /**
    * The loop: list, decide, watch, wait. True once held, false on timeout.
    *
-   * One round trip per hand-off. Curator's loop watches the node just ahead and, whenever it changes, lists the
-   * directory again to decide: release → NodeDeleted → getChildren → held. We watch *every* node that blocks us
-   * (the predicate names them: all nodes ahead of a mutex or write-lock waiter, the writers ahead of a reader), up
-   * to MAX_WATCHED_BLOCKERS of them, and hold once each has been deleted, with no listing in between:
-   *  - every node that sorts ahead of ours was created before ours, so it was in the listing we made after our
+   * One round trip per hand-off, and one listing per acquire. Curator's loop watches the node just ahead and,
+   * whenever it changes, lists the directory again to decide: release → NodeDeleted → getChildren → held. We
+   * remember every node that blocks us from the listing made with our create (the predicate names them: all nodes
+   * ahead of a mutex or write-lock waiter, the writers ahead of a reader), and cross them off as they are deleted.
+   * Up to MAX_WATCHED_BLOCKERS of them are all watched at once and we hold on the last NodeDeleted; deeper in the
+   * queue we watch only the nearest (no herd) and, when it goes, the next nearest still there, without listing:
+   *  - every node that sorts ahead of ours was created before ours, so it was in the listing made right after our
    *    create (this session's requests are answered in order), unless it was already gone; nodes created later
-   *    sort after ours; a deleted node never comes back. So once every blocker is deleted, nothing blocks us.
-   *  - what a listing would also have told us is whether our own node still exists (an operator deleted it, or
-   *    the session ended). That we learn from a watch on our own node, set in the same write as the watches on
+   *    sort after ours; a deleted node never comes back. So the blockers only ever shrink, and once every one of
+   *    them is deleted (NodeDeleted, or NONODE when we read it), nothing blocks us.
+   *  - what a listing would also tell us is whether our own node still exists (an operator deleted it, or the
+   *    session ended). That we learn from a watch on our own node, set in the same write as the first watches on
    *    the blockers: on one connection the server delivers notifications in zxid order, so if our node went
    *    before the last blocker, its NodeDeleted is handled first and the attempt starts over. A session end
-   *    arrives as a None event, not NodeDeleted, and falls back to listing, as does any other change to a
-   *    blocker. Across a reconnect the order of the events the server replays for re-armed watches is not the
-   *    order of the deletes, so a wait that saw the link break lists again, and from then on waits like Curator.
-   * Deeper in a long queue we watch only the node just ahead, like Curator (no herd), and list when it changes.
+   *    arrives as a None event, not NodeDeleted, and falls back to listing.
+   *  - across a reconnect the order of the events the server replays for re-armed watches is not the order of the
+   *    deletes, so a wait that saw the link break lists again, and from then on waits like Curator.
    */
   private async waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
     const clock = this.port.clock;
@@ -168,36 +170,50 @@ export class LockInternals {
     let own: OwnWatch | undefined;
     let linkBroke = false;
     let unsubscribe: (() => void) | undefined;
+    /** Blockers not yet seen deleted, in lock order; undefined: decide from a listing. */
+    let ahead: string[] | undefined;
+    let predecessor = '';
     const watching = new Map<string, BlockerWatch>();
     const dropAll = async (): Promise<void> => {
       const left = [...watching.values()];
       watching.clear();
       await Promise.all(left.map((w) => (w.event === undefined ? w.watch.remove() : undefined)));
     };
+    const crossOff = (name: string): void => {
+      const i = ahead?.lastIndexOf(name) ?? -1;
+      if (i >= 0) ahead?.splice(i, 1);
+    };
     try {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
-        children ??= await this.listOrGone(signal);
-        const verdict = opts.decide(children, node.name, MAX_WATCHED_BLOCKERS);
-        children = undefined;
-        if (verdict.acquired) return true;
-        if ('missing' in verdict) throw new OurNodeGone();
+        if (ahead === undefined || linkBroke) {
+          children ??= await this.listOrGone(signal);
+          const verdict = opts.decide(children, node.name, Number.POSITIVE_INFINITY);
+          children = undefined;
+          if (verdict.acquired) return true;
+          if ('missing' in verdict) throw new OurNodeGone();
+          ahead = linkBroke || verdict.blockers === undefined ? undefined : [...verdict.blockers];
+          predecessor = verdict.watchPath;
+        }
         if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
-        const blockers = verdict.blockers;
-        const all = !linkBroke && blockers !== undefined;
-        if (all && unsubscribe === undefined) {
+        const remembering = ahead !== undefined;
+        if (remembering && unsubscribe === undefined) {
           unsubscribe = this.port.onConnectionEvent((event) => {
             if (event !== 'RECONNECTED') linkBroke = true;
           });
         }
+        const all = ahead !== undefined && ahead.length <= MAX_WATCHED_BLOCKERS;
+        const targets = ahead === undefined ? [predecessor] : all ? [...ahead] : [ahead[ahead.length - 1] as string];
         // Every read queues in this tick, so they all leave in one write: one round trip however many.
-        const arming = all && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
-        const targets = all ? blockers : [verdict.watchPath];
+        const arming = remembering && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
         const reads = targets.map((name) => this.watchBlocker(name, signal));
         const settled = await Promise.allSettled(reads);
         const ownRead = arming === undefined ? undefined : await arming.then((w) => ({ w }), (err: unknown) => ({ err }));
         for (const [i, r] of settled.entries()) {
-          if (r.status === 'fulfilled' && r.value !== undefined) watching.set(targets[i] as string, r.value);
+          const name = targets[i] as string;
+          if (r.status !== 'fulfilled') continue;
+          if (r.value === undefined) crossOff(name); // already gone
+          else watching.set(name, r.value);
         }
         const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed !== undefined || (ownRead !== undefined && 'err' in ownRead)) {
@@ -211,13 +227,15 @@ export class LockInternals {
             throw new OurNodeGone(); // our node is already gone
           }
         }
-        // Wait until every blocker has been deleted (`all`), or the one watched node has changed (otherwise).
-        let again = false;
-        while (!again) {
-          if (watching.size === 0) {
-            if (all && !linkBroke && own !== undefined && own.event === undefined) return true;
-            break; // look again
+        if (ahead === undefined && watching.size === 0) continue; // the one we watch went meanwhile: list again
+        // Wait until the watched nodes are deleted (all of them, in `all` mode) or something else happens.
+        for (;;) {
+          if (ahead !== undefined && ahead.length === 0) {
+            if (!linkBroke && own !== undefined && own.event === undefined) return true;
+            ahead = undefined; // list again
+            break;
           }
+          if (watching.size === 0) break; // the nearest went: watch the next one
           const wakes = [...watching.values()].map((w) => w.watch.fired);
           if (own !== undefined) wakes.push(own.watch.fired);
           const outcome = await waitForEvent(Promise.race(wakes), clock, opts.deadline, signal);
@@ -232,18 +250,28 @@ export class LockInternals {
           if (ownEvent !== undefined) {
             // Something happened to our own node: it was deleted (start over), or written (look again, re-arm).
             own = undefined;
+            ahead = undefined;
             await dropAll();
             if (ownEvent.type === 'NodeDeleted') throw new OurNodeGone();
-            again = true;
-            continue;
+            break;
           }
+          let relist = false;
           for (const [name, w] of watching) {
             if (w.event === undefined) continue;
             watching.delete(name);
-            // Anything but a plain deletion, or a link that broke meanwhile: stop counting, look again.
-            if (!all || linkBroke || w.event.type !== 'NodeDeleted' || w.event.state !== 'SyncConnected') again = true;
+            if (w.event.type === 'NodeDeleted' && w.event.state === 'SyncConnected' && !linkBroke) crossOff(name);
+            else if (w.event.type !== 'NodeDataChanged' || linkBroke) relist = true; // a session event, or a broken link
           }
-          if (again) await dropAll();
+          if (relist || ahead === undefined) {
+            ahead = undefined;
+            await dropAll();
+            break;
+          }
+          // A blocker whose data changed is still there: watch it again.
+          if ([...watching.keys()].length < targets.filter((t) => ahead?.includes(t)).length) {
+            await dropAll();
+            break;
+          }
         }
       }
     } finally {

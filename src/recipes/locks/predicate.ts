@@ -159,7 +159,7 @@ interface Scan {
   /** The blocking node just ahead of ours, and the first blocking node. */
   nearest: string | undefined;
   first: string | undefined;
-  /** The blocking nodes ahead, collected while there are at most `limit` of them. */
+  /** The blocking nodes ahead, in lock order, collected while there are at most `limit` of them. */
   blockers: string[];
 }
 
@@ -174,6 +174,7 @@ function scan(children: readonly string[], ourNode: string, lockNames: readonly 
   let nearestSeq = -1;
   let firstSeq = Infinity;
   const result: Scan = { count: 0, nearest: undefined, first: undefined, blockers: [] };
+  const blockerSeqs: number[] = [];
   for (const name of children) {
     if (name === ourNode) {
       found = true;
@@ -184,7 +185,10 @@ function scan(children: readonly string[], ourNode: string, lockNames: readonly 
     if (seq < 0) return 'wrapped';
     if (seq >= ours || !blocks(name)) continue;
     result.count++;
-    if (result.count <= limit) result.blockers.push(name);
+    if (result.count <= limit) {
+      result.blockers.push(name);
+      blockerSeqs.push(seq);
+    }
     if (seq > nearestSeq) {
       nearestSeq = seq;
       result.nearest = name;
@@ -194,7 +198,13 @@ function scan(children: readonly string[], ourNode: string, lockNames: readonly 
       result.first = name;
     }
   }
-  return found ? result : 'missing';
+  if (!found) return 'missing';
+  if (result.count <= limit && result.count > 1) {
+    // Lock order of the blockers alone (numbers, not names): the rest of the listing is never sorted.
+    const order = blockerSeqs.map((_, i) => i).sort((a, b) => (blockerSeqs[a] as number) - (blockerSeqs[b] as number));
+    result.blockers = order.map((i) => result.blockers[i] as string);
+  }
+  return result;
 }
 
 const MISSING: PredicateResult = Object.freeze({ acquired: false, missing: true } as const);
@@ -208,8 +218,8 @@ function capped(result: PredicateResult, limit: number): PredicateResult {
 
 /**
  * getsTheLock with one holder, straight from an unsorted listing in one pass (no sort): what a waiter in a deep
- * queue needs on every listing. `blockers` is given only when there are at most `limit` of them (in no
- * particular order). Same answers as getsTheLock over sortLockChildren, which it falls back to once a sequence
+ * queue needs on every listing. `blockers` (in lock order) is given only when there are at most `limit` of
+ * them. Same answers as getsTheLock over sortLockChildren, which it falls back to once a sequence
  * has wrapped past 2^31 - 1.
  */
 export function mutexVerdict(children: readonly string[], ourNode: string, lockNames: readonly string[], limit: number): PredicateResult {
