@@ -66,6 +66,16 @@ interface BlockerWatch {
 /** A watch on our own node while we wait. */
 type OwnWatch = BlockerWatch;
 
+/** Up to `count` of the blockers nearest to us (the end of `ahead`, which is in lock order) not watched yet. */
+function nearestUnwatched(ahead: readonly string[], watching: ReadonlyMap<string, unknown>, count: number): string[] {
+  const picked: string[] = [];
+  for (let i = ahead.length - 1; i >= 0 && picked.length < count; i--) {
+    const name = ahead[i] as string;
+    if (!watching.has(name)) picked.push(name);
+  }
+  return picked;
+}
+
 function observed(watch: PortWatch): BlockerWatch {
   const w: BlockerWatch = { watch, event: undefined };
   // The first reaction to the notification: it runs before anything that waits on a later notification.
@@ -149,8 +159,9 @@ export class LockInternals {
    * whenever it changes, lists the directory again to decide: release → NodeDeleted → getChildren → held. We
    * remember every node that blocks us from the listing made with our create (the predicate names them: all nodes
    * ahead of a mutex or write-lock waiter, the writers ahead of a reader), and cross them off as they are deleted.
-   * Up to MAX_WATCHED_BLOCKERS of them are all watched at once and we hold on the last NodeDeleted; deeper in the
-   * queue we watch only the nearest (no herd) and, when it goes, the next nearest still there, without listing:
+   * We watch the MAX_WATCHED_BLOCKERS nearest ones (all of them, near the head of the queue) and, as each goes,
+   * the next nearest not yet seen gone, without listing; we hold on the last NodeDeleted. So a deletion wakes at
+   * most that many waiters, and a hand-off deep in a long queue costs no listing of it:
    *  - every node that sorts ahead of ours was created before ours, so it was in the listing made right after our
    *    create (this session's requests are answered in order), unless it was already gone; nodes created later
    *    sort after ours; a deleted node never comes back. So the blockers only ever shrink, and once every one of
@@ -187,6 +198,7 @@ export class LockInternals {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
         if (ahead === undefined || linkBroke) {
+          await dropAll();
           children ??= await this.listOrGone(signal);
           const verdict = opts.decide(children, node.name, Number.POSITIVE_INFINITY);
           children = undefined;
@@ -202,8 +214,9 @@ export class LockInternals {
             if (event !== 'RECONNECTED') linkBroke = true;
           });
         }
-        const all = ahead !== undefined && ahead.length <= MAX_WATCHED_BLOCKERS;
-        const targets = ahead === undefined ? [predecessor] : all ? [...ahead] : [ahead[ahead.length - 1] as string];
+        // The nearest blockers not watched yet, up to MAX_WATCHED_BLOCKERS watched in all (or, when not remembering
+        // the blockers, the one node to watch before listing again).
+        const targets = ahead === undefined ? [predecessor] : nearestUnwatched(ahead, watching, MAX_WATCHED_BLOCKERS - watching.size);
         // Every read queues in this tick, so they all leave in one write: one round trip however many.
         const arming = remembering && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
         const reads = targets.map((name) => this.watchBlocker(name, signal));
@@ -227,15 +240,17 @@ export class LockInternals {
             throw new OurNodeGone(); // our node is already gone
           }
         }
-        if (ahead === undefined && watching.size === 0) continue; // the one we watch went meanwhile: list again
-        // Wait until the watched nodes are deleted (all of them, in `all` mode) or something else happens.
+        // Wait until the blockers are all deleted, or the watched ones need topping up, or something else happens.
         for (;;) {
           if (ahead !== undefined && ahead.length === 0) {
             if (!linkBroke && own !== undefined && own.event === undefined) return true;
             ahead = undefined; // list again
+            await dropAll();
             break;
           }
-          if (watching.size === 0) break; // the nearest went: watch the next one
+          // Some went: watch the next nearest (deleted ones are crossed off as their reads come back NONODE).
+          if (ahead !== undefined && watching.size < Math.min(MAX_WATCHED_BLOCKERS, ahead.length)) break;
+          if (watching.size === 0) break; // not remembering: the one we watched went; list again
           const wakes = [...watching.values()].map((w) => w.watch.fired);
           if (own !== undefined) wakes.push(own.watch.fired);
           const outcome = await waitForEvent(Promise.race(wakes), clock, opts.deadline, signal);
@@ -255,20 +270,17 @@ export class LockInternals {
             if (ownEvent.type === 'NodeDeleted') throw new OurNodeGone();
             break;
           }
-          let relist = false;
+          let relist = ahead === undefined;
           for (const [name, w] of watching) {
             if (w.event === undefined) continue;
             watching.delete(name);
+            // deleted: cross it off; written: still there, watched again when topping up; anything else (a session
+            // event) or a broken link: list again
             if (w.event.type === 'NodeDeleted' && w.event.state === 'SyncConnected' && !linkBroke) crossOff(name);
-            else if (w.event.type !== 'NodeDataChanged' || linkBroke) relist = true; // a session event, or a broken link
+            else if (w.event.type !== 'NodeDataChanged' || linkBroke) relist = true;
           }
-          if (relist || ahead === undefined) {
+          if (relist) {
             ahead = undefined;
-            await dropAll();
-            break;
-          }
-          // A blocker whose data changed is still there: watch it again.
-          if ([...watching.keys()].length < targets.filter((t) => ahead?.includes(t)).length) {
             await dropAll();
             break;
           }
