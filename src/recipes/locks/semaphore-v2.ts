@@ -235,7 +235,9 @@ export class InterProcessSemaphoreV2 {
         port: this.port,
         node: node.path,
         fencingToken: node.stamp.czxid,
-        signal: lost.signal,
+        get signal() {
+          return lost.signal;
+        },
         releaseOne: async () => {
           lost.dispose();
           try {
