@@ -80,14 +80,14 @@ async function main(): Promise<void> {
       await chainAt(clients, filler, 20, new LatencyRecorder(), new LatencyRecorder()); // warm-up
       for (const depth of depths) {
         const watchAll = new LatencyRecorder();
-        const listing = new LatencyRecorder();
+        const deeper = new LatencyRecorder();
         const reps = depth === 1 ? 60 : depth <= 100 ? 10 : depth <= 1000 ? 4 : 2;
-        for (let r = 0; r < reps; r++) await chainAt(clients, filler, depth, watchAll, listing);
+        for (let r = 0; r < reps; r++) await chainAt(clients, filler, depth, watchAll, deeper);
         const all = new LatencyRecorder();
         all.merge(watchAll);
-        all.merge(listing);
+        all.merge(deeper);
         const w = watchAll.summary();
-        const l = listing.summary();
+        const l = deeper.summary();
         base ||= w.p50;
         rows.push([
           String(depth),
