@@ -197,15 +197,23 @@ export class LockInternals {
     try {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
-        if (ahead === undefined || linkBroke) {
-          await dropAll();
+        // More unwatched blockers than we would read at once: most of them are usually gone (in a queue the ones
+        // nearer the head go first), and one listing tells us which for the price of a single request, where
+        // reading them one by one would cost a request each.
+        const refresh = ahead !== undefined && !linkBroke && watching.size < Math.min(MAX_WATCHED_BLOCKERS, ahead.length) && ahead.length - watching.size > MAX_WATCHED_BLOCKERS;
+        if (ahead === undefined || linkBroke || refresh) {
+          if (!refresh) await dropAll();
           children ??= await this.listOrGone(signal);
           const verdict = opts.decide(children, node.name, Number.POSITIVE_INFINITY);
           children = undefined;
+          if (verdict.acquired || 'missing' in verdict) await dropAll();
           if (verdict.acquired) return true;
           if ('missing' in verdict) throw new OurNodeGone();
           ahead = linkBroke || verdict.blockers === undefined ? undefined : [...verdict.blockers];
           predecessor = verdict.watchPath;
+          // Watched nodes no longer listed are gone (their NodeDeleted came before this listing's reply).
+          for (const name of [...watching.keys()]) if (ahead === undefined || !ahead.includes(name)) watching.delete(name);
+          if (ahead === undefined) await dropAll();
         }
         if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
         const remembering = ahead !== undefined;
