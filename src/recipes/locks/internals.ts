@@ -85,16 +85,6 @@ function observed(watch: PortWatch): BlockerWatch {
   return w;
 }
 
-/** Watches our own node; undefined when it is already gone. */
-async function watchOwn(port: LockPort, path: string, signal: AbortSignal | undefined): Promise<OwnWatch | undefined> {
-  try {
-    return observed((await port.getDataWatch(path, signal)).watch);
-  } catch (err) {
-    if (isCode(err, 'NONODE')) return undefined;
-    throw err;
-  }
-}
-
 export class LockInternals {
   readonly ops: NodeOps;
 
@@ -226,10 +216,14 @@ export class LockInternals {
         // the blockers, the one node to watch before listing again).
         const targets = ahead === undefined ? [predecessor] : nearestUnwatched(ahead, watching, MAX_WATCHED_BLOCKERS - watching.size);
         // Every read queues in this tick, so they all leave in one write: one round trip however many.
-        const arming = remembering && own === undefined ? watchOwn(this.port, node.path, signal) : undefined;
+        // (settled at once into a value: it may fail while we still wait for the other reads)
+        const arming =
+          remembering && own === undefined
+            ? this.watchBlocker(node.path, signal, true).then((w) => ({ w }), (err: unknown) => ({ err }))
+            : undefined;
         const reads = targets.map((name) => this.watchBlocker(name, signal));
         const settled = await Promise.allSettled(reads);
-        const ownRead = arming === undefined ? undefined : await arming.then((w) => ({ w }), (err: unknown) => ({ err }));
+        const ownRead = await arming;
         for (const [i, r] of settled.entries()) {
           const name = targets[i] as string;
           if (r.status !== 'fulfilled') continue;
@@ -299,11 +293,15 @@ export class LockInternals {
     }
   }
 
-  /** A data watch on a blocker; undefined when it is already gone (getData, not exists, leaves no watch then). */
-  private async watchBlocker(name: string, signal: AbortSignal | undefined): Promise<BlockerWatch | undefined> {
+  /**
+   * A data watch on a blocker (a name in the lock directory), or on our own node (`isPath`); undefined when it is
+   * already gone (getData, not exists, leaves no watch then). Retried across broken connections, like every read.
+   */
+  private async watchBlocker(name: string, signal: AbortSignal | undefined, isPath = false): Promise<BlockerWatch | undefined> {
+    const path = isPath ? name : joinPath(this.basePath, name);
     let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
     try {
-      read = await this.ops.retrying(() => this.port.getDataWatch(joinPath(this.basePath, name), signal), signal);
+      read = await this.ops.retrying(() => this.port.getDataWatch(path, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       throw err;

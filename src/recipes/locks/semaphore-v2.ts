@@ -178,7 +178,9 @@ export class InterProcessSemaphoreV2 {
       if (!gate.acquired) return undefined;
       let released: Promise<void> | undefined;
       const release = (): void => {
-        released ??= gate.release();
+        if (released !== undefined) return;
+        released = gate.release();
+        released.catch(() => undefined); // awaited below, after the create; handled meanwhile
       };
       try {
         const node = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, release);
