@@ -80,7 +80,7 @@ describe('InterProcessMutex under contention', () => {
     expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('each waiter watches only the node just ahead of it (no herd)', async () => {
+  it('a waiter watches every node ahead of it and its own node, so its hand-off needs no listing', async () => {
     const path = lockPath();
     const [c0, c1, c2, c3] = clients as [ZooKeeperClient, ZooKeeperClient, ZooKeeperClient, ZooKeeperClient];
     const holder = await new InterProcessMutex(c0, path).acquire();
@@ -90,12 +90,38 @@ describe('InterProcessMutex under contention', () => {
       await eventually(async () => (await childrenOf(c0, path)).length === i + 2, 10_000, 'queued');
     }
     const nodes = await new InterProcessMutex(c0, path).getParticipantNodes();
-    await eventually(async () => (await serverWatchesOf(connectString, c3.sessionIdHex)).length === 1, 10_000, 'watch set');
-    expect(await serverWatchesOf(connectString, c1.sessionIdHex)).toEqual([nodes[0]]);
-    expect(await serverWatchesOf(connectString, c2.sessionIdHex)).toEqual([nodes[1]]);
-    expect(await serverWatchesOf(connectString, c3.sessionIdHex)).toEqual([nodes[2]]);
+    const watchesOf = async (c: ZooKeeperClient): Promise<string[]> => (await serverWatchesOf(connectString, c.sessionIdHex)).sort();
+    await eventually(async () => (await watchesOf(c3)).length === 4, 10_000, 'watches set');
+    // the nodes ahead, then our own
+    expect(await watchesOf(c1)).toEqual(nodes.slice(0, 2).sort());
+    expect(await watchesOf(c2)).toEqual(nodes.slice(0, 3).sort());
+    expect(await watchesOf(c3)).toEqual(nodes.slice(0, 4).sort());
     await holder.release();
     for (const p of pending) await (await p).release();
+  });
+
+  it('deep in a long queue a waiter watches only the 8 nodes nearest to it, so a deletion wakes at most 8 (no herd)', async () => {
+    const path = lockPath();
+    const extra = await connectClients(10, connectString);
+    try {
+      const holder = await new InterProcessMutex(clients[0] as ZooKeeperClient, path).acquire();
+      const pending = [];
+      for (const [i, client] of extra.entries()) {
+        pending.push(new InterProcessMutex(client, path).acquire());
+        await eventually(async () => (await childrenOf(clients[0] as ZooKeeperClient, path)).length === i + 2, 10_000, 'queued');
+      }
+      const nodes = await new InterProcessMutex(clients[0] as ZooKeeperClient, path).getParticipantNodes();
+      const last = extra[9] as ZooKeeperClient; // 10 nodes ahead of it: more than it watches at once
+      await eventually(async () => (await serverWatchesOf(connectString, last.sessionIdHex)).length === 9, 10_000, 'watches set');
+      // the 8 nodes nearest to it, and its own node; not the holder's or the next one's
+      expect((await serverWatchesOf(connectString, last.sessionIdHex)).sort()).toEqual(nodes.slice(2, 11).sort());
+      // 8 ahead: the deepest waiter that still watches them all
+      expect((await serverWatchesOf(connectString, (extra[7] as ZooKeeperClient).sessionIdHex)).length).toBe(9);
+      await holder.release();
+      for (const p of pending) await (await p).release();
+    } finally {
+      await closeAll(extra);
+    }
   });
 
   it('a timed-out or aborted waiter leaves neither a node nor a watch on the server', async () => {
@@ -110,7 +136,8 @@ describe('InterProcessMutex under contention', () => {
 
     const ac = new AbortController();
     const waiting = new InterProcessMutex(c1, path).acquire({ signal: ac.signal });
-    await eventually(async () => (await serverWatchesOf(connectString, c1.sessionIdHex)).length === 1, 10_000, 'watch set');
+    // it watches the holder's node and its own
+    await eventually(async () => (await serverWatchesOf(connectString, c1.sessionIdHex)).length === 2, 10_000, 'watches set');
     ac.abort();
     expect(await codeOf(waiting)).toBe('ABORTED');
     expect(await serverWatchesOf(connectString, c1.sessionIdHex)).toEqual([]);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   getsTheLock,
+  mutexVerdict,
   lockSequence,
   parseSequence,
   readerGetsTheLock,
+  readerVerdict,
   sortKey,
   sortLockChildren,
 } from '../../src/recipes/locks/predicate.js';
@@ -155,8 +157,8 @@ describe('getsTheLock (mutex and semaphore-style leases)', () => {
   const d = p(U1, 'lock-0000000004');
   it.each([
     { name: 'first node holds a mutex', children: [a, b, c], ours: a, max: 1, want: { acquired: true } },
-    { name: 'second node watches the first', children: [a, b, c], ours: b, max: 1, want: { acquired: false, watchPath: a } },
-    { name: 'third node watches only its predecessor', children: [a, b, c], ours: c, max: 1, want: { acquired: false, watchPath: b } },
+    { name: 'second node watches the first, the one node keeping it out', children: [a, b, c], ours: b, max: 1, want: { acquired: false, watchPath: a, blockers: [a] } },
+    { name: 'third node watches only its predecessor; both nodes ahead block it', children: [a, b, c], ours: c, max: 1, want: { acquired: false, watchPath: b, blockers: [a, b] } },
     { name: 'two leases: second holds', children: [a, b, c, d], ours: b, max: 2, want: { acquired: true } },
     { name: 'two leases: third watches the first', children: [a, b, c, d], ours: c, max: 2, want: { acquired: false, watchPath: a } },
     { name: 'two leases: fourth watches the second', children: [a, b, c, d], ours: d, max: 2, want: { acquired: false, watchPath: b } },
@@ -170,7 +172,7 @@ describe('getsTheLock (mutex and semaphore-style leases)', () => {
   it('a writer is a mutex over readers and writers alike', () => {
     const r1 = p(U1, '__READ__0000000001');
     const w2 = p(U2, '__WRIT__0000000002');
-    expect(getsTheLock([r1, w2], w2, 1)).toEqual({ acquired: false, watchPath: r1 });
+    expect(getsTheLock([r1, w2], w2, 1)).toEqual({ acquired: false, watchPath: r1, blockers: [r1] });
     expect(getsTheLock([w2], w2, 1)).toEqual({ acquired: true });
   });
 });
@@ -184,8 +186,8 @@ describe('readerGetsTheLock', () => {
   const r6 = p(U3, '__READ__0000000006');
   it.each([
     { name: 'readers before any writer share', children: [r1, r2, w3, r4], ours: r2, own: undefined, want: { acquired: true } },
-    { name: 'a reader behind a writer watches that writer', children: [r1, r2, w3, r4], ours: r4, own: undefined, want: { acquired: false, watchPath: w3 } },
-    { name: 'behind two writers it watches the first', children: [w3, r4, w5, r6], ours: r6, own: undefined, want: { acquired: false, watchPath: w3 } },
+    { name: 'a reader behind one writer watches that writer, the one node keeping it out', children: [r1, r2, w3, r4], ours: r4, own: undefined, want: { acquired: false, watchPath: w3, blockers: [w3] } },
+    { name: 'behind two writers it watches the first; both block it', children: [w3, r4, w5, r6], ours: r6, own: undefined, want: { acquired: false, watchPath: w3, blockers: [w3, w5] } },
     { name: 'a writer after us does not matter', children: [r1, w3], ours: r1, own: undefined, want: { acquired: true } },
     { name: 'downgrade: the writer ahead is our own held write lock', children: [w3, r4], ours: r4, own: w3, want: { acquired: true } },
     { name: 'downgrade with another writer queued between', children: [w3, w5, r6], ours: r6, own: w3, want: { acquired: true } },
@@ -193,5 +195,48 @@ describe('readerGetsTheLock', () => {
     { name: 'our node is gone', children: [r1, w3], ours: r2, own: undefined, want: { acquired: false, missing: true } },
   ])('$name', ({ children, ours, own, want }) => {
     expect(readerGetsTheLock(children, ours, '__WRIT__', own)).toEqual(want);
+  });
+});
+
+describe('mutexVerdict and readerVerdict (one pass, no sort)', () => {
+  const uuids = [U1, U2, U3];
+  /** A seeded generator, so a failure names the case that broke. */
+  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const seqText = (n: number): string => (n < 0 ? `-${String(-n).padStart(n > -1_000_000_000 ? 9 : 10, '0')}` : String(n).padStart(10, '0'));
+  const sameAs = (got: ReturnType<typeof getsTheLock>, want: ReturnType<typeof getsTheLock>, limit: number): void => {
+    const norm = (r: ReturnType<typeof getsTheLock>) =>
+      r.acquired || 'missing' in r
+        ? r
+        : { ...r, blockers: r.blockers === undefined || r.blockers.length > limit ? undefined : r.blockers };
+    expect(norm(got)).toEqual(norm(want));
+  };
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('agree with the sorted predicates on random listings (seed %i), wrapped or not', (seed) => {
+    const random = rng(seed);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 14);
+      // sometimes start just below the signed wrap, so the listing crosses it
+      const base = random() < 0.3 ? 2147483647 - Math.floor(random() * 8) : Math.floor(random() * 1000);
+      let next = base;
+      // distinct, increasing sequence numbers, as one parent's counter hands them out
+      const children = Array.from({ length: n }, (_, i) => {
+        const u = next >>> 0;
+        next += 1 + Math.floor(random() * 3);
+        const signed = u > 0x7fffffff ? u - 2 ** 32 : u;
+        const kind = random() < 0.4 ? '__WRIT__' : '__READ__';
+        return p(uuids[i % 3] as string, kind + seqText(signed));
+      });
+      if (random() < 0.2) children.push('not-a-lock-node');
+      const shuffled = [...children].sort(() => random() - 0.5);
+      const ours = children[Math.floor(random() * n)] as string;
+      const limit = Math.floor(random() * 6);
+      const sorted = sortLockChildren(children, RW);
+      sameAs(mutexVerdict(shuffled, ours, RW, limit), getsTheLock(sorted, ours, 1), limit);
+      const ownWrite = random() < 0.2 ? children.find((c) => c.includes('__WRIT__')) : undefined;
+      const wantReader = readerGetsTheLock(sorted, ours, '__WRIT__', ownWrite);
+      sameAs(readerVerdict(shuffled, ours, RW, '__WRIT__', ownWrite, limit), wantReader, limit);
+      const gone = p(U1, '__READ__0000099999');
+      expect(mutexVerdict(shuffled, gone, RW, limit)).toEqual({ acquired: false, missing: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessSemaphoreMutex } from '../../src/recipes/locks/semaphore-mutex.js';
 import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
-import { childrenOf, closeAll, codeOf, connectClients, delay, lockPath, stillPending, UUID } from './helpers.js';
+import { childrenOf, closeAll, codeOf, connectClients, delay, eventually, lockPath, stillPending, UUID } from './helpers.js';
 
 describe('InterProcessSemaphoreV2', () => {
   let clients: ZooKeeperClient[];
@@ -120,5 +120,32 @@ describe('InterProcessSemaphoreMutex', () => {
     const third = await mutex.acquire({ timeoutMs: 2000 });
     expect(third.acquired).toBe(true);
     if (third.acquired) await third.release();
+  });
+});
+
+describe('InterProcessSemaphoreV2 waiting by position', () => {
+  let clients: ZooKeeperClient[];
+  beforeAll(async () => {
+    clients = await connectClients(3);
+  });
+  afterAll(async () => {
+    await closeAll(clients);
+  });
+  const c = (i: number): ZooKeeperClient => clients[i] as ZooKeeperClient;
+
+  it('waiters hold no gate while they wait: each creates its lease node at once and is served in order', async () => {
+    const path = lockPath('sem');
+    const holder = await new InterProcessSemaphoreV2(c(0), path, 1).acquireOne();
+    const first = new InterProcessSemaphoreV2(c(1), path, 1).acquireOne();
+    await eventually(async () => (await childrenOf(c(0), `${path}/leases`)).length === 2, 10_000, 'first queued');
+    const second = new InterProcessSemaphoreV2(c(2), path, 1).acquireOne();
+    await eventually(async () => (await childrenOf(c(0), `${path}/leases`)).length === 3, 10_000, 'second queued');
+    expect(await childrenOf(c(0), `${path}/locks`)).toEqual([]);
+    await holder.release();
+    const got = await first;
+    expect(await stillPending(second)).toBe(true);
+    await got.release();
+    await (await second).release();
+    expect(await childrenOf(c(0), `${path}/leases`)).toEqual([]);
   });
 });

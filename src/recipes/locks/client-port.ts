@@ -23,6 +23,11 @@ function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number 
   return { czxid: stat.czxid, ephemeralOwner: stat.ephemeralOwner, version: stat.version };
 }
 
+/** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
+function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
 function endCode(state: State): 'SESSIONEXPIRED' | 'CLOSED' | 'AUTHFAILED' {
   return state === 'closed' ? 'CLOSED' : state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
 }
@@ -41,12 +46,13 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
     return {
       fired,
       async remove() {
-        if (settled || !CONNECTED.has(client.state)) return;
-        try {
-          await client.removeWatches(path, type);
-        } catch {
-          // NOWATCHER: it fired meanwhile; anything else: the link is going and the watch with it
-        }
+        if (settled || TERMINAL.has(client.state)) return;
+        // NOWATCHER: it fired meanwhile; anything else: the session is going and the watch with it.
+        const removed = client.removeWatches(path, type).catch(() => undefined);
+        // While disconnected the local watcher stays registered and the reconnect re-arms it on the server, so
+        // the removal is queued behind the reconnect (it goes out right after the session's setWatches) instead
+        // of being skipped; the caller does not wait for the link to come back.
+        if (CONNECTED.has(client.state)) await removed;
       },
     };
   };
@@ -89,28 +95,28 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
       });
     },
 
-    createSequentialAndList(path, parent, data) {
+    createSequentialAndList(path, parent, data, signal) {
       // Both calls queue synchronously, so they leave in the same write and are answered in this order.
-      const created = client.create(path, data, { mode: 'ephemeral-sequential', stat: true });
-      const children = client.getChildren(parent);
+      const created = client.create(path, data, { mode: 'ephemeral-sequential', stat: true, ...sig(signal) });
+      const children = client.getChildren(parent, sig(signal));
       return {
         created: created.then((c) => ({ path: c.path, stamp: stampOf(c.stat) })),
         children,
       };
     },
 
-    async createSequential(path, data) {
-      const c = await client.create(path, data, { mode: 'ephemeral-sequential', stat: true });
+    async createSequential(path, data, signal) {
+      const c = await client.create(path, data, { mode: 'ephemeral-sequential', stat: true, ...sig(signal) });
       return { path: c.path, stamp: stampOf(c.stat) };
     },
 
-    async ensureContainers(path) {
+    async ensureContainers(path, signal) {
       // Every missing ancestor and the lock directory itself become containers, as Curator's
       // creatingParentContainersIfNeeded makes them, so the server removes them once the lock is idle. All creates
       // queue at once (FIFO puts parents first) and travel together: one round trip.
       const parts = path.split('/').slice(1);
       const creates = parts.map((_, i) =>
-        client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container' }).then(
+        client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container', ...sig(signal) }).then(
           () => undefined,
           (err: unknown) => {
             if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
@@ -122,22 +128,22 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
       if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
     },
 
-    getChildren(path) {
-      return client.getChildren(path);
+    getChildren(path, signal) {
+      return client.getChildren(path, sig(signal));
     },
 
-    async getChildrenWatch(path) {
-      const { children, watch } = await client.getChildren(path, { watch: true });
+    async getChildrenWatch(path, signal) {
+      const { children, watch } = await client.getChildren(path, { watch: true, ...sig(signal) });
       return { children, watch: watchOf(path, watch, 'children') };
     },
 
-    async getDataWatch(path) {
-      const { data, stat, watch } = await client.getData(path, { watch: true });
+    async getDataWatch(path, signal) {
+      const { data, stat, watch } = await client.getData(path, { watch: true, ...sig(signal) });
       return { data, stamp: stampOf(stat), watch: watchOf(path, watch, 'data') };
     },
 
-    async stamp(path) {
-      const stat = await client.exists(path);
+    async stamp(path, signal) {
+      const stat = await client.exists(path, sig(signal));
       return stat === null ? undefined : stampOf(stat);
     },
 

@@ -20,7 +20,12 @@ import type { LockPort } from './port.js';
 export type LockLostPolicy = 'suspended' | 'lost';
 
 export class LockLostSignal {
-  private readonly controller = new AbortController();
+  /**
+   * Made on first use of `signal`: most leases are released without anyone looking at it, and an AbortController
+   * per acquisition was the largest allocation left on the contended hot path.
+   */
+  private controller: AbortController | undefined;
+  private reason: ZooKeeperError | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -41,15 +46,18 @@ export class LockLostSignal {
   }
 
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.reason !== undefined) this.controller.abort(this.reason);
+    }
     return this.controller.signal;
   }
 
   /** Aborts the signal (once) and stops listening. */
   lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED' | 'AUTHFAILED', why: string): void {
-    if (this.controller.signal.aborted) return;
-    this.controller.abort(
-      new ZooKeeperError(code, `${code} (lock ${this.node}): lock lost: ${why}`, { op: 'lock', path: this.node }),
-    );
+    if (this.reason !== undefined) return;
+    this.reason = new ZooKeeperError(code, `${code} (lock ${this.node}): lock lost: ${why}`, { op: 'lock', path: this.node });
+    this.controller?.abort(this.reason);
     this.unsubscribe();
   }
 

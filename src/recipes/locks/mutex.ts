@@ -10,9 +10,11 @@ import { LockInternals } from './internals.js';
 import type { Lease, NotAcquired } from './lease.js';
 import { LOCK_NAME } from './naming.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
-import { getsTheLock } from './predicate.js';
+import { mutexVerdict } from './predicate.js';
 import { ReentrantLock, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
 import type { RevocationListener } from './revocation.js';
+
+const LOCK_NAMES = [LOCK_NAME] as const;
 
 export class InterProcessMutex implements InterProcessLock {
   private readonly lock: ReentrantLock;
@@ -24,8 +26,8 @@ export class InterProcessMutex implements InterProcessLock {
     options: LockOptions = {},
   ) {
     const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessMutex');
-    const internals = new LockInternals(port, path, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, retry);
-    this.lock = new ReentrantLock(port, internals, () => (sorted, ours) => getsTheLock(sorted, ours, 1), lockLost, data);
+    const internals = new LockInternals(port, path, { lockName: LOCK_NAME, sortNames: LOCK_NAMES }, retry);
+    this.lock = new ReentrantLock(port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, LOCK_NAMES, limit), lockLost, data);
   }
 
   /**

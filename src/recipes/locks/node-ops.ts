@@ -13,7 +13,7 @@
 
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import { findProtectedChild, joinPath, protectedPath } from './naming.js';
+import { findProtectedChild, joinPath, newProtectedId, protectedPath } from './naming.js';
 import type { LockPort, NodeStamp } from './port.js';
 
 /** Containers removed under us this many times in a row means something else is wrong. */
@@ -57,21 +57,28 @@ export class NodeOps {
       let created: Promise<{ path: string; stamp: NodeStamp }>;
       let listing: Promise<string[]> | undefined;
       if (list) {
-        const both = this.port.createSequentialAndList(target, dir, data);
+        const both = this.port.createSequentialAndList(target, dir, data, signal);
         created = both.created;
         listing = both.children;
         listing.catch(() => undefined);
       } else {
-        created = this.port.createSequential(target, data);
+        created = this.port.createSequential(target, data, signal);
       }
       try {
         const node = await created;
         const children = listing === undefined ? undefined : await listing.catch(() => undefined);
         return { ...node, children };
       } catch (err) {
+        if (isCode(err, 'ABORTED')) {
+          // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
+          // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
+          // the node (behind the create, in this session's order) to delete it.
+          this.findAndDeleteInBackground(dir, protectedId);
+          throw err;
+        }
         if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
           // The directory is missing (first use, or the server just removed the empty container): make it.
-          await this.retrying(() => this.port.ensureContainers(dir), signal);
+          await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
         } else if (isRetryable(err)) {
           const found = await this.findOurNode(dir, protectedId, signal);
           if (found !== undefined) return { ...found, children: undefined };
@@ -87,6 +94,42 @@ export class NodeOps {
   }
 
   /**
+   * One try of a protected create with a listing of `dir` behind it, for a create that is only allowed while
+   * something else holds (the semaphore's gate). `alongside` runs right after the create and the listing are
+   * queued, so whatever it queues (the gate's release) leaves in the same write and is applied after them.
+   * Resolves to our node, or to undefined when the create must be tried again from the start: the directory
+   * was missing (it is made now) or the reply was lost and the create did not happen.
+   */
+  async createProtectedOnce(
+    dir: string,
+    name: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    alongside: () => void,
+  ): Promise<CreatedNode | undefined> {
+    const protectedId = newProtectedId();
+    const both = this.port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
+    both.children.catch(() => undefined);
+    alongside();
+    try {
+      const node = await both.created;
+      return { ...node, children: await both.children.catch(() => undefined) };
+    } catch (err) {
+      if (isCode(err, 'ABORTED')) {
+        this.findAndDeleteInBackground(dir, protectedId);
+        throw err;
+      }
+      if (isCode(err, 'NONODE')) {
+        await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
+        return undefined;
+      }
+      if (!isRetryable(err)) throw err;
+      const found = await this.findOurNode(dir, protectedId, signal);
+      return found === undefined ? undefined : { ...found, children: undefined };
+    }
+  }
+
+  /**
    * After a create with an unknown outcome: our node if the server made it for this session. A node of ours left
    * by an earlier session is not ours to use (it goes when that session's expiry is processed); we delete it.
    */
@@ -97,7 +140,7 @@ export class NodeOps {
   ): Promise<{ path: string; stamp: NodeStamp } | undefined> {
     let children: string[];
     try {
-      children = await this.retrying(() => this.port.getChildren(dir), signal);
+      children = await this.retrying(() => this.port.getChildren(dir, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
@@ -159,10 +202,15 @@ export class NodeOps {
 
   /**
    * Deletes a node we are giving up while acquiring. The first try is awaited, so a timed-out or aborted acquire
-   * normally returns with its node already gone; if that try hits a broken connection the delete carries on in
-   * the background until it succeeds or the session ends.
+   * normally returns with its node already gone; while disconnected, or if that try hits a broken connection,
+   * the delete carries on in the background until it succeeds or the session ends.
    */
   async deleteOnExit(path: string): Promise<void> {
+    if (!this.port.isConnected()) {
+      // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
+      void this.guaranteedDelete(path).catch(() => undefined);
+      return;
+    }
     try {
       await this.port.delete(path);
     } catch (err) {

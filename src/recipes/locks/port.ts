@@ -19,7 +19,10 @@ export interface NodeStamp {
 export interface PortWatch {
   /** Resolves on the first event (session ends arrive as events too); never rejects. */
   readonly fired: Promise<{ readonly type: string; readonly state: string }>;
-  /** Takes the watch back (locally, and on the server when nothing else in this client watches the path). */
+  /**
+   * Takes the watch back (locally, and on the server when nothing else in this client watches the path). While
+   * disconnected the removal is queued behind the reconnect (which re-arms the watch) and resolves at once.
+   */
   remove(): Promise<void>;
 }
 
@@ -29,6 +32,10 @@ export type PortConnectionEvent = 'SUSPENDED' | 'RECONNECTED' | 'LOST';
 /** One write of a guarded multi, passed through to the client untouched. */
 export type PortWriteOp = unknown;
 
+/**
+ * Every call that an acquire makes takes the acquire's AbortSignal: a request still queued (while disconnected)
+ * is taken back at once, and one already sent rejects with ABORTED without waiting for its reply.
+ */
 export interface LockPort {
   readonly clock: Clock;
   /** The current session id (0n before the first connection). */
@@ -52,18 +59,19 @@ export interface LockPort {
     path: string,
     parent: string,
     data: Uint8Array,
+    signal?: AbortSignal,
   ): { readonly created: Promise<{ path: string; stamp: NodeStamp }>; readonly children: Promise<string[]> };
   /** An ephemeral-sequential create on its own. */
-  createSequential(path: string, data: Uint8Array): Promise<{ path: string; stamp: NodeStamp }>;
+  createSequential(path: string, data: Uint8Array, signal?: AbortSignal): Promise<{ path: string; stamp: NodeStamp }>;
   /** Creates `path` and any missing ancestors as containers (existing nodes are fine). */
-  ensureContainers(path: string): Promise<void>;
-  getChildren(path: string): Promise<string[]>;
+  ensureContainers(path: string, signal?: AbortSignal): Promise<void>;
+  getChildren(path: string, signal?: AbortSignal): Promise<string[]>;
   /** getChildren leaving a child watch. */
-  getChildrenWatch(path: string): Promise<{ children: string[]; watch: PortWatch }>;
+  getChildrenWatch(path: string, signal?: AbortSignal): Promise<{ children: string[]; watch: PortWatch }>;
   /** getData leaving a data watch (none is left when the node does not exist: NONODE). */
-  getDataWatch(path: string): Promise<{ data: Uint8Array; stamp: NodeStamp; watch: PortWatch }>;
+  getDataWatch(path: string, signal?: AbortSignal): Promise<{ data: Uint8Array; stamp: NodeStamp; watch: PortWatch }>;
   /** The node's stamp, or undefined when it does not exist. */
-  stamp(path: string): Promise<NodeStamp | undefined>;
+  stamp(path: string, signal?: AbortSignal): Promise<NodeStamp | undefined>;
   delete(path: string): Promise<void>;
   setData(path: string, data: Uint8Array): Promise<void>;
   /** A check that `path` exists (any version), to put in front of guarded writes. */

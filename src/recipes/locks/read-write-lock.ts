@@ -15,7 +15,7 @@ import { LockInternals } from './internals.js';
 import type { Lease, NotAcquired } from './lease.js';
 import { READ_LOCK_NAME, WRITE_LOCK_NAME } from './naming.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
-import { getsTheLock, readerGetsTheLock } from './predicate.js';
+import { mutexVerdict, readerVerdict } from './predicate.js';
 import { ReentrantLock, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
 import type { RevocationListener } from './revocation.js';
 
@@ -80,12 +80,12 @@ export class InterProcessReadWriteLock {
     const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessReadWriteLock');
     const writeInternals = new LockInternals(port, path, { lockName: WRITE_LOCK_NAME, sortNames: SORT_NAMES }, retry);
     const readInternals = new LockInternals(port, path, { lockName: READ_LOCK_NAME, sortNames: SORT_NAMES }, retry);
-    const writer = new ReentrantLock(port, writeInternals, () => (sorted, ours) => getsTheLock(sorted, ours, 1), lockLost, data);
+    const writer = new ReentrantLock(port, writeInternals, () => (children, ours, limit) => mutexVerdict(children, ours, SORT_NAMES, limit), lockLost, data);
     const reader = new ReentrantLock(
       port,
       readInternals,
       // Asked afresh on every look: the owner's write lock counts only while it is held.
-      (owner) => (sorted, ours) => readerGetsTheLock(sorted, ours, WRITE_LOCK_NAME, writer.heldNodeOf(owner)?.name),
+      (owner) => (children, ours, limit) => readerVerdict(children, ours, SORT_NAMES, WRITE_LOCK_NAME, writer.heldNodeOf(owner)?.name, limit),
       lockLost,
       data,
     );

@@ -166,7 +166,10 @@ export class ReentrantLock {
       port: this.port,
       node: hold.node.path,
       fencingToken: hold.node.fencingToken,
-      signal: hold.lost.signal,
+      // a getter: the signal is made only if someone asks for it (see lock-lost.ts)
+      get signal() {
+        return hold.lost.signal;
+      },
       releaseOne: () => this.releaseOne(owner, hold),
     };
     return new Lease(backend, owner);

@@ -1,14 +1,31 @@
 /**
- * InterProcessSemaphoreV2: at most `maxLeases` leases held at once across all clients of a path, Curator's
- * algorithm and layout so Curator clients share the count:
+ * InterProcessSemaphoreV2: at most `maxLeases` leases held at once across all clients of a path, in Curator's
+ * layout so Curator clients share the count:
  *
- *   <path>/locks/_c_<uuid>-lock-<seq>     a mutex that lets one acquirer at a time in
- *   <path>/leases/_c_<uuid>-lease-<seq>   one ephemeral node per lease
+ *   <path>/locks/_c_<uuid>-lock-<seq>     a mutex (the gate) that lets one acquirer at a time create its lease
+ *   <path>/leases/_c_<uuid>-lease-<seq>   one ephemeral node per lease, held or waited for
  *
- * Holding the mutex, an acquirer creates its lease node, then waits (watching the leases directory) until the
- * directory has at most maxLeases children; then it releases the mutex and keeps the lease. Because only the
- * mutex holder ever waits, every other lease node belongs to a holder, so the count is exact. As in Curator, all
- * clients must agree on maxLeases; nothing checks it.
+ * Curator's acquirer takes the gate, creates its lease node, and waits *still holding the gate* until the leases
+ * directory has at most maxLeases children, so one acquisition at a time makes progress. Ours holds the gate only
+ * around the create (the create and the gate's release leave in one write), then waits by position: it holds
+ * once fewer than maxLeases lease nodes sort ahead of its own.
+ *
+ * Safety (never more than maxLeases holders), with both kinds of client on one path:
+ *  - lease nodes sort by sequence, and a node created later sorts after every node present; so a node that is
+ *    among the first maxLeases present stays among them until it is deleted.
+ *  - a node admitted by our rule (fewer than maxLeases ahead) is among the first maxLeases; one admitted by
+ *    Curator's (at most maxLeases nodes in all) is too. So every holder is among the first maxLeases nodes
+ *    present, and there are never more than maxLeases holders.
+ *
+ * Liveness (every acquirer is eventually served, holders permitting):
+ *  - we create only while holding the gate, as Curator does. A waiting Curator client holds the gate, so no
+ *    lease node can appear behind it while it waits: it only waits for nodes ahead of it, each a holder (which
+ *    releases) or a waiter of ours ahead of it, which is admitted as the nodes ahead of it drain, and releases.
+ *  - the hazard would be creating without the gate: a Curator waiter would count our later node, and our node
+ *    would wait for the Curator node ahead of it, for ever. That is why the gate stays.
+ *  - our waiters hold nothing while they wait, so they never block another acquirer's create.
+ *
+ * As in Curator, all clients must agree on maxLeases; nothing checks it.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -17,17 +34,18 @@ import { abortError, sleep, type RetryPolicy } from '../retry.js';
 import { LockInternals, waitForEvent } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
-import { joinPath, LEASE_NAME, LOCK_NAME, newProtectedId, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
+import { joinPath, LEASE_NAME, LOCK_NAME, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
 import { isCode, NodeOps, type CreatedNode } from './node-ops.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
-import type { LockPort } from './port.js';
-import { getsTheLock } from './predicate.js';
+import type { LockPort, PortWatch } from './port.js';
+import { getsTheLock, mutexVerdict, sortLockChildren } from './predicate.js';
 import { deadlineOf, ReentrantLock, type AcquireOptions } from './reentrant-lock.js';
 
 /** Options of a semaphore acquire: like AcquireOptions, without an owner (semaphore leases are not re-entrant). */
 export type SemaphoreAcquireOptions = Omit<AcquireOptions, 'owner'>;
 
 const EMPTY = new Uint8Array(0);
+const LEASE_SORT = [LEASE_NAME] as const;
 
 /** Our lease node vanished while we waited (session lost): start that lease over. */
 class LeaseGone extends Error {}
@@ -64,7 +82,7 @@ export class InterProcessSemaphoreV2 {
     this.leasesPath = joinPath(path, SEMAPHORE_LEASES);
     const locksPath = joinPath(path, SEMAPHORE_LOCKS);
     const internals = new LockInternals(this.port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.retry);
-    this.gate = new ReentrantLock(this.port, internals, () => (sorted, ours) => getsTheLock(sorted, ours, 1), this.lockLost, undefined);
+    this.gate = new ReentrantLock(this.port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, [LOCK_NAME], limit), this.lockLost, undefined);
   }
 
   /**
@@ -123,15 +141,19 @@ export class InterProcessSemaphoreV2 {
     }
   }
 
+  /**
+   * One lease: take the gate, create our lease node and release the gate in the same write, then wait until
+   * fewer than maxLeases lease nodes sort ahead of ours (see the file comment for why this is safe next to
+   * Curator clients).
+   */
   private async acquireLease(deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
     const clock = this.port.clock;
     const started = clock.now();
     for (let retryCount = 0; ; retryCount++) {
-      const remaining = deadline === undefined ? undefined : Math.max(0, deadline - clock.now());
-      const gate = await this.gate.acquire({ ...(remaining === undefined ? {} : { timeoutMs: remaining }), ...(signal === undefined ? {} : { signal }) });
-      if (!gate.acquired) return undefined;
+      const node = await this.createUnderGate(deadline, signal);
+      if (node === undefined) return undefined;
       try {
-        return await this.leaseUnderGate(deadline, signal);
+        return await this.waitForPlace(node, deadline, signal);
       } catch (err) {
         if (!(err instanceof LeaseGone)) throw err;
         const delay = this.retry.nextDelay(retryCount, clock.now() - started);
@@ -141,28 +163,63 @@ export class InterProcessSemaphoreV2 {
             path: this.path,
           });
         }
-        await gate.release();
         await sleep(delay, clock, signal);
-      } finally {
-        await gate.release();
       }
     }
   }
 
-  private async leaseUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
-    const node = await this.ops.createProtected(this.leasesPath, LEASE_NAME, newProtectedId(), this.data ?? EMPTY, false, signal);
+  /**
+   * Our lease node, created while we hold the gate; undefined when the deadline passed first. The gate's release
+   * is queued right behind the create (and the listing of the leases), so all three leave in one write: the
+   * server applies the create first, so it still happens under the gate, and the gate costs no extra round trip.
+   */
+  private async createUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
+    for (;;) {
+      const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.port.clock.now());
+      const gate = await this.gate.acquire({ ...(remaining === undefined ? {} : { timeoutMs: remaining }), ...(signal === undefined ? {} : { signal }) });
+      if (!gate.acquired) return undefined;
+      let released: Promise<void> | undefined;
+      const release = (): void => {
+        if (released !== undefined) return;
+        released = gate.release();
+        released.catch(() => undefined); // awaited below, after the create; handled meanwhile
+      };
+      try {
+        const node = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, release);
+        if (node !== undefined) return node;
+      } finally {
+        release();
+        await released;
+      }
+      if (signal?.aborted) throw abortError(signal, 'acquire');
+    }
+  }
+
+  /** Waits until fewer than maxLeases lease nodes sort ahead of ours; undefined (node deleted) on timeout. */
+  private async waitForPlace(node: CreatedNode, deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
     const name = nodeName(node.path);
+    let children = node.children;
     let kept = false;
     try {
       for (;;) {
         if (signal?.aborted) throw abortError(signal, 'acquire');
-        const { children, watch } = await this.ops.retrying(() => this.port.getChildrenWatch(this.leasesPath), signal);
-        if (!children.includes(name)) throw new LeaseGone();
-        if (children.length <= this.maxLeases) {
+        let watch: PortWatch | undefined;
+        if (children === undefined) {
+          ({ children, watch } = await this.ops.retrying(() => this.port.getChildrenWatch(this.leasesPath, signal), signal));
+        }
+        const verdict = getsTheLock(sortLockChildren(children, LEASE_SORT), name, this.maxLeases);
+        children = undefined;
+        if ('missing' in verdict) {
+          await watch?.remove();
+          throw new LeaseGone();
+        }
+        if (verdict.acquired) {
           kept = true;
-          await watch.remove();
+          await watch?.remove();
           return this.leaseFor(node);
         }
+        // Not yet: the listing that came with the create set no watch; list again with one.
+        if (watch === undefined) continue;
         const outcome = await waitForEvent(watch.fired, this.port.clock, deadline, signal);
         if (outcome === 'fired') continue;
         await watch.remove();
@@ -182,7 +239,9 @@ export class InterProcessSemaphoreV2 {
         port: this.port,
         node: node.path,
         fencingToken: node.stamp.czxid,
-        signal: lost.signal,
+        get signal() {
+          return lost.signal;
+        },
         releaseOne: async () => {
           lost.dispose();
           try {
