@@ -29,6 +29,7 @@ export {
 } from './leader/leader-latch.js';
 export { NO_LEADER, type Participant } from './leader/participant.js';
 export type { RecipeEvents } from './common/event-hub.js';
+export type { RecipeConnectionEvent } from './common/connection.js';
 export type { WaitOptions } from './common/deadline.js';
 export {
   SharedValue,

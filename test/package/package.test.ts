@@ -23,9 +23,13 @@ import { packAndInstall, type PackedPackage } from './pack.js';
 
 const run = promisify(execFile);
 
-/** Budget for the packed tarball: what it weighs now plus room to grow, so an accidental inclusion shows. */
-const MAX_PACKED_BYTES = 300_000;
-const MAX_FILES = 360;
+/**
+ * Budget for the packed tarball: what it weighs now plus room to grow, so an accidental inclusion shows. Measured
+ * at 396,563 bytes and 443 files once the recipes beyond locks, the capture reader and `zkwire analyze` shipped
+ * (231 KB and 317 files before them).
+ */
+const MAX_PACKED_BYTES = 440_000;
+const MAX_FILES = 490;
 
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;

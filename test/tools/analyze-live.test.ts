@@ -202,9 +202,10 @@ describe('analysis of real traffic through the proxy', () => {
     expect(by(x.e)).toMatchObject({ reconnects: 1, disconnects: 1 });
     expect(by(x.e).connections).toHaveLength(2);
     for (const [id, nodes] of Object.entries(expected.ephemerals)) {
-      // Plus, for the semaphore's two users, the node each made in the semaphore's own mutex (locks/).
+      // Plus, for the semaphore's two users, the nodes each made in the semaphore's own mutex (locks/): a, the
+      // first ever, takes it twice — its first create under leases/ finds no directory, makes it, and goes again.
       const semMutex = by(id).ephemerals.filter((e) => e.path.startsWith(`${expected.semaphore.dir}/locks/`));
-      expect(semMutex, id).toHaveLength(id === x.a || id === x.c ? 1 : 0);
+      expect(semMutex, id).toHaveLength(id === x.a ? 2 : id === x.c ? 1 : 0);
       expect(by(id).ephemerals.filter((e) => !semMutex.includes(e)).map((e) => e.path).sort(), id).toEqual(nodes);
       // Every one of them was removed by the end: deleted, released, or gone with its closed session.
       expect(by(id).ephemerals.every((e) => e.deletedAtMs !== null), id).toBe(true);
@@ -255,8 +256,8 @@ describe('analysis of real traffic through the proxy', () => {
     // Two leases of two: held at the same time, which is no violation for a semaphore.
     expect(leases.holders[1]!.fromMs).toBeLessThan(leases.holders[0]!.toMs!);
     const semMutex = lock(live, `${expected.semaphore.dir}/locks`);
-    expect(semMutex).toMatchObject({ recipe: 'Curator semaphore (its mutex)', kind: 'mutex', contenders: 2, violations: [], orphans: [] });
-    expect(semMutex.holders.map((h) => h.session)).toEqual([x.a, x.c]);
+    expect(semMutex).toMatchObject({ recipe: 'Curator semaphore (its mutex)', kind: 'mutex', contenders: 3, violations: [], orphans: [] });
+    expect(semMutex.holders.map((h) => h.session)).toEqual([x.a, x.a, x.c]);
     expect(live.locks).toHaveLength(5);
   });
 
@@ -275,19 +276,18 @@ describe('analysis of real traffic through the proxy', () => {
     // Curator's ensemble tracker watches the dynamic configuration of its own accord.
     const config = w.list.filter((v) => v.path === '/zookeeper/config');
     expect(config.every((v) => v.session === x.curator && v.kind === 'data')).toBe(true);
-    // Each semaphore user watches the leases directory until it has its lease, then removes that watch itself.
-    const sem = w.list.filter((v) => v.path === `${expected.semaphore.dir}/leases`);
-    expect(sem.map((v) => [v.session, v.kind, v.fired, v.dropped]).sort()).toEqual(
-      [
-        [x.a, 'child', null, 'removed by the client'],
-        [x.c, 'child', null, 'removed by the client'],
-      ].sort(),
-    );
-    const lockWatches = w.list.filter((v) => !mine.includes(v) && !config.includes(v) && !sem.includes(v));
+    // A semaphore user waits by its lease's position, watching the leases ahead of it: with a lease free for each
+    // of the two users, neither watches anything there.
+    const sem = w.list.filter((v) => v.path.startsWith(`${expected.semaphore.dir}/leases`));
+    expect(sem).toEqual([]);
+    // A zkwire waiter also watches its own node, to notice it deleted under it while it waits.
+    const ownNodes = new Set(live.sessions.flatMap((x2) => x2.ephemerals.map((e) => `${x2.id} ${e.path}`)));
+    const own = w.list.filter((v) => !mine.includes(v) && ownNodes.has(`${v.session} ${v.path}`));
+    const lockWatches = w.list.filter((v) => !mine.includes(v) && !config.includes(v) && !sem.includes(v) && !own.includes(v));
     const waits = live.locks.flatMap((l) => l.waits);
     expect(lockWatches.map((v) => v.path).sort()).toEqual(waits.map((x2) => x2.watched).sort());
-    expect(lockWatches.every((v) => v.fired?.event === 'NodeDeleted')).toBe(true);
-    expect(w.set).toBe(mine.length + waits.length + config.length + sem.length);
+    expect([...lockWatches, ...own].every((v) => v.fired?.event === 'NodeDeleted')).toBe(true);
+    expect(w.set).toBe(mine.length + waits.length + config.length + sem.length + own.length);
     expect(w.armedAtEnd).toBe(1);
     expect(w.notRestored).toEqual([]);
     expect(w.herds).toEqual([expect.objectContaining({ path: `${expected.base}/herd`, event: 'NodeDataChanged', sessions: 3 })]);

@@ -17,6 +17,31 @@ const MUTEX_B = `${DIR}/_c_aaaaaaaa-2222-3333-4444-555555555555-lock-`;
 const name = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
 describe('locks', () => {
+  it('counts a waiter that knew every node ahead as holding from the NodeDeleted of the last one, with no listing', async () => {
+    const s = new Script();
+    const a = s.connect(0x100n);
+    const b = s.connect(0x200n);
+    const na = a.createSeq(MUTEX, 0);
+    a.list(DIR, [name(na)]);
+    s.wait(5);
+    const nb = b.createSeq(MUTEX_B, 1);
+    b.list(DIR, [name(na), name(nb)]);
+    b.watchData(na);
+    s.wait(100);
+    a.delete(na);
+    b.notify(EventType.NodeDeleted, na);
+    s.wait(10);
+    b.delete(nb);
+    const lock = (await analyzeEvents(s.events)).locks[0]!;
+    expect(lock.holders.map((h) => [h.node, h.session, h.how])).toEqual([
+      [na, '0x100', 'released (node deleted)'],
+      [nb, '0x200', 'released (node deleted)'],
+    ]);
+    expect(lock.violations).toEqual([]);
+    // delete request of A → B's NodeDeleted: the delete's round trip.
+    expect(lock.holders[1]!.handoffMs).toBe(1);
+  });
+
   it('follows an honest hand-off: two holders one after the other, a wait, no violation', async () => {
     const s = new Script();
     const a = s.connect(0x100n);

@@ -5,7 +5,7 @@
  * the number of frames (every list in the report is bounded, with exact counts beside it). Pure: no I/O.
  */
 
-import { CreateFlags, ErrorCode, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
+import { CreateFlags, ErrorCode, EventType, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
 import type { WatcherEvent } from '../../protocol/index.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
@@ -162,7 +162,10 @@ export class Analyzer {
         return;
       case 'notification': {
         const ev2 = (f.decoded as DecodedReply).body as WatcherEvent;
-        if (c.session !== undefined && ev2.path !== null) this.watches.notified(c.session, ev2.type, ev2.path, t);
+        if (c.session !== undefined && ev2.path !== null) {
+          this.watches.notified(c.session, ev2.type, ev2.path, t);
+          if (ev2.type === EventType.NodeDeleted) this.locks.notified(ev2.path, c.session, t);
+        }
         return;
       }
       default:

@@ -1,9 +1,10 @@
 /**
  * Lock directories, reconstructed from the nodes the capture shows being created, listed and deleted.
  *
- * A contender holds the lock from the moment its owner's getChildren reply shows it holding by the lock's rule
- * (lowest sequence for a mutex; readers ahead of the first writer for a read/write lock): that is when the client
- * learns it holds. It stops holding when its node is deleted (the delete request's time: the server cannot have
+ * A contender holds the lock from the moment its owner learns it holds by the lock's rule (lowest sequence for a
+ * mutex; readers ahead of the first writer for a read/write lock): a getChildren reply that shows it holding, or,
+ * when no such listing follows, the NodeDeleted of the last node ahead of it (a waiter that knew every node ahead of
+ * it needs no new listing). It stops holding when its node is deleted (the delete request's time: the server cannot have
  * removed it earlier), when its session is closed or expires, or, for a node that vanished without its owner
  * deleting it, when its owner can have learned so (its connection closed or it listed the directory again).
  * Two holders whose intervals overlap where the rule allows one is a violation: both clients believed they
@@ -29,6 +30,12 @@ interface Contender {
   zxid: bigint;
   /** The owner's getChildren reply showed it holding. */
   acquiredUs: number | undefined;
+  /**
+   * The owner heard the NodeDeleted of the last node ahead of it. A waiter that knew every node ahead of it (zkwire's)
+   * holds from then on; one that lists the directory again first (Curator's, kazoo's) learns it only from that
+   * listing, which then sets acquiredUs and wins.
+   */
+  heardUs: number | undefined;
   /** It first held by the rule, whether or not its owner saw that. */
   ruleFirstUs: number | undefined;
   endUs: number | undefined;
@@ -96,6 +103,7 @@ export class LockTracker {
       createdUs: atUs,
       zxid,
       acquiredUs: undefined,
+      heardUs: undefined,
       ruleFirstUs: undefined,
       endUs: undefined,
       endHow: undefined,
@@ -164,6 +172,27 @@ export class LockTracker {
     }
   }
 
+  /**
+   * `session` heard that contender `path` was deleted (a NodeDeleted notification). A waiter that knew every node
+   * ahead of it holds on the last one's NodeDeleted, with no new listing, so this is when it learns it holds if its
+   * own node now holds by the rule. The deleted node is left out even if its delete reply is not in yet (replies
+   * and notifications on different connections race each other in a capture).
+   */
+  notified(path: string, session: string, atUs: number): void {
+    const n = recogniseLockNode(path);
+    const d = n === undefined ? undefined : this.dirs.get(n.dir);
+    if (d === undefined) return;
+    // The notification proves the node is gone, as a listing without it would (the server may have removed it
+    // with its expired session, which a capture may never show).
+    const hit = this.byPath.get(path);
+    if (hit !== undefined && hit.c.vanishedUs === undefined) this.vanished(d, hit.c, atUs);
+    const ordered = [...d.live.values()].filter((c) => c.vanishedUs === undefined && c.path !== path).sort((a, b) => (a.seq >>> 0) - (b.seq >>> 0));
+    for (const i of holdersByRule(d.kind, ordered)) {
+      const c = ordered[i]!;
+      if (c.session === session && c.acquiredUs === undefined) c.heardUs ??= atUs;
+    }
+  }
+
   /** `session` set a watch on `path` (exists/getData): if it is a contender, the session's node waits for it. */
   watched(path: string, session: string, atUs: number): void {
     const hit = this.byPath.get(path);
@@ -206,7 +235,7 @@ export class LockTracker {
   private reportDir(d: LockDir, endMs: number): LockReport {
     const holders: (LockHolder & { c: Contender })[] = [];
     for (const c of d.all.items) {
-      const from = c.acquiredUs ?? (c.session === UNKNOWN_SESSION ? c.ruleFirstUs : undefined);
+      const from = c.acquiredUs ?? c.heardUs ?? (c.session === UNKNOWN_SESSION ? c.ruleFirstUs : undefined);
       if (from === undefined || (c.endUs !== undefined && c.endUs < from)) continue;
       holders.push({
         c,
