@@ -4,7 +4,8 @@
  * conversion). `zkwire decode` must show exactly what the client did: its ops, paths, xids and errors, and
  * `zkwire analyze` its session and per-op counts. Then the Java client: Apache Curator 5.4 (the interop peer, a child
  * JVM) taking and releasing a mutex and setting a SharedCount, whose every frame must decode and whose lock analyze
- * must find with its one holder. Then the live pipe: tcpdump's output piped into `zkwire decode --follow -` shows a
+ * must find with its one holder; and two Curator peers contending for one mutex, where analyze must name both
+ * holders in order, the waiter's watch on the holder and the hand-off, with no violation. Then the live pipe: tcpdump's output piped into `zkwire decode --follow -` shows a
  * frame while the client is connected. (zkCli.sh is not captured: it comes with Debian's `zookeeper` package, which
  * setup does not install; the tests have only `libzookeeper-java`.)
  */
@@ -319,6 +320,53 @@ describe('tcpdump capture of the Java client (Apache Curator 5.4 in a child JVM)
     const countWatches = report.watches.list.filter((w) => w.path === countPath && w.fired !== null);
     expect(countWatches.map((w) => [w.session, w.kind, w.fired!.event])).toContainEqual([curatorSession, 'data', 'NodeDataChanged']);
   });
+});
+
+describe('tcpdump capture of two Java clients contending for one Curator mutex', () => {
+  it('zkwire analyze --json: both holders in order, the waiter watching the holder, the hand-off, no violation', async () => {
+    const file = join(dir, 'curator-contention.pcap');
+    const t = await capture(['-i', 'lo', '-U', '-w', file, 'tcp', 'port', String(server.port)]);
+    const lockDir = `/java-${randomUUID()}/lock`;
+    const peer = (): ReturnType<typeof startCuratorPeer> => startCuratorPeer(server.connectString, { sessionTimeoutMs: 30_000 });
+    const [a, b] = await Promise.all([peer(), peer()]);
+    let first: string;
+    let second: string;
+    try {
+      const heldA = await a.mutexAcquire(lockDir, 10_000);
+      if (!heldA.acquired) throw new Error('the first Curator peer did not get the mutex');
+      first = heldA.node;
+      const waiting = b.mutexAcquire(lockDir, 30_000);
+      // B queues behind A: its node shows up among the participants (Curator's own getChildren, from A).
+      while ((await a.participants(lockDir)).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await a.release(heldA.id);
+      const heldB = await waiting;
+      if (!heldB.acquired) throw new Error('the second Curator peer did not get the mutex after the first released it');
+      second = heldB.node;
+      await b.release(heldB.id);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const closes = (events: CaptureEvent[]): number => events.filter((e) => e.type === 'close' && e.reason === 'fin').length;
+    await untilCaptured(file, [server.port], (events) => closes(events) >= 2);
+    await t.stop();
+
+    const r = await zkwire('analyze', '--json', '--port', String(server.port), file);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as AnalysisReport;
+    expect(report.sessions.map((s) => [s.id, s.end.kind]).sort()).toStrictEqual([[a.sessionId, 'closed'], [b.sessionId, 'closed']].sort());
+    expect(report.locks).toHaveLength(1);
+    const lock = report.locks[0]!;
+    expect([lock.dir, lock.recipe, lock.contenders]).toStrictEqual([lockDir, 'Curator mutex', 2]);
+    expect(lock.holders.map((h) => [h.node, h.session, h.toMs !== null])).toStrictEqual([
+      [first, a.sessionId, true],
+      [second, b.sessionId, true],
+    ]);
+    expect(lock.holders[1]!.fromMs).toBeGreaterThanOrEqual(lock.holders[0]!.toMs!);
+    expect(lock.holders[1]!.handoffMs).not.toBeNull();
+    expect(lock.waits.map((w) => [w.waiter, w.waiterSession, w.watched])).toContainEqual([second, b.sessionId, first]);
+    expect([lock.violations, lock.orphans]).toStrictEqual([[], []]);
+  }, 120_000);
 });
 
 describe('the live pipe', () => {
