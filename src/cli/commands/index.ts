@@ -19,5 +19,7 @@ import { watchCommand } from './watch.js';
 import { whoamiCommand } from './whoami.js';
 import { getaclCommand } from './getacl.js';
 import { setaclCommand } from './setacl.js';
+import { configCommand } from './config.js';
+import { reconfigCommand } from './reconfig.js';
 
-export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand];
