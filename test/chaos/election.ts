@@ -127,9 +127,15 @@ export class ElectionRun {
     }
   }
 
-  /** The session timeout, plus the same allowance the watchdog gives (expiry is checked on server ticks). */
+  /**
+   * How long a connected candidate may wait for a leader without that being a fault of ours: the old leader's
+   * session may live a whole session timeout after its last contact before the server removes its node, and when
+   * the fault was the ZooKeeper leader's death, the new ZooKeeper leader restarts every session's expiry clock once
+   * its election is over (up to about one session timeout more on this ensemble under load); plus the watchdog's
+   * allowance for server ticks and scheduling. A stuck election — the bug this catches — lasts until the faults stop.
+   */
   #leaderlessBound(): number {
-    return this.ctx.sessionTimeoutMs + boundsFor(this.ctx.sessionTimeoutMs).allowanceMs;
+    return 2 * this.ctx.sessionTimeoutMs + boundsFor(this.ctx.sessionTimeoutMs).allowanceMs;
   }
 
   async #connect(session: string): Promise<ZooKeeperClient | undefined> {

@@ -164,7 +164,7 @@ export class Analyzer {
         const ev2 = (f.decoded as DecodedReply).body as WatcherEvent;
         if (c.session !== undefined && ev2.path !== null) {
           this.watches.notified(c.session, ev2.type, ev2.path, t);
-          if (ev2.type === EventType.NodeDeleted) this.locks.notified(ev2.path, c.session, t);
+          if (ev2.type === EventType.NodeDeleted) this.locks.gone(ev2.path, c.session, t);
         }
         return;
       }
@@ -243,6 +243,8 @@ export class Analyzer {
         this.watches.set(s, opcode === OpCode.getData ? 'data' : 'exists', f.path, t);
         this.locks.watched(f.path, s, t);
       }
+      // A waiter that finds the node it meant to watch already gone learns that as it would from its NodeDeleted.
+      if (err === ErrorCode.NONODE) this.locks.gone(f.path, s, t);
     } else if ((opcode === OpCode.getChildren || opcode === OpCode.getChildren2) && err === 0 && f.path !== undefined && body !== undefined) {
       if (reqBody?.['watch'] === true) this.watches.set(s, 'child', f.path, t);
       const children = (body['children'] as string[] | null) ?? [];

@@ -3,7 +3,7 @@
  *
  * A contender holds the lock from the moment its owner learns it holds by the lock's rule (lowest sequence for a
  * mutex; readers ahead of the first writer for a read/write lock): a getChildren reply that shows it holding, or,
- * when no such listing follows, the NodeDeleted of the last node ahead of it (a waiter that knew every node ahead of
+ * when no such listing follows, the NodeDeleted (or NONODE) of the last node ahead of it (a waiter that knew every node ahead of
  * it needs no new listing). It stops holding when its node is deleted (the delete request's time: the server cannot have
  * removed it earlier), when its session is closed or expires, or, for a node that vanished without its owner
  * deleting it, when its owner can have learned so (its connection closed or it listed the directory again).
@@ -173,12 +173,12 @@ export class LockTracker {
   }
 
   /**
-   * `session` heard that contender `path` was deleted (a NodeDeleted notification). A waiter that knew every node
-   * ahead of it holds on the last one's NodeDeleted, with no new listing, so this is when it learns it holds if its
-   * own node now holds by the rule. The deleted node is left out even if its delete reply is not in yet (replies
+   * `session` learned that contender `path` is gone: its NodeDeleted notification, or a NONODE answer to the read
+   * that was to watch it. A waiter that knew every node ahead of it holds then, with no new listing, so this is when
+   * it learns it holds if its own node now holds by the rule. The deleted node is left out even if its delete reply is not in yet (replies
    * and notifications on different connections race each other in a capture).
    */
-  notified(path: string, session: string, atUs: number): void {
+  gone(path: string, session: string, atUs: number): void {
     const n = recogniseLockNode(path);
     const d = n === undefined ? undefined : this.dirs.get(n.dir);
     if (d === undefined) return;
