@@ -11,6 +11,7 @@
 export { DEFAULT_MAX_FRAME_SIZE, FrameDecoder, type FrameDecoderOptions, type FrameError, type FrameResult } from './protocol/frame.js';
 export {
   ConversationDecoder,
+  type ConversationOptions,
   type DecodedFrame,
   type DecodedReply,
   type DecodedRequest,

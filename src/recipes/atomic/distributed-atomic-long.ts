@@ -41,6 +41,10 @@ export interface AtomicValue<T> {
   readonly stats: AtomicStats;
 }
 
+/**
+ * Curator's PromotedToLock: once the optimistic tries run out, try the change again while holding an
+ * InterProcessMutex on `path` (which every process changing this value should name alike).
+ */
 export interface PromotedToLock {
   /** The mutex directory. */
   readonly path: string;
@@ -50,10 +54,13 @@ export interface PromotedToLock {
   readonly retry?: RetryPolicy;
 }
 
+/** How a DistributedAtomicLong retries a change that lost a race with another writer. */
 export interface DistributedAtomicLongOptions {
   /** How often and after how long the optimistic attempt is tried again. Default: 10 retries from 10 ms, doubling to 500 ms. */
   readonly retry?: RetryPolicy;
+  /** Then try under a mutex (see PromotedToLock). Default: no lock; the change fails (`succeeded` false) when the tries run out. */
   readonly promotedToLock?: PromotedToLock;
+  /** Timers (tests). */
   readonly clock?: Clock;
 }
 
@@ -100,6 +107,14 @@ class Stats {
   }
 }
 
+/**
+ * Curator's DistributedAtomicLong: a 64-bit signed counter in one persistent node (8 bytes big-endian; missing or
+ * empty reads as 0), changed by optimistic versioned writes and, with `promotedToLock`, under a mutex when
+ * contention exhausts them. Values are bigints; a result with `succeeded` false wrote nothing. A change whose reply
+ * was lost rejects with the connection error (the outcome is unknown) rather than risk applying it twice.
+ *
+ * Usage: `const r = await new DistributedAtomicLong(client, '/counters/jobs').increment(); if (r.succeeded) use(r.postValue);`
+ */
 export class DistributedAtomicLong {
   readonly #client: ZooKeeperClient;
   readonly #retry: RetryPolicy;
@@ -141,15 +156,18 @@ export class DistributedAtomicLong {
     return this.#change((v) => v + 1n, options);
   }
 
+  /** Subtracts 1 (wrapping at 64 bits, as Java's long does). */
   decrement(options: AtomicCallOptions = {}): Promise<AtomicValue<bigint>> {
     return this.#change((v) => v - 1n, options);
   }
 
+  /** Adds `delta` (an integer; wrapping at 64 bits, as Java's long does). */
   add(delta: bigint | number, options: AtomicCallOptions = {}): Promise<AtomicValue<bigint>> {
     const d = this.#long(delta, 'add');
     return this.#change((v) => v + d, options);
   }
 
+  /** Subtracts `delta` (an integer; wrapping at 64 bits, as Java's long does). */
   subtract(delta: bigint | number, options: AtomicCallOptions = {}): Promise<AtomicValue<bigint>> {
     const d = this.#long(delta, 'subtract');
     return this.#change((v) => v - d, options);

@@ -12,6 +12,13 @@ import { isCode } from '../common/errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
+/**
+ * Curator's DistributedBarrier: one node at `path`; while it exists, waitOnBarrier() blocks, and deleting it
+ * (removeBarrier(), from any process, Curator's too) releases every waiter. Nothing to close: it holds no watch
+ * once its calls have returned.
+ *
+ * Usage: the coordinator calls `setBarrier()`, workers `await barrier.waitOnBarrier()`, and `removeBarrier()` lets them go.
+ */
 export class DistributedBarrier {
   readonly #client: ZooKeeperClient;
   readonly #clock: Clock;

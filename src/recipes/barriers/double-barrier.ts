@@ -20,8 +20,20 @@ import { systemClock, type Clock } from '../../session/clock.js';
 /** The node the last member to arrive creates (Curator's READY_NODE). */
 export const READY_NODE = 'ready';
 
+/**
+ * Where this member is: `IDLE` not a member (before enter(), after leave(), or after an enter() that gave up);
+ * `ENTERING` enter() is waiting for the others; `ENTERED` past the barrier, a member until it leaves; `LEAVING`
+ * leave() is waiting for the others to go.
+ */
 export type DoubleBarrierState = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
 
+/**
+ * Curator's DistributedDoubleBarrier: `memberQty` processes enter together and leave together. Each member holds an
+ * ephemeral `<path>/<uuid>` node; the last to arrive creates `<path>/ready`, which lets every member through
+ * enter(); leave() deletes our node and waits until every member's node is gone. Interoperates with Curator members.
+ *
+ * Usage: `if (await barrier.enter({ timeoutMs })) { await work(); await barrier.leave(); }`
+ */
 export class DistributedDoubleBarrier {
   readonly #client: ZooKeeperClient;
   readonly #clock: Clock;
@@ -44,6 +56,7 @@ export class DistributedDoubleBarrier {
     this.#readyPath = joinPath(path, READY_NODE);
   }
 
+  /** This member's progress: `IDLE`, `ENTERING`, `ENTERED` or `LEAVING` (see DoubleBarrierState). */
   get state(): DoubleBarrierState {
     return this.#state;
   }

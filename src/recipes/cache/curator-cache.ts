@@ -39,6 +39,7 @@ export type CuratorCacheEvent =
   | { readonly type: 'NODE_DELETED'; readonly oldNode: ChildData }
   | { readonly type: 'INITIALIZED' };
 
+/** What a CuratorCache caches and which watches it keeps it current with. */
 export interface CuratorCacheOptions {
   /** Cache only the node itself (Curator's SINGLE_NODE_CACHE). Default: the whole tree. */
   readonly singleNode?: boolean;
@@ -47,9 +48,15 @@ export interface CuratorCacheOptions {
    * `persistent`: fail without them; `one-shot`: always the one-shot fallback.
    */
   readonly watchMode?: 'auto' | 'persistent' | 'one-shot';
+  /** Timers (tests). */
   readonly clock?: Clock;
 }
 
+/**
+ * Where a CuratorCache is in its life: `LATENT` constructed, not yet started (empty); `STARTED` from start() on,
+ * loading then kept current (complete once start() resolves, i.e. after INITIALIZED); `CLOSED` no longer watched
+ * and emptied. A closed cache cannot restart.
+ */
 export type CuratorCacheState = 'LATENT' | 'STARTED' | 'CLOSED';
 
 type Read<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -101,6 +108,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#initialLoad = { promise, resolve, reject };
   }
 
+  /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (the cache is then empty). */
   get state(): CuratorCacheState {
     return this.#state;
   }
@@ -175,6 +183,10 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#events.end();
   }
 
+  /**
+   * For `await using`: close() if started (takes its watches off the server, empties the cache, ends the event
+   * streams), else just marks it CLOSED.
+   */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state === 'STARTED') await this.close();
     this.#state = 'CLOSED';

@@ -4,6 +4,10 @@ import { ZooKeeperError } from '../../errors.js';
 import { badArgument } from './errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
+/**
+ * How long a recipe's wait (waitOnBarrier, enter, leave, await, waitForInitialCreate, …) may last. Without either
+ * option it waits until its condition holds or the session ends.
+ */
 export interface WaitOptions {
   /** Gives up when it fires: the wait rejects with ABORTED. */
   readonly signal?: AbortSignal;

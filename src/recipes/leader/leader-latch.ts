@@ -44,6 +44,11 @@ import { systemClock, type Clock } from '../../session/clock.js';
 /** The name Curator gives latch nodes (after the protection prefix). */
 export const LATCH_NAME = 'latch-';
 
+/**
+ * Where a LeaderLatch is in its life (Curator's LeaderLatch.State): `LATENT` constructed, not yet started;
+ * `STARTED` in the election (leading or waiting to); `CLOSED` left the election for good (a latch cannot restart:
+ * make a new one).
+ */
 export type LeaderLatchState = 'LATENT' | 'STARTED' | 'CLOSED';
 
 /** Curator's LeaderLatch.CloseMode: whether close() tells listeners that leadership ended. */
@@ -56,11 +61,13 @@ export type CloseMode = 'SILENT' | 'NOTIFY_LEADER';
  */
 export type LeadershipLostPolicy = 'suspended' | 'lost';
 
+/** How a LeaderLatch takes part in the election. */
 export interface LeaderLatchOptions {
   /** This contender's id, stored in its node (Curator's participant id). Default ''. */
   readonly id?: string;
   /** The default for close(). Default SILENT, as in Curator. */
   readonly closeMode?: CloseMode;
+  /** When leadership stops being trusted (see LeadershipLostPolicy). Default `suspended`. */
   readonly leadershipLost?: LeadershipLostPolicy;
   /** Timers (tests). */
   readonly clock?: Clock;
@@ -150,6 +157,10 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     return wake;
   }
 
+  /**
+   * `LATENT` until start(), `STARTED` while in the election (whether leading or not: see hasLeadership()),
+   * `CLOSED` after close() or disposal.
+   */
   get state(): LeaderLatchState {
     return this.#state;
   }

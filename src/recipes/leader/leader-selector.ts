@@ -46,6 +46,7 @@ export type TakeLeadership = (leadership: Leadership) => Promise<void>;
 
 export type { ClientSource } from '../common/client-source.js';
 
+/** How a LeaderSelector queues for leadership and what it does when leadership ends or an attempt fails. */
 export interface LeaderSelectorOptions {
   /** This contender's id, stored in its node (Curator's participant id). Default ''. */
   readonly id?: string;
@@ -55,9 +56,15 @@ export interface LeaderSelectorOptions {
   readonly leadershipLost?: LeadershipLostPolicy;
   /** Pause between attempts after a failure (not after a normal end of leadership). Default exponentialBackoff(). */
   readonly retry?: RetryPolicy;
+  /** Timers (tests). */
   readonly clock?: Clock;
 }
 
+/**
+ * Where a LeaderSelector is in its life (Curator's selector states): `LATENT` constructed, not yet started;
+ * `STARTED` taking part (queued, leading, or idle between terms without autoRequeue: see requeue()); `CLOSED` left
+ * for good (a selector cannot restart).
+ */
 export type LeaderSelectorState = 'LATENT' | 'STARTED' | 'CLOSED';
 
 /** What listeners and iterators of a LeaderSelector hear. */
@@ -109,6 +116,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   /** This contender's id. */
   readonly id: string;
 
+  /** `LATENT` until start(), `STARTED` while taking part (queued, leading or idle), `CLOSED` after close() or disposal. */
   get state(): LeaderSelectorState {
     return this.#state;
   }
@@ -193,6 +201,10 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#events.end();
   }
 
+  /**
+   * For `await using`: close() if started (a queued attempt is cancelled, a running leadership's signal aborts and
+   * the promise waits for takeLeadership to return and the node to go), else just marks it CLOSED.
+   */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state === 'STARTED') await this.close();
     this.#state = 'CLOSED';

@@ -94,6 +94,7 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
     this.#events.end();
   }
 
+  /** For `await using`: leaves the group (our node deleted) and stops watching it, quietly in any state. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#node[Symbol.asyncDispose]();
     await this.#cache[Symbol.asyncDispose]();

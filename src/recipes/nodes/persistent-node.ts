@@ -25,16 +25,23 @@ import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName,
 import type { ClientSource } from '../common/client-source.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
+/** What kind of node a PersistentNode keeps present. */
 export interface PersistentNodeOptions {
-  /** Default `ephemeral`. */
+  /** The node's create mode (any, including sequential, container and ttl modes). Default `ephemeral`. */
   readonly mode?: CreateMode;
   /** Protected names (`_c_<uuid>-…`) for sequential modes, so a create whose reply is lost is found again. Default true for sequential modes. */
   readonly useProtection?: boolean;
   /** Required for the ttl modes. */
   readonly ttlMs?: number;
+  /** Timers (tests). */
   readonly clock?: Clock;
 }
 
+/**
+ * Where a PersistentNode is in its life: `LATENT` constructed, nothing created yet; `STARTED` from start() on, the
+ * node created and recreated whenever it goes (see waitForInitialCreate() for when it first exists); `CLOSED` no
+ * longer kept, our node deleted. A closed node cannot restart.
+ */
 export type PersistentNodeState = 'LATENT' | 'STARTED' | 'CLOSED';
 
 /** What listeners and iterators of a PersistentNode hear. */
@@ -89,6 +96,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#stopped = whenAborted(this.#stop.signal);
   }
 
+  /** `LATENT` before start(), `STARTED` while the node is kept present, `CLOSED` after close() or disposal. */
   get state(): PersistentNodeState {
     return this.#state;
   }
@@ -169,6 +177,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#created.end();
   }
 
+  /** For `await using`: close() if started (stops keeping the node and deletes it), else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state === 'STARTED') await this.close();
     this.#state = 'CLOSED';

@@ -19,12 +19,22 @@ import { systemClock, type Clock } from '../../session/clock.js';
 /** The TTL child's name, as Curator names it. */
 export const TTL_CHILD_NAME = 'touch';
 
+/** How often a PersistentTtlNode touches its TTL child. */
 export interface PersistentTtlNodeOptions {
   /** Touch every ttlMs × this (0 < factor < 1). Default 0.5, as Curator. */
   readonly touchScheduleFactor?: number;
+  /** Timers (tests). */
   readonly clock?: Clock;
 }
 
+/**
+ * Curator's PersistentTtlNode: a container node at `path` holding the data, kept alive by a TTL child `touch` that
+ * this process touches every `ttlMs × touchScheduleFactor`. Once the touches stop (closed, crashed, cut off), the
+ * child expires after `ttlMs` and the server then removes the empty container; brief disconnects do not remove it,
+ * as they would an ephemeral node. Needs TTL nodes enabled on the server (`zookeeper.extendedTypesEnabled=true`).
+ *
+ * Usage: `await using node = new PersistentTtlNode(client, '/services/me', 10_000, 'payload'); node.start();`
+ */
 export class PersistentTtlNode implements AsyncDisposable {
   readonly #node: PersistentNode;
   readonly #source: ClientSource;
@@ -69,6 +79,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     return this.#node.getData();
   }
 
+  /** Changes the container's data: written now if it exists, else when it is created. Resolves once written. */
   setData(data: Data): Promise<void> {
     return this.#node.setData(data);
   }
@@ -88,6 +99,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     await this.#node.close();
   }
 
+  /** For `await using`: close() if started (stops touching, deletes the TTL child and the container), else nothing. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#node.state === 'STARTED') await this.close();
   }

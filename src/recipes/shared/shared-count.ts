@@ -72,6 +72,7 @@ export class SharedCount implements RecipeEvents<SharedCountEvent>, AsyncDisposa
     });
   }
 
+  /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (or when start() failed). */
   get state(): SharedValueState {
     return this.#value.state;
   }
@@ -116,6 +117,10 @@ export class SharedCount implements RecipeEvents<SharedCountEvent>, AsyncDisposa
     return this.#events.stream(options.signal);
   }
 
+  /**
+   * Stops watching the count (the node and its value stay) and ends the event streams. ILLEGAL_STATE unless
+   * started; `await using` closes quietly in any state.
+   */
   async close(): Promise<void> {
     try {
       await this.#value.close();
@@ -124,6 +129,7 @@ export class SharedCount implements RecipeEvents<SharedCountEvent>, AsyncDisposa
     }
   }
 
+  /** For `await using`: close() if started, else just marks it CLOSED; either way the event streams end. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#value[Symbol.asyncDispose]();
     this.#events.end();

@@ -22,6 +22,11 @@ import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.j
 import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
+/**
+ * Where a SharedValue (or SharedCount) is in its life: `LATENT` constructed, not yet started; `STARTED` from the
+ * call to start() (the value is readable once start() resolves) and kept current; `CLOSED` no longer watched
+ * (closed, disposed, or start() failed). A closed value cannot restart.
+ */
 export type SharedValueState = 'LATENT' | 'STARTED' | 'CLOSED';
 
 /** What listeners and iterators of a SharedValue hear. */
@@ -29,6 +34,7 @@ export type SharedValueEvent =
   | { readonly type: 'valueChanged'; readonly value: VersionedValue<Uint8Array> }
   | { readonly type: 'connectionStateChanged'; readonly event: RecipeConnectionEvent };
 
+/** How a SharedValue (or SharedCount) runs; only its timers, for tests. */
 export interface SharedValueOptions {
   /** Timers (tests). */
   readonly clock?: Clock;
@@ -82,6 +88,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     this.#stopped = whenAborted(this.#stop.signal);
   }
 
+  /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (or when start() failed). */
   get state(): SharedValueState {
     return this.#state;
   }
@@ -185,6 +192,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     this.#events.end();
   }
 
+  /** For `await using`: close() if started (stops watching; the node and its value stay), else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#state === 'STARTED') await this.close();
     this.#state = 'CLOSED';
