@@ -15,6 +15,8 @@ interface Armed {
   setUs: number;
   /** Arming order within the session (the order reconnect checks report lost watches in). */
   seq: number;
+  /** Later sets of the same watch while it was armed that made it into the report's list: they share its fate. */
+  also: WatchReport[] | undefined;
 }
 
 /**
@@ -28,7 +30,7 @@ class ArmedSet {
   private next = 0;
 
   add(report: WatchReport, setUs: number): void {
-    const a: Armed = { report, setUs, seq: this.next++ };
+    const a: Armed = { report, setUs, seq: this.next++, also: undefined };
     if (report.kind === 'persistent-recursive') {
       this.recursive.push(a);
       return;
@@ -36,6 +38,14 @@ class ArmedSet {
     const list = this.byPath.get(report.path);
     if (list === undefined) this.byPath.set(report.path, [a]);
     else list.push(a);
+  }
+
+  /** The armed watch of this kind on this path that has not fired yet, if any. */
+  find(kind: WatchKind, path: string): Armed | undefined {
+    const list = kind === 'persistent-recursive' ? this.recursive : this.byPath.get(path);
+    if (list === undefined) return undefined;
+    for (const a of list) if (a.report.kind === kind && a.report.path === path && a.report.fired === null) return a;
+    return undefined;
   }
 
   /** Every armed watch, in arming order. */
@@ -114,6 +124,11 @@ function firesOnPath(type: number): readonly WatchKind[] {
   }
 }
 
+function drop(a: Armed, why: string): void {
+  a.report.dropped ??= why;
+  for (const r of a.also ?? []) r.dropped ??= why;
+}
+
 function isUnder(path: string, root: string): boolean {
   return root === '/' ? path.startsWith('/') : path === root || path.startsWith(`${root}/`);
 }
@@ -135,13 +150,18 @@ export class WatchTracker {
   set(session: string, kind: WatchKind, path: string, atUs: number): void {
     this.setCount++;
     const report: WatchReport = { session, kind, path, setMs: this.ms(atUs), fired: null, dropped: null };
-    this.list.push(report);
+    const listed = this.list.push(report);
     let armed = this.armed.get(session);
     if (armed === undefined) {
       armed = new ArmedSet();
       this.armed.set(session, armed);
     }
-    armed.add(report, atUs);
+    // Setting a watch that is already armed registers nothing new on the server (it keeps one watch per path,
+    // kind and session), and a client polling with watch=true does so on every read: counting each set as another
+    // armed watch kept memory growing with the capture.
+    const same = armed.find(kind, path);
+    if (same === undefined) armed.add(report, atUs);
+    else if (listed) (same.also ??= []).push(report);
   }
 
   /** A notification for `session`: fires and (one-shot) disarms the watches it matches. */
@@ -171,7 +191,10 @@ export class WatchTracker {
   private fire(a: Armed, type: number, path: string, atUs: number): void {
     if (a.report.fired !== null) return;
     const latencyMs = roundMs((atUs - a.setUs) / 1000);
-    a.report.fired = { atMs: this.ms(atUs), event: eventTypeName(type), path, latencyMs };
+    const atMs = this.ms(atUs);
+    const event = eventTypeName(type);
+    a.report.fired = { atMs, event, path, latencyMs };
+    for (const r of a.also ?? []) r.fired = { atMs, event, path, latencyMs: roundMs(atMs - r.setMs) };
     this.firedCount++;
     this.fireLatency.add(latencyMs);
   }
@@ -193,7 +216,7 @@ export class WatchTracker {
   /** A session closed or expired: its watches are gone with it. */
   sessionEnded(session: string, why: string): void {
     this.settleReconnect(session);
-    for (const a of this.armed.get(session)?.all() ?? []) a.report.dropped ??= why;
+    for (const a of this.armed.get(session)?.all() ?? []) drop(a, why);
     this.armed.delete(session);
   }
 
@@ -201,7 +224,7 @@ export class WatchTracker {
   removed(session: string, path: string, kinds: readonly WatchKind[]): void {
     this.armed.get(session)?.retainOn(path, (a) => {
       if (!kinds.includes(a.report.kind)) return true;
-      a.report.dropped ??= 'removed by the client';
+      drop(a, 'removed by the client');
       return false;
     });
   }
@@ -243,7 +266,7 @@ export class WatchTracker {
       // Clients file a watch under data or exist watches by whether the node exists now, not by how it was set.
       if ((a.report.kind === 'exists' || a.report.kind === 'data') && (r.restored.has(key('data', a.report.path)) || r.restored.has(key('exists', a.report.path)))) continue;
       if (this.lost.length < MAX_LIST) this.lost.push({ session, kind: a.report.kind, path: a.report.path, reconnectMs: this.ms(r.atUs), conn: r.conn });
-      a.report.dropped ??= 'not re-registered after a reconnect';
+      drop(a, 'not re-registered after a reconnect');
     }
     const lostSet = new Set(r.armed.filter((a) => a.report.dropped === 'not re-registered after a reconnect'));
     this.armed.get(session)?.retain((a) => !lostSet.has(a));
