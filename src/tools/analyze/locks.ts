@@ -12,7 +12,7 @@
 
 import { BoundedList } from './bounded-list.js';
 import { LatencyHistogram, latencyFigures, roundMs } from './latency.js';
-import { holdersByRule, recogniseLockNode, type LockMode } from './lock-names.js';
+import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 
 /** The owner of a node created before the capture began. */
@@ -66,6 +66,8 @@ export interface SessionView {
 
 const MAX_CONTENDERS_KEPT = 5000;
 const MAX_WAITS = 5000;
+/** Ended contender names remembered per directory (the oldest are forgotten first). */
+const MAX_ENDED_NAMES = 10_000;
 
 export class LockTracker {
   private readonly dirs = new Map<string, LockDir>();
@@ -137,7 +139,7 @@ export class LockTracker {
     // Contenders created before the capture began: known only from listings.
     for (const name of children) {
       if (d?.live.has(name) === true) continue;
-      const n = recogniseLockNode(dirPath === '/' ? `/${name}` : `${dirPath}/${name}`);
+      const n = recogniseLockName(dirPath, name);
       if (n === undefined) continue;
       if (d?.ended.has(name) === true) continue;
       // Its create zxid is unknown; it is at most this listing's, so older listings cannot prove it gone.
@@ -293,6 +295,8 @@ export class LockTracker {
     d.live.delete(c.name);
     removeOrdered(d.ordered, c);
     d.ended.add(c.name);
+    // Only a listing racing the end can still show the name; keeping every name ever ended grew with the capture.
+    if (d.ended.size > MAX_ENDED_NAMES) d.ended.delete(d.ended.values().next().value!);
     this.byPath.delete(c.path);
   }
 
