@@ -9,7 +9,7 @@
  * with peak RSS sampled every 50 ms, and RSS when 100 MB and 500 MB of the file had been read (flat = bounded).
  * The file is removed at the end, also on Ctrl-C.
  *
- *   npm run bench:decode -- [--mb N] [--rounds N]
+ *   npm run bench:decode -- [--mb N] [--rounds N] [--only analyze]   (--only: run the floor and that one mode, e.g. to profile it)
  */
 
 import { createReadStream, rmSync, statSync } from 'node:fs';
@@ -96,6 +96,10 @@ async function main(): Promise<void> {
   };
   const targetMb = opt('--mb', 512);
   const rounds = opt('--rounds', 5);
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt >= 0 ? (args[onlyAt + 1] as Mode) : undefined;
+  if (only !== undefined && !MODES.includes(only)) throw new Error(`--only: one of ${MODES.join(', ')}`);
+  const modes = MODES.filter((m) => only === undefined || m === 'floor' || m === only);
   const file = join(tmpdir(), `zkwire-bench-decode-${process.pid}.pcap`);
   const cleanup = (): void => rmSync(file, { force: true });
   process.once('SIGINT', () => {
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
 
     const results: Record<Mode, Round[]> = { floor: [], events: [], analyze: [], json: [] };
     for (let r = 0; r < rounds; r++) {
-      for (const mode of MODES) {
+      for (const mode of modes) {
         const res = await round(file, mode, marks);
         if (mode !== 'floor' && res.frames !== gen.frames) throw new Error(`${mode}: decoded ${res.frames} frames, the capture holds ${gen.frames}`);
         results[mode].push(res);
@@ -121,7 +125,7 @@ async function main(): Promise<void> {
     }
 
     const floorMedian = pct(results.floor.map((r) => size / MB / r.seconds).sort((a, b) => a - b), 50);
-    const rows = MODES.map((mode) => {
+    const rows = modes.map((mode) => {
       const rates = results[mode].map((r) => size / MB / r.seconds).sort((a, b) => a - b);
       const fps = results[mode].map((r) => r.frames / r.seconds).sort((a, b) => a - b);
       const peak = Math.max(...results[mode].map((r) => r.peakRss));
@@ -139,12 +143,12 @@ async function main(): Promise<void> {
     });
     let out = `zkwire bench decode — ${fmtMB(size)} pcap, ${gen.frames} frames, 24 sessions, ${rounds} rounds; node ${process.version}, ${cpus()[0]?.model ?? '?'} ×${cpus().length}\n\n`;
     out += renderTable(['MB/s (per round)', 'min', 'p50', 'p90', 'max', 'frames/s p50', 'p50 vs floor', 'peak RSS'], rows);
-    const rssRows = (['events', 'analyze', 'json'] as const).map((mode) => {
+    const rssRows = modes.filter((m) => m !== 'floor').map((mode) => {
       const at = (m: number): number => Math.max(...results[mode].map((r) => r.rssAt.get(m) ?? 0));
       return [mode, ...marks.map((m) => fmtMB(at(m))), marks.length === 2 ? `${(at(marks[1]!) / at(marks[0]!)).toFixed(2)}×` : '–'];
     });
     out += `\n${renderTable(['RSS while reading', ...marks.map((m) => `at ${m / MB} MB`), '500 MB / 100 MB'], rssRows)}`;
-    const eventsP50 = pct(results.events.map((r) => size / MB / r.seconds).sort((a, b) => a - b), 50);
+    const eventsP50 = results.events.length === 0 ? NaN : pct(results.events.map((r) => size / MB / r.seconds).sort((a, b) => a - b), 50);
     out += `\ntarget ≥ ${TARGET_MB_S} MB/s for capture events: ${eventsP50 >= TARGET_MB_S ? 'met' : 'NOT met'} (p50 ${eventsP50.toFixed(1)} MB/s)\n`;
     process.stdout.write(out);
   } finally {

@@ -321,6 +321,28 @@ describe('watches', () => {
   });
 });
 
+describe('a watch set again while armed', () => {
+  it('is one armed watch: each set is listed and fires with it, counted once', async () => {
+    const s = new Script();
+    const a = s.connect(0x1n);
+    a.watchData('/poll');
+    s.wait(10);
+    a.watchData('/poll');
+    s.wait(10);
+    a.watchData('/poll');
+    s.wait(5);
+    a.notify(EventType.NodeDataChanged, '/poll');
+    a.watchData('/poll');
+    const r = await analyzeEvents(s.events);
+    expect(r.watches).toMatchObject({ set: 4, fired: 1, armedAtEnd: 1 });
+    expect(r.watches.list.map((w) => w.fired?.event ?? null)).toEqual(['NodeDataChanged', 'NodeDataChanged', 'NodeDataChanged', null]);
+    const [first, second] = r.watches.list;
+    // Each listed set keeps its own set → fire latency.
+    expect(first!.fired!.latencyMs - second!.fired!.latencyMs).toBeCloseTo(second!.setMs - first!.setMs, 3);
+    expect(r.watches.fireLatencyMs?.count).toBe(1);
+  });
+});
+
 describe('removed watches', () => {
   it('disarms only the kind a successful removeWatches names', async () => {
     const s = new Script();

@@ -11,7 +11,7 @@ import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/eve
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
 import { roundMs } from './latency.js';
 import { LockTracker } from './locks.js';
-import { OpStats, type OpKeys } from './op-stats.js';
+import { OpStats } from './op-stats.js';
 import type { AnalysisReport, GuardrailFinding, WatchKind } from './report.js';
 import { SessionTracker } from './sessions.js';
 import { WatchTracker } from './watches.js';
@@ -38,7 +38,8 @@ interface ConnState {
   /** The session id the connect request asked to resume (0 for a new session). */
   requested: bigint | undefined;
   connectUs: number | undefined;
-  pending: Map<number, Pending[]>;
+  /** Requests awaiting their reply, by xid (an array only when a client reused an xid before its reply). */
+  pending: Map<number, Pending | Pending[]>;
   closeSentUs: number | undefined;
   lastReplyXid: number;
   closed: boolean;
@@ -149,7 +150,7 @@ export class Analyzer {
       case 'connect-request':
         c.requested = (f.decoded as ConnectRequest).sessionId;
         c.connectUs = t;
-        this.ops.request(this.keys(c, 'connect', undefined));
+        this.ops.request('connect', undefined, c.session, c.client);
         return;
       case 'connect-response':
         this.connected(c, f.decoded as ConnectResponse, t);
@@ -178,7 +179,7 @@ export class Analyzer {
     const requested = c.requested ?? 0n;
     if (r.timeOut <= 0) {
       // The server refused to resume the session: it has expired (ZooKeeper answers with timeout 0).
-      this.ops.reply(this.keys(c, 'connect', undefined), ErrorCode.SESSIONEXPIRED, latency);
+      this.ops.reply('connect', undefined, c.session, c.client, ErrorCode.SESSIONEXPIRED, latency);
       if (requested !== 0n) this.sessionEnded(hexId(requested), t, 'expired', 'the server refused to resume it (connect response with timeout 0)');
       return;
     }
@@ -187,12 +188,12 @@ export class Analyzer {
     c.session = id;
     this.sessions.established(id, r.timeOut, c.conn, t, resumed);
     if (resumed) this.watches.reconnected(id, c.conn.id, t);
-    this.ops.reply(this.keys(c, 'connect', undefined), 0, latency);
+    this.ops.reply('connect', undefined, c.session, c.client, 0, latency);
   }
 
   private request(c: ConnState, f: DescribedFrame, t: number): void {
     const op = f.op ?? `op(${f.opcode})`;
-    this.ops.request(this.keys(c, op, f.path));
+    this.ops.request(op, f.path, c.session, c.client);
     if (c.closeSentUs !== undefined) this.flag('request-after-close', t, c, op, f.path ?? null, `sent ${roundMs((t - c.closeSentUs) / 1000)} ms after closeSession on the same connection`);
     if (f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f });
     const body = (f.decoded as DecodedRequest | undefined)?.body as Rec | undefined;
@@ -215,7 +216,7 @@ export class Analyzer {
     const op = f.op ?? `op(${f.opcode})`;
     const err = f.err ?? 0;
     const latencyMs = req === undefined ? undefined : roundMs((t - req.timeUs) / 1000);
-    this.ops.reply(this.keys(c, op, f.path), err, latencyMs);
+    this.ops.reply(op, f.path, c.session, c.client, err, latencyMs);
     if (f.xid !== undefined && f.xid > 0) {
       if (f.xid < c.lastReplyXid) this.flag('reply-out-of-order', t, c, op, f.path ?? null, `reply to xid ${f.xid} after the reply to xid ${c.lastReplyXid}`);
       c.lastReplyXid = Math.max(c.lastReplyXid, f.xid);
@@ -310,20 +311,21 @@ export class Analyzer {
 
   private remember(c: ConnState, xid: number, p: Pending): void {
     if (c.pending.size >= MAX_PENDING_PER_CONN) return;
-    const list = c.pending.get(xid);
-    if (list === undefined) c.pending.set(xid, [p]);
-    else list.push(p);
+    const had = c.pending.get(xid);
+    if (had === undefined) c.pending.set(xid, p);
+    else if (Array.isArray(had)) had.push(p);
+    else c.pending.set(xid, [had, p]);
   }
 
   private take(c: ConnState, xid: number): Pending | undefined {
-    const list = c.pending.get(xid);
-    const p = list?.shift();
-    if (list !== undefined && list.length === 0) c.pending.delete(xid);
+    const had = c.pending.get(xid);
+    if (had === undefined || !Array.isArray(had)) {
+      c.pending.delete(xid);
+      return had;
+    }
+    const p = had.shift();
+    if (had.length === 0) c.pending.delete(xid);
     return p;
-  }
-
-  private keys(c: ConnState, op: string, path: string | undefined): OpKeys {
-    return { op, path, session: c.session, client: c.client };
   }
 
   private flag(kind: GuardrailFinding['kind'], t: number, c: ConnState, op: string | null, path: string | null, detail: string): void {
@@ -334,8 +336,8 @@ export class Analyzer {
   private withUnanswered(): Guardrails {
     const g = this.guardrails.clone();
     for (const c of this.conns.values()) {
-      for (const list of c.pending.values()) {
-        for (const p of list) {
+      for (const had of c.pending.values()) {
+        for (const p of Array.isArray(had) ? had : [had]) {
           // ZooKeeper never answers a standalone check (it is only meaningful inside a multi).
           if (p.frame.opcode === OpCode.check) continue;
           const why = c.closed ? 'the connection closed first' : 'the capture ended first';

@@ -8,8 +8,13 @@ export class BoundedList<T> {
 
   constructor(private readonly limit: number) {}
 
-  push(item: T): void {
-    if (this.items.length < this.limit) this.items.push(item);
-    else this.omitted++;
+  /** Adds `item` if there is room; true if it was kept. */
+  push(item: T): boolean {
+    if (this.items.length < this.limit) {
+      this.items.push(item);
+      return true;
+    }
+    this.omitted++;
+    return false;
   }
 }

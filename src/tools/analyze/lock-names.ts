@@ -47,8 +47,11 @@ const PATTERNS: readonly Pattern[] = [
 export function recogniseLockNode(path: string): LockNodeName | undefined {
   const at = path.lastIndexOf('/');
   if (at < 0) return undefined;
-  const dir = at === 0 ? '/' : path.slice(0, at);
-  const name = path.slice(at + 1);
+  return recogniseLockName(at === 0 ? '/' : path.slice(0, at), path.slice(at + 1));
+}
+
+/** The same for child `name` of directory `dir`, as a children listing gives them (no path to build first). */
+export function recogniseLockName(dir: string, name: string): LockNodeName | undefined {
   for (const p of PATTERNS) {
     const m = name.lastIndexOf(p.marker);
     if (m < 0) continue;

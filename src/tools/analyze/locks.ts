@@ -13,7 +13,7 @@
 
 import { BoundedList } from './bounded-list.js';
 import { LatencyHistogram, latencyFigures, roundMs } from './latency.js';
-import { holdersByRule, recogniseLockNode, type LockMode } from './lock-names.js';
+import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 
 /** The owner of a node created before the capture began. */
@@ -53,6 +53,11 @@ interface LockDir {
   recipe: string;
   kind: LockKind;
   live: Map<string, Contender>;
+  /**
+   * The live contenders in sequence order (ties in arrival order), kept sorted as they come and go: sorting the
+   * whole directory on every create made a long capture of a busy lock quadratic.
+   */
+  ordered: Contender[];
   /** Names of contenders that have ended, so a late listing does not bring them back. */
   ended: Set<string>;
   all: BoundedList<Contender>;
@@ -68,6 +73,8 @@ export interface SessionView {
 
 const MAX_CONTENDERS_KEPT = 5000;
 const MAX_WAITS = 5000;
+/** Ended contender names remembered per directory (the oldest are forgotten first). */
+const MAX_ENDED_NAMES = 10_000;
 
 export class LockTracker {
   private readonly dirs = new Map<string, LockDir>();
@@ -112,6 +119,7 @@ export class LockTracker {
       tracked: false,
     };
     d.live.set(n.name, c);
+    insertOrdered(d.ordered, c);
     d.all.push(c);
     this.byPath.set(path, { dir: d, c });
     this.recompute(d, atUs);
@@ -139,7 +147,7 @@ export class LockTracker {
     // Contenders created before the capture began: known only from listings.
     for (const name of children) {
       if (d?.live.has(name) === true) continue;
-      const n = recogniseLockNode(dirPath === '/' ? `/${name}` : `${dirPath}/${name}`);
+      const n = recogniseLockName(dirPath, name);
       if (n === undefined) continue;
       if (d?.ended.has(name) === true) continue;
       // Its create zxid is unknown; it is at most this listing's, so older listings cannot prove it gone.
@@ -165,7 +173,7 @@ export class LockTracker {
     for (const c of d.live.values()) if (c.session === session) c.tracked = true;
     this.recompute(d, atUs);
     // Who sees itself holding in this listing (by the rule applied to the listing itself).
-    const ordered = [...d.live.values()].filter((c) => names.has(c.name)).sort((a, b) => (a.seq >>> 0) - (b.seq >>> 0));
+    const ordered = d.ordered.filter((c) => names.has(c.name));
     for (const i of holdersByRule(d.kind, ordered)) {
       const c = ordered[i]!;
       if (c.session === session && c.acquiredUs === undefined) c.acquiredUs = atUs;
@@ -314,19 +322,28 @@ export class LockTracker {
     c.endUs = atUs;
     c.endHow = how;
     d.live.delete(c.name);
+    removeOrdered(d.ordered, c);
     d.ended.add(c.name);
+    // Only a listing racing the end can still show the name; keeping every name ever ended grew with the capture.
+    if (d.ended.size > MAX_ENDED_NAMES) d.ended.delete(d.ended.values().next().value!);
     this.byPath.delete(c.path);
   }
 
   private recompute(d: LockDir, atUs: number): void {
-    const ordered = [...d.live.values()].filter((c) => c.vanishedUs === undefined).sort((a, b) => (a.seq >>> 0) - (b.seq >>> 0));
-    for (const i of holdersByRule(d.kind, ordered)) ordered[i]!.ruleFirstUs ??= atUs;
+    // Only a prefix can hold: up to the first contender that is not a reader (a mutex: the first), except leases.
+    const prefix: Contender[] = [];
+    for (const c of d.ordered) {
+      if (c.vanishedUs !== undefined) continue;
+      prefix.push(c);
+      if (d.kind !== 'semaphore-leases' && (d.kind === 'mutex' || c.mode !== 'read')) break;
+    }
+    for (const i of holdersByRule(d.kind, prefix)) prefix[i]!.ruleFirstUs ??= atUs;
   }
 
   private dir(path: string, recipe: string, kind: LockKind): LockDir {
     let d = this.dirs.get(path);
     if (d === undefined) {
-      d = { dir: path, recipe, kind, live: new Map(), ended: new Set(), all: new BoundedList(MAX_CONTENDERS_KEPT), waits: [], orphans: [] };
+      d = { dir: path, recipe, kind, live: new Map(), ordered: [], ended: new Set(), all: new BoundedList(MAX_CONTENDERS_KEPT), waits: [], orphans: [] };
       this.dirs.set(path, d);
     } else if (kind === 'read-write' && d.kind === 'mutex') {
       // kazoo's write lock nodes look like its plain lock until a reader shows up.
@@ -334,5 +351,33 @@ export class LockTracker {
       d.recipe = recipe;
     }
     return d;
+  }
+}
+
+/** Where `seq` goes in `ordered`: after every contender with a sequence at or below it (ties keep arrival order). */
+function upperBound(ordered: readonly Contender[], seq: number): number {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ordered[mid]!.seq >>> 0 <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function insertOrdered(ordered: Contender[], c: Contender): void {
+  const at = upperBound(ordered, c.seq >>> 0);
+  if (at === ordered.length) ordered.push(c);
+  else ordered.splice(at, 0, c);
+}
+
+function removeOrdered(ordered: Contender[], c: Contender): void {
+  // Search back from the end of c's sequence run: c is in it.
+  for (let i = upperBound(ordered, c.seq >>> 0) - 1; i >= 0; i--) {
+    if (ordered[i] === c) {
+      ordered.splice(i, 1);
+      return;
+    }
   }
 }

@@ -11,14 +11,6 @@ interface Totals {
   latency: LatencyHistogram;
 }
 
-/** Who a request or reply is about. */
-export interface OpKeys {
-  op: string;
-  path: string | undefined;
-  session: string | undefined;
-  client: string;
-}
-
 class Table {
   private readonly rows = new Map<string, Totals>();
 
@@ -72,29 +64,49 @@ export function rollUpPath(path: string, depth: number): string {
   return out.length > 1 && out.endsWith('/') ? out.slice(0, -1) : out;
 }
 
+/** Full paths whose per-path row is remembered; past this the memo starts over (it only saves work). */
+const PATH_MEMO = 20_000;
+
 export class OpStats {
   private readonly byOp = new Table(1000);
   private readonly byPath = new Table(5000);
   private readonly bySession = new Table(10000);
   private readonly byClient = new Table(10000);
   private readonly all = new LatencyHistogram();
+  /**
+   * Full path → its rolled-up row: every request and reply names a path, and rolling it up builds a string. A row,
+   * once chosen for a key (even the "(other)" row), never changes, so remembering it is exact.
+   */
+  private readonly pathRows = new Map<string, Totals>();
 
   constructor(private readonly depth: number) {}
 
-  request(k: OpKeys): void {
-    this.byOp.row(k.op)!.requests++;
-    if (k.path !== undefined) this.byPath.row(rollUpPath(k.path, this.depth))!.requests++;
-    if (k.session !== undefined) this.bySession.row(k.session)!.requests++;
-    this.byClient.row(k.client)!.requests++;
+  /** A request of `op` on `path` by `session` (undefined before the handshake) from host `client`. */
+  request(op: string, path: string | undefined, session: string | undefined, client: string): void {
+    this.byOp.row(op)!.requests++;
+    if (path !== undefined) this.pathRow(path).requests++;
+    if (session !== undefined) this.bySession.row(session)!.requests++;
+    this.byClient.row(client)!.requests++;
   }
 
-  reply(k: OpKeys, err: number, latencyMs: number | undefined): void {
+  /** The reply to such a request, with its error code and latency (undefined when its request is not known). */
+  reply(op: string, path: string | undefined, session: string | undefined, client: string, err: number, latencyMs: number | undefined): void {
     const name = err === 0 ? undefined : errName(err);
-    replied(this.byOp.row(k.op)!, name, latencyMs);
-    if (k.path !== undefined) replied(this.byPath.row(rollUpPath(k.path, this.depth))!, name, latencyMs);
-    if (k.session !== undefined) replied(this.bySession.row(k.session)!, name, latencyMs);
-    replied(this.byClient.row(k.client)!, name, latencyMs);
+    replied(this.byOp.row(op)!, name, latencyMs);
+    if (path !== undefined) replied(this.pathRow(path), name, latencyMs);
+    if (session !== undefined) replied(this.bySession.row(session)!, name, latencyMs);
+    replied(this.byClient.row(client)!, name, latencyMs);
     if (latencyMs !== undefined) this.all.add(latencyMs);
+  }
+
+  private pathRow(path: string): Totals {
+    let t = this.pathRows.get(path);
+    if (t === undefined) {
+      if (this.pathRows.size >= PATH_MEMO) this.pathRows.clear();
+      t = this.byPath.row(rollUpPath(path, this.depth))!;
+      this.pathRows.set(path, t);
+    }
+    return t;
   }
 
   report(): OpsReport {

@@ -13,6 +13,74 @@ import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './r
 interface Armed {
   report: WatchReport;
   setUs: number;
+  /** Arming order within the session (the order reconnect checks report lost watches in). */
+  seq: number;
+  /** Later sets of the same watch while it was armed that made it into the report's list: they share its fate. */
+  also: WatchReport[] | undefined;
+}
+
+/**
+ * One session's armed watches, indexed by path: a notification names one path, and scanning every watch a busy
+ * session holds on each notification made the analysis quadratic. Persistent-recursive watches fire for paths
+ * under theirs, so they are kept apart and scanned (a session has few).
+ */
+class ArmedSet {
+  readonly byPath = new Map<string, Armed[]>();
+  readonly recursive: Armed[] = [];
+  private next = 0;
+
+  add(report: WatchReport, setUs: number): void {
+    const a: Armed = { report, setUs, seq: this.next++, also: undefined };
+    if (report.kind === 'persistent-recursive') {
+      this.recursive.push(a);
+      return;
+    }
+    const list = this.byPath.get(report.path);
+    if (list === undefined) this.byPath.set(report.path, [a]);
+    else list.push(a);
+  }
+
+  /** The armed watch of this kind on this path that has not fired yet, if any. */
+  find(kind: WatchKind, path: string): Armed | undefined {
+    const list = kind === 'persistent-recursive' ? this.recursive : this.byPath.get(path);
+    if (list === undefined) return undefined;
+    for (const a of list) if (a.report.kind === kind && a.report.path === path && a.report.fired === null) return a;
+    return undefined;
+  }
+
+  /** Every armed watch, in arming order. */
+  all(): Armed[] {
+    const out: Armed[] = [...this.recursive];
+    for (const list of this.byPath.values()) for (const a of list) out.push(a);
+    return out.sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Keeps only the watches `keep` says yes to. */
+  retain(keep: (a: Armed) => boolean): void {
+    for (const [path, list] of this.byPath) {
+      const kept = list.filter(keep);
+      if (kept.length === 0) this.byPath.delete(path);
+      else if (kept.length !== list.length) this.byPath.set(path, kept);
+    }
+    const r = this.recursive.filter(keep);
+    this.recursive.length = 0;
+    this.recursive.push(...r);
+  }
+
+  /** Keeps only the watches on `path` that `keep` says yes to (recursive ones are on their root path too). */
+  retainOn(path: string, keep: (a: Armed) => boolean): void {
+    const list = this.byPath.get(path);
+    if (list !== undefined) {
+      const kept = list.filter(keep);
+      if (kept.length === 0) this.byPath.delete(path);
+      else if (kept.length !== list.length) this.byPath.set(path, kept);
+    }
+    if (this.recursive.some((a) => a.report.path === path)) {
+      const r = this.recursive.filter((a) => a.report.path !== path || keep(a));
+      this.recursive.length = 0;
+      this.recursive.push(...r);
+    }
+  }
 }
 
 /** Notifications of the same change reach the sessions within this window of each other. */
@@ -56,13 +124,18 @@ function firesOnPath(type: number): readonly WatchKind[] {
   }
 }
 
+function drop(a: Armed, why: string): void {
+  a.report.dropped ??= why;
+  for (const r of a.also ?? []) r.dropped ??= why;
+}
+
 function isUnder(path: string, root: string): boolean {
   return root === '/' ? path.startsWith('/') : path === root || path.startsWith(`${root}/`);
 }
 
 export class WatchTracker {
   /** Armed watches per session. */
-  private readonly armed = new Map<string, Armed[]>();
+  private readonly armed = new Map<string, ArmedSet>();
   private readonly list = new BoundedList<WatchReport>(MAX_LIST);
   private readonly lost: LostWatch[] = [];
   private readonly herds: Herd[] = [];
@@ -77,10 +150,18 @@ export class WatchTracker {
   set(session: string, kind: WatchKind, path: string, atUs: number): void {
     this.setCount++;
     const report: WatchReport = { session, kind, path, setMs: this.ms(atUs), fired: null, dropped: null };
-    this.list.push(report);
-    const armed = this.armed.get(session) ?? [];
-    armed.push({ report, setUs: atUs });
-    this.armed.set(session, armed);
+    const listed = this.list.push(report);
+    let armed = this.armed.get(session);
+    if (armed === undefined) {
+      armed = new ArmedSet();
+      this.armed.set(session, armed);
+    }
+    // Setting a watch that is already armed registers nothing new on the server (it keeps one watch per path,
+    // kind and session), and a client polling with watch=true does so on every read: counting each set as another
+    // armed watch kept memory growing with the capture.
+    const same = armed.find(kind, path);
+    if (same === undefined) armed.add(report, atUs);
+    else if (listed) (same.also ??= []).push(report);
   }
 
   /** A notification for `session`: fires and (one-shot) disarms the watches it matches. */
@@ -89,34 +170,40 @@ export class WatchTracker {
     const armed = this.armed.get(session);
     if (armed === undefined) return;
     const onPath = firesOnPath(type);
-    const keep: Armed[] = [];
-    for (const a of armed) {
-      const { kind } = a.report;
-      const hit =
-        (a.report.path === path && onPath.includes(kind)) ||
-        (kind === 'persistent' && a.report.path === path && type !== EventType.None) ||
-        (kind === 'persistent-recursive' && isUnder(path, a.report.path) && type !== EventType.NodeChildrenChanged && type !== EventType.None);
-      if (!hit) {
-        keep.push(a);
-        continue;
+    const list = armed.byPath.get(path);
+    if (list !== undefined) {
+      let kept = 0;
+      for (const a of list) {
+        const { kind } = a.report;
+        const hit = onPath.includes(kind) || (kind === 'persistent' && type !== EventType.None);
+        // Persistent watches stay armed after firing, except when the node itself goes away and takes it along.
+        if (!hit || kind === 'persistent') list[kept++] = a;
+        if (hit) this.fire(a, type, path, atUs);
       }
-      const latencyMs = roundMs((atUs - a.setUs) / 1000);
-      if (a.report.fired === null) {
-        a.report.fired = { atMs: this.ms(atUs), event: eventTypeName(type), path, latencyMs };
-        this.firedCount++;
-        this.fireLatency.add(latencyMs);
-      }
-      // Persistent watches stay armed after firing, except when the node itself goes away and takes it along.
-      if (kind === 'persistent' || kind === 'persistent-recursive') keep.push(a);
+      if (kept === 0) armed.byPath.delete(path);
+      else list.length = kept;
     }
-    this.armed.set(session, keep);
+    if (type !== EventType.NodeChildrenChanged && type !== EventType.None) {
+      for (const a of armed.recursive) if (isUnder(path, a.report.path)) this.fire(a, type, path, atUs);
+    }
+  }
+
+  private fire(a: Armed, type: number, path: string, atUs: number): void {
+    if (a.report.fired !== null) return;
+    const latencyMs = roundMs((atUs - a.setUs) / 1000);
+    const atMs = this.ms(atUs);
+    const event = eventTypeName(type);
+    a.report.fired = { atMs, event, path, latencyMs };
+    for (const r of a.also ?? []) r.fired = { atMs, event, path, latencyMs: roundMs(atMs - r.setMs) };
+    this.firedCount++;
+    this.fireLatency.add(latencyMs);
   }
 
   /** The session reconnected on `conn`: remember what it had armed, to check the setWatches that should follow. */
   reconnected(session: string, conn: string, atUs: number): void {
     this.settleReconnect(session);
-    const armed = this.armed.get(session) ?? [];
-    if (armed.length > 0) this.reconnects.set(session, { session, conn, atUs, armed: [...armed], restored: new Set() });
+    const armed = this.armed.get(session)?.all() ?? [];
+    if (armed.length > 0) this.reconnects.set(session, { session, conn, atUs, armed, restored: new Set() });
   }
 
   /** A setWatches/setWatches2 request on a resumed connection lists these watches. */
@@ -129,22 +216,17 @@ export class WatchTracker {
   /** A session closed or expired: its watches are gone with it. */
   sessionEnded(session: string, why: string): void {
     this.settleReconnect(session);
-    for (const a of this.armed.get(session) ?? []) a.report.dropped ??= why;
+    for (const a of this.armed.get(session)?.all() ?? []) drop(a, why);
     this.armed.delete(session);
   }
 
   /** A removeWatches succeeded: the session's watches of these kinds on `path` are disarmed. */
   removed(session: string, path: string, kinds: readonly WatchKind[]): void {
-    const armed = this.armed.get(session);
-    if (armed === undefined) return;
-    this.armed.set(
-      session,
-      armed.filter((a) => {
-        if (a.report.path !== path || !kinds.includes(a.report.kind)) return true;
-        a.report.dropped ??= 'removed by the client';
-        return false;
-      }),
-    );
+    this.armed.get(session)?.retainOn(path, (a) => {
+      if (!kinds.includes(a.report.kind)) return true;
+      drop(a, 'removed by the client');
+      return false;
+    });
   }
 
   /**
@@ -157,7 +239,10 @@ export class WatchTracker {
       for (const g of this.groups.splice(0)) this.closeGroup(g);
     }
     let armedAtEnd = 0;
-    for (const list of this.armed.values()) armedAtEnd += list.filter((a) => a.report.dropped === null).length;
+    for (const set of this.armed.values()) {
+      for (const list of set.byPath.values()) for (const a of list) if (a.report.dropped === null) armedAtEnd++;
+      for (const a of set.recursive) if (a.report.dropped === null) armedAtEnd++;
+    }
     return {
       set: this.setCount,
       fired: this.firedCount,
@@ -174,17 +259,17 @@ export class WatchTracker {
     const r = this.reconnects.get(session);
     if (r === undefined) return;
     this.reconnects.delete(session);
-    const stillArmed = new Set(this.armed.get(session) ?? []);
+    const stillArmed = new Set(this.armed.get(session)?.all() ?? []);
     for (const a of r.armed) {
       // Watches that fired or were re-set since are not lost.
       if (!stillArmed.has(a) || r.restored.has(key(a.report.kind, a.report.path))) continue;
       // Clients file a watch under data or exist watches by whether the node exists now, not by how it was set.
       if ((a.report.kind === 'exists' || a.report.kind === 'data') && (r.restored.has(key('data', a.report.path)) || r.restored.has(key('exists', a.report.path)))) continue;
       if (this.lost.length < MAX_LIST) this.lost.push({ session, kind: a.report.kind, path: a.report.path, reconnectMs: this.ms(r.atUs), conn: r.conn });
-      a.report.dropped ??= 'not re-registered after a reconnect';
+      drop(a, 'not re-registered after a reconnect');
     }
     const lostSet = new Set(r.armed.filter((a) => a.report.dropped === 'not re-registered after a reconnect'));
-    this.armed.set(session, (this.armed.get(session) ?? []).filter((a) => !lostSet.has(a)));
+    this.armed.get(session)?.retain((a) => !lostSet.has(a));
   }
 
   private herd(session: string, type: number, path: string, atUs: number): void {
