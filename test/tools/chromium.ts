@@ -134,6 +134,8 @@ export async function loadInChromium(file: string, opts: { screenshot: string; w
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes (renderer, crash handler) may still be writing into the profile for a moment
+    // after the browser process is gone: rmSync retries ENOTEMPTY/EBUSY instead of failing the test.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   }
 }

@@ -183,8 +183,8 @@ export class LockTracker {
   /**
    * `session` learned that contender `path` is gone: its NodeDeleted notification, or a NONODE answer to the read
    * that was to watch it. A waiter that knew every node ahead of it holds then, with no new listing, so this is when
-   * it learns it holds if its own node now holds by the rule. The deleted node is left out even if its delete reply is not in yet (replies
-   * and notifications on different connections race each other in a capture).
+   * it learns it holds if its own node now holds by the rule. The deleted node is left out even if its delete reply
+   * is not in yet (replies and notifications on different connections race each other in a capture).
    */
   gone(path: string, session: string, atUs: number): void {
     const n = recogniseLockNode(path);
@@ -194,9 +194,9 @@ export class LockTracker {
     // with its expired session, which a capture may never show).
     const hit = this.byPath.get(path);
     if (hit !== undefined && hit.c.vanishedUs === undefined) this.vanished(d, hit.c, atUs);
-    const ordered = [...d.live.values()].filter((c) => c.vanishedUs === undefined && c.path !== path).sort((a, b) => (a.seq >>> 0) - (b.seq >>> 0));
-    for (const i of holdersByRule(d.kind, ordered)) {
-      const c = ordered[i]!;
+    const prefix = holdingPrefix(d, path);
+    for (const i of holdersByRule(d.kind, prefix)) {
+      const c = prefix[i]!;
       if (c.session === session && c.acquiredUs === undefined) c.heardUs ??= atUs;
     }
   }
@@ -330,13 +330,7 @@ export class LockTracker {
   }
 
   private recompute(d: LockDir, atUs: number): void {
-    // Only a prefix can hold: up to the first contender that is not a reader (a mutex: the first), except leases.
-    const prefix: Contender[] = [];
-    for (const c of d.ordered) {
-      if (c.vanishedUs !== undefined) continue;
-      prefix.push(c);
-      if (d.kind !== 'semaphore-leases' && (d.kind === 'mutex' || c.mode !== 'read')) break;
-    }
+    const prefix = holdingPrefix(d, undefined);
     for (const i of holdersByRule(d.kind, prefix)) prefix[i]!.ruleFirstUs ??= atUs;
   }
 
@@ -352,6 +346,20 @@ export class LockTracker {
     }
     return d;
   }
+}
+
+/**
+ * The contenders that can hold, in sequence order: only a prefix can, up to the first contender that is not a
+ * reader (a mutex: the first), except a semaphore's leases. Vanished nodes and the node at `without` are left out.
+ */
+function holdingPrefix(d: LockDir, without: string | undefined): Contender[] {
+  const prefix: Contender[] = [];
+  for (const c of d.ordered) {
+    if (c.vanishedUs !== undefined || c.path === without) continue;
+    prefix.push(c);
+    if (d.kind !== 'semaphore-leases' && (d.kind === 'mutex' || c.mode !== 'read')) break;
+  }
+  return prefix;
 }
 
 /** Where `seq` goes in `ordered`: after every contender with a sequence at or below it (ties keep arrival order). */
