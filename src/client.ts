@@ -322,13 +322,13 @@ export class ZooKeeperClient implements AsyncDisposable {
       // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
       if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
       if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
-      return mkdirp(this, path, options);
+      return mkdirp(this.#ctx, path, options);
     });
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */
   deleteRecursive(path: string, options: CallOptions = {}): Promise<void> {
-    return deleteRecursive(this, path, options);
+    return deleteRecursive(this.#ctx, path, options);
   }
 }
 
