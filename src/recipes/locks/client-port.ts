@@ -9,10 +9,6 @@ import { ZooKeeperError } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
 
-/** One write of a guarded multi, as the client's multi() takes it. */
-export type WriteOp = Parameters<ZooKeeperClient['multi']>[0][number];
-/** One result of the client's multi(). */
-export type OpResult = Awaited<ReturnType<ZooKeeperClient['multi']>>[number];
 
 type State = ZooKeeperClient['state'];
 
@@ -156,12 +152,11 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
     },
 
     checkOp(path): PortWriteOp {
-      const op: WriteOp = { kind: 'check', path, version: -1 };
-      return op;
+      return { kind: 'check', path, version: -1 };
     },
 
     multi(ops) {
-      return client.multi(ops as WriteOp[]);
+      return client.multi(ops);
     },
   };
 }
