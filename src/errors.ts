@@ -119,6 +119,11 @@ const RETRYABLE: ReadonlySet<ErrorCodeName> = new Set<ErrorCodeName>([
   'FRAME_TOO_LARGE',
 ]);
 
+/** True when `err` is a ZooKeeperError with one of `codes` (`isCode(e, 'NONODE', 'NODEEXISTS')`). */
+export function isCode(err: unknown, ...codes: readonly ErrorCodeName[]): err is ZooKeeperError {
+  return err instanceof ZooKeeperError && codes.includes(err.code);
+}
+
 /**
  * True when the same call may succeed if simply tried again on this client: the connection broke or the
  * server pushed back, but the session is intact. (A retried write may already have been applied.)

@@ -3,16 +3,12 @@
  * they take the ClientContext, so they go through the same validation, chroot and size checks as a plain create.
  */
 
-import { ZooKeeperError } from '../errors.js';
+import { isCode } from '../errors.js';
 import type { ClientContext } from './context.js';
 import * as reads from './node-reads.js';
 import * as writes from './node-writes.js';
 import { joinPath, validatePath } from './paths.js';
 import type { CallOptions, CreateOptions, MkdirpOptions } from './types.js';
-
-function isCode(e: unknown, code: string): boolean {
-  return e instanceof ZooKeeperError && e.code === code;
-}
 
 /** All creates are issued at once (FIFO order puts parents first), so this costs one round trip. */
 export async function mkdirp(ctx: ClientContext, path: string, options: MkdirpOptions): Promise<void> {

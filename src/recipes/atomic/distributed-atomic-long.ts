@@ -19,7 +19,8 @@ import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { waitConnected } from '../common/connection.js';
-import { badArgument, isCode } from '../common/errors.js';
+import { badArgument } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 

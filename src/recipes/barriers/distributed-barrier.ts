@@ -8,7 +8,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
 import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
-import { isCode } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 

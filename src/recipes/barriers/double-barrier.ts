@@ -13,7 +13,8 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
 import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 

@@ -9,7 +9,8 @@ import type { Created } from '../../client/types.js';
 import { isRetryable } from '../../errors.js';
 import { findProtectedChild, isValidLockPath, joinPath, newProtectedId, protectedPath } from '../locks/naming.js';
 import { waitConnected } from './connection.js';
-import { badArgument, isCode } from './errors.js';
+import { badArgument } from './errors.js';
+import { isCode } from '../../errors.js';
 
 export { joinPath, nodeName, parentPath } from '../locks/naming.js';
 

@@ -5,7 +5,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
+import { isCode, ZooKeeperError } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
 
@@ -115,7 +115,7 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
         client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container', ...sig(signal) }).then(
           () => undefined,
           (err: unknown) => {
-            if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
+            if (isCode(err, 'NODEEXISTS')) return;
             throw err;
           },
         ),
