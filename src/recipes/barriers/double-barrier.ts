@@ -11,7 +11,6 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
-import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
@@ -113,7 +112,7 @@ export class DistributedDoubleBarrier {
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
       try {
-        await waitConnected(this.#client, deadline.signal);
+        await this.#client.waitConnected({ signal: deadline.signal });
         // the watch goes first, so a `ready` created right after our node cannot be missed
         const ready = this.#client.exists(this.#readyPath, { watch: true });
         ready.catch(() => undefined); // awaited below unless the create fails first
@@ -160,7 +159,7 @@ export class DistributedDoubleBarrier {
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
       try {
-        await waitConnected(this.#client, deadline.signal);
+        await this.#client.waitConnected({ signal: deadline.signal });
         const members = await this.#members();
         if (members.length === 0) break;
         const index = members.indexOf(this.#ourName);

@@ -17,7 +17,7 @@ import type { Data, Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, waitConnected } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
@@ -207,7 +207,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
           backoffMs = Math.min(5000, Math.max(100, backoffMs * 2));
           continue;
         }
-        await waitConnected(client, stop);
+        await client.waitConnected({ signal: stop });
         if (this.#actualPath === undefined) await this.#create(client);
         else await this.#check(client, this.#actualPath);
         backoffMs = 0;
@@ -315,7 +315,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
           if (!isCode(err, 'NONODE') && !isSessionOver(client) && !isSessionLost(err)) throw err;
           return;
         }
-        await waitConnected(client).catch(() => undefined);
+        await client.waitConnected().catch(() => undefined);
       }
     }
   }
