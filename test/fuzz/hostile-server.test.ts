@@ -10,7 +10,7 @@ import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import type { StateChange } from '../../src/session/state.js';
 import type { HandshakeAct, ReplyAct } from './engine/hostile-server.js';
-import { Prng } from './engine/prng.js';
+import { Prng } from '../harness/prng.js';
 import { VirtualLink } from './engine/virtual-link.js';
 
 const T = 6000;

@@ -1,50 +1,10 @@
 /**
- * Test doubles for unit tests of the session: a fake clock that only moves when told, and an in-memory
- * transport whose "server" side the test drives with golden bytes. Both count what is still live, so a
- * test can assert that close() left no timer and no stream behind.
+ * Test doubles for unit tests of the session: an in-memory transport whose "server" side the test drives with
+ * golden bytes (it counts what is still live, so a test can assert that close() left no stream behind). Their clock
+ * is the tests' one fake clock, test/harness/manual-clock.ts.
  */
 
-import type { Clock, TimerHandle } from '../../src/session/clock.js';
 import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from '../../src/transport/types.js';
-
-export class FakeClock implements Clock {
-  private t = 1_000_000;
-  private seq = 0;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return this.t;
-  }
-
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const id = ++this.seq;
-    this.timers.set(id, { at: this.t + Math.max(0, ms), fn });
-    return id;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.timers.delete(handle as number);
-  }
-
-  /** Timers armed and not yet fired or cleared. */
-  get pending(): number {
-    return this.timers.size;
-  }
-
-  /** Moves time forward by `ms`, firing due timers in deadline order (each at its own time). */
-  advance(ms: number): void {
-    const target = this.t + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this.timers) if (entry[1].at <= target && (next === undefined || entry[1].at < next[1].at)) next = entry;
-      if (next === undefined) break;
-      this.timers.delete(next[0]);
-      this.t = next[1].at;
-      next[1].fn();
-    }
-    this.t = target;
-  }
-}
 
 export function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('hex');

@@ -15,7 +15,7 @@ import { ZooKeeperError } from '../../../src/errors.js';
 import { ErrorCode, ClientErrorCode } from '../../../src/protocol/index.js';
 import type { Corpus } from './corpus.js';
 import type { FuzzTarget } from './engine.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../../harness/prng.js';
 import { FuzzViolation, describeThrown } from './violation.js';
 import { VirtualLink } from './virtual-link.js';
 
