@@ -1,3 +1,5 @@
+import { ReaderQueue } from '../util/reader-queue.js';
+
 /**
  * Session states as one closed union with a single `change` entry point. The three terminal states
  * (expired, auth-failed, closed) absorb every later change, so no code path can "revive" a dead session.
@@ -5,8 +7,6 @@
  * Alongside the raw states, Curator-style connection events are derived for recipes: CONNECTED (first
  * connection), SUSPENDED (link lost, session maybe alive), RECONNECTED, LOST (session gone), READ_ONLY.
  */
-
-import { ReaderQueue } from '../util/reader-queue.js';
 
 export type SessionState =
   | 'connecting'
