@@ -72,7 +72,7 @@ function codeOf(o: { error?: unknown }): string {
 async function closeAndCheck(s: ReturnType<typeof setup>): Promise<void> {
   await outcome(s.link, s.client.close());
   expect(s.link.clock.pending).toBe(0);
-  expect(s.link.transport.open).toBe(0);
+  expect(s.link.transport.openStreams).toBe(0);
   expect(s.link.transport.thrown).toEqual([]);
   expect(s.link.server.clientViolations).toEqual([]);
 }

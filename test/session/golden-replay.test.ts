@@ -9,7 +9,8 @@ import { ZooKeeperClient } from '../../src/client.js';
 import { decodeRequestBody, JuteReader, decodeRequestHeader } from '../../src/protocol/index.js';
 import type { WatchEvent } from '../../src/session/watches.js';
 import { ManualClock } from '../harness/manual-clock.js';
-import { golden, MemoryTransport, settle } from './fakes.js';
+import { MemoryTransport } from '../harness/memory-transport.js';
+import { golden, settle } from './fakes.js';
 
 function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
   return golden(file)

@@ -8,7 +8,8 @@ import { ZooKeeperClient } from '../../src/client.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import type { StateChange } from '../../src/session/state.js';
 import { ManualClock } from '../harness/manual-clock.js';
-import { MemoryTransport, settle, type MemoryStream } from './fakes.js';
+import { MemoryTransport, type MemoryStream } from '../harness/memory-transport.js';
+import { settle } from './fakes.js';
 
 const SESSION = '0100000000000001';
 const PASSWD = '00000010' + '11'.repeat(16);

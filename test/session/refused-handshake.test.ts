@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
 import { errorOf } from '../client/helpers.js';
 import { ManualClock } from '../harness/manual-clock.js';
-import { MemoryTransport, settle } from './fakes.js';
+import { MemoryTransport } from '../harness/memory-transport.js';
+import { settle } from './fakes.js';
 
 describe('a refused handshake', () => {
   it('reads a reply header in place of the ConnectResponse as the server refusing the session', async () => {

@@ -5,7 +5,7 @@
  */
 
 import { HostileServer, type HostileServerOptions } from './hostile-server.js';
-import { MemoryTransport } from './memory-transport.js';
+import { MemoryTransport } from '../../harness/memory-transport.js';
 import type { Prng } from '../../harness/prng.js';
 import { ManualClock } from '../../harness/manual-clock.js';
 
