@@ -17,7 +17,8 @@ export interface MemoryServer {
   accept(link: { send(bytes: Uint8Array): void; close(): void }): (chunk: Uint8Array) => void;
 }
 
-function fromHex(text: string): Uint8Array {
+/** Bytes from a hex string. */
+export function fromHex(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'hex'));
 }
 

@@ -7,9 +7,7 @@ export function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('hex');
 }
 
-export function fromHex(text: string): Uint8Array {
-  return new Uint8Array(Buffer.from(text, 'hex'));
-}
+export { fromHex } from '../harness/memory-transport.js';
 
 /** Lets queued microtasks (promise reactions, the session's write coalescing) run. */
 export async function settle(): Promise<void> {
