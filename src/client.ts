@@ -148,6 +148,15 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#session.stateMachine.changes();
   }
 
+  /**
+   * Resolves once the session is connected (or connected read-only), at once when it already is. Rejects with the
+   * session's end (SESSIONEXPIRED, AUTHFAILED, CLOSED) if it ends first, or with ABORTED when `options.signal` fires.
+   * Recipes wait with this after a CONNECTIONLOSS instead of watching the state themselves.
+   */
+  waitConnected(options: { readonly signal?: AbortSignal | undefined } = {}): Promise<void> {
+    return this.#session.waitConnected(options.signal);
+  }
+
   /** Calls `listener` on every state change; returns the unsubscribe function. */
   onStateChange(listener: (change: StateChange) => void): () => void {
     return this.#session.stateMachine.subscribe(listener);
@@ -322,13 +331,13 @@ export class ZooKeeperClient implements AsyncDisposable {
       // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
       if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
       if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
-      return mkdirp(this, path, options);
+      return mkdirp(this.#ctx, path, options);
     });
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */
   deleteRecursive(path: string, options: CallOptions = {}): Promise<void> {
-    return deleteRecursive(this, path, options);
+    return deleteRecursive(this.#ctx, path, options);
   }
 }
 

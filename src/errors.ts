@@ -5,7 +5,7 @@
  * client does not know, which become UNKNOWN_ERROR instead of a crash).
  */
 
-import type { OpResult } from './client/multi.js';
+import type { OpResult } from './client/op-result.js';
 import { ErrorCode, errorName, type ErrorCodeName } from './protocol/error-codes.js';
 
 export type { ErrorCodeName } from './protocol/error-codes.js';
@@ -118,6 +118,11 @@ const RETRYABLE: ReadonlySet<ErrorCodeName> = new Set<ErrorCodeName>([
   'PROTOCOL_ERROR',
   'FRAME_TOO_LARGE',
 ]);
+
+/** True when `err` is a ZooKeeperError with one of `codes` (`isCode(e, 'NONODE', 'NODEEXISTS')`). */
+export function isCode(err: unknown, ...codes: readonly ErrorCodeName[]): err is ZooKeeperError {
+  return err instanceof ZooKeeperError && codes.includes(err.code);
+}
 
 /**
  * True when the same call may succeed if simply tried again on this client: the connection broke or the

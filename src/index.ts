@@ -52,6 +52,7 @@ export { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 export {
   clientError,
   errorFromServer,
+  isCode,
   isRetryable,
   isSessionLost,
   ZooKeeperError,

@@ -51,10 +51,12 @@ export {
   EventType,
   JUTE_MAX_BUFFER,
   KeeperState,
+  knownEventType,
   OpCode,
   opName,
   WatcherType,
   Xid,
+  type EventTypeName,
   type OpCodeValue,
   type OpName,
 } from './protocol/opcodes.js';

@@ -6,7 +6,6 @@
  */
 
 import { clientError } from '../errors.js';
-import { OpCode } from '../protocol/index.js';
 import { guard, ok, type ClientContext } from './context.js';
 import type { NodeData, ReconfigChange } from './types.js';
 
@@ -24,9 +23,10 @@ export function reconfig(ctx: ClientContext, change: ReconfigChange): Promise<No
     }
     const curConfigId = configVersion(change.fromConfig);
     const body = { joiningServers: joining, leavingServers: leaving, newMembers, curConfigId };
-    return ctx.send('reconfig', undefined, OpCode.reconfig, body, change, (reply) => {
+    return ctx.send('reconfig', undefined, 'reconfig', body, change, (reply) => {
       ok(reply, 'reconfig', undefined);
-      return reply.body as NodeData;
+      const { data, stat } = reply.body;
+      return { data: data ?? new Uint8Array(0), stat };
     });
   });
 }

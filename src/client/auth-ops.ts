@@ -1,7 +1,6 @@
 /** Authentication calls: adding credentials to the session, and asking the server who we are. */
 
 import { clientError } from '../errors.js';
-import { OpCode, type ClientInfo } from '../protocol/index.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { toBytes } from './data.js';
 import type { CallOptions, ClientIdentity, Data } from './types.js';
@@ -16,9 +15,9 @@ export function addAuth(ctx: ClientContext, scheme: string, auth: Data, options:
 
 export function whoAmI(ctx: ClientContext, options: CallOptions): Promise<ClientIdentity[]> {
   return guard(() =>
-    ctx.send('whoAmI', undefined, OpCode.whoAmI, undefined, options, (reply) => {
+    ctx.send('whoAmI', undefined, 'whoAmI', undefined, options, (reply) => {
       ok(reply, 'whoAmI', undefined);
-      const infos = (reply.body as { clientInfo: ClientInfo[] | null }).clientInfo ?? [];
+      const infos = reply.body.clientInfo ?? [];
       return infos.map((i) => ({ scheme: i.authScheme ?? '', user: i.user ?? '' }));
     }),
   );

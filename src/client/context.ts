@@ -6,6 +6,8 @@
 
 import { clientError, errorFromServer, ZooKeeperError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { OpCode } from '../protocol/opcodes.js';
+import type { RequestBodyByOp, ResponseBodyByOp } from '../protocol/ops.js';
 import type { Reply } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
 import type { WatchEvent } from '../session/watches.js';
@@ -15,6 +17,14 @@ import { checkSignal } from './checks.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
+
+/** An op the client sends and reads the reply of: a row of both of the protocol's body tables. */
+export type WireOp = keyof RequestBodyByOp & keyof ResponseBodyByOp;
+
+/** A reply to a `K` request, its body typed by the protocol's table (the body is there only when err is 0). */
+export interface ReplyTo<K extends WireOp> extends Reply {
+  readonly body: ResponseBodyByOp[K];
+}
 
 export class ClientContext {
   constructor(
@@ -51,14 +61,28 @@ export class ClientContext {
    * Queues one request (synchronously: call order is wire order). `onReply` runs when the reply is read even if
    * the caller aborted meanwhile; `onAbandoned` then gets its result to dispose of (see RequestSpec).
    */
-  send<T>(
+  send<K extends WireOp, T>(
+    op: string,
+    path: string | undefined,
+    wire: K,
+    body: RequestBodyByOp[K],
+    options: CallOptions,
+    onReply: (reply: ReplyTo<K>) => T,
+    onAbandoned?: (result: T) => void,
+  ): Promise<T> {
+    return this.#send(op, path, OpCode[wire], body, options, onReply as (reply: Reply) => T, onAbandoned);
+  }
+
+  // The one untyped step: the session encodes `body` and decodes the reply with the opcode's row of the same
+  // tables that type `send`, so the reply's body is the ResponseBodyByOp row of the op that was sent.
+  #send<T>(
     op: string,
     path: string | undefined,
     opcode: number,
     body: unknown,
     options: CallOptions,
     onReply: (reply: Reply) => T,
-    onAbandoned?: (result: T) => void,
+    onAbandoned: ((result: T) => void) | undefined,
   ): Promise<T> {
     const signal = checkSignal(options.signal, op, path);
     const abandoned = onAbandoned === undefined ? {} : { onAbandoned };

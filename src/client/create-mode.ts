@@ -5,7 +5,7 @@
  */
 
 import { clientError } from '../errors.js';
-import { CreateFlags, OpCode } from '../protocol/opcodes.js';
+import { CreateFlags } from '../protocol/opcodes.js';
 
 /** How a node is created: persistent or ephemeral, optionally sequential, or a container or TTL node. */
 export type CreateMode =
@@ -55,12 +55,15 @@ export function checkTtl(info: CreateModeInfo, ttl: number | undefined, op: stri
   return BigInt(ttl);
 }
 
+/** The ops a create goes out as. */
+export type CreateOp = 'create' | 'create2' | 'createContainer' | 'createTTL';
+
 /**
- * The opcode for a create: 19 for containers, 21 for TTL modes, else 15 (create2, which also returns
- * the Stat) when `withStat`, else 1.
+ * The op for a create: createContainer for containers, createTTL for TTL modes, else create2 (which also returns
+ * the Stat) when `withStat`, else create.
  */
-export function createOpcode(info: CreateModeInfo, withStat: boolean): number {
-  if (info.flags === CreateFlags.container) return OpCode.createContainer;
-  if (info.ttl) return OpCode.createTTL;
-  return withStat ? OpCode.create2 : OpCode.create;
+export function createOp(info: CreateModeInfo, withStat: boolean): CreateOp {
+  if (info.flags === CreateFlags.container) return 'createContainer';
+  if (info.ttl) return 'createTTL';
+  return withStat ? 'create2' : 'create';
 }

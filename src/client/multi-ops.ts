@@ -4,7 +4,6 @@
  */
 
 import { errorFromServer, ZooKeeperError } from '../errors.js';
-import { OpCode } from '../protocol/index.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './multi-wire.js';
 import { multiRequestSize } from './request-size.js';
@@ -15,7 +14,7 @@ export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: Call
     const body = encodeMulti('write', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
     const measured = multiRequestSize(body.ops);
     ctx.checkRequestSize('multi', undefined, measured.dataLength, () => measured.size);
-    return ctx.send('multi', undefined, OpCode.multi, body, options, (reply) => {
+    return ctx.send('multi', undefined, 'multi', body, options, (reply) => {
       ok(reply, 'multi', undefined);
       const results = multiResults(reply.body, ctx.chroot);
       const failed = results.findIndex((r) => r.type === 'error' && r.errno !== 0);
@@ -37,7 +36,7 @@ export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: Call
 export function multiRead(ctx: ClientContext, ops: readonly ReadOp[], options: CallOptions): Promise<OpResult[]> {
   return guard(() => {
     const body = encodeMulti('read', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
-    return ctx.send('multiRead', undefined, OpCode.multiRead, body, options, (reply) => {
+    return ctx.send('multiRead', undefined, 'multiRead', body, options, (reply) => {
       ok(reply, 'multiRead', undefined);
       return multiResults(reply.body, ctx.chroot);
     });

@@ -4,10 +4,10 @@
  */
 
 import { clientError, errorFromServer } from '../errors.js';
-import { errorName, MULTI_END, multiOp, OpCode, type MultiOp, type MultiRequest, type MultiResponse, type Stat } from '../protocol/index.js';
+import { errorName, MULTI_END, multiOp, OpCode, type MultiOp, type MultiRequest, type MultiResponse, type MultiResultBody, type Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
-import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
+import { checkTtl, createModeInfo, createOp } from './create-mode.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
 import { checkAcl, checkVersion } from './checks.js';
 import { validatePath } from './paths.js';
@@ -31,7 +31,7 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
         flags: mode.flags,
         ...(ttl === undefined ? {} : { ttl }),
       };
-      return multiOp(createOpcode(mode, false), body);
+      return multiOp(OpCode[createOp(mode, false)], body);
     }
     case 'delete':
       validatePath(o.path, op);
@@ -74,28 +74,38 @@ export function encodeMulti(
   return { ops: ops.map((o, i) => encodeOp(o, i, chroot, data, defaultAcl)), end: { ...MULTI_END } };
 }
 
-export function multiResults(body: unknown, chroot: Chroot): OpResult[] {
-  const response = body as MultiResponse;
+/** The Stat of a result body that carries one (the decoder picked the record by the result's type). */
+function statOf(b: MultiResultBody | null): Stat | undefined {
+  return b !== null && 'stat' in b ? b.stat : undefined;
+}
+
+function needStat(b: MultiResultBody | null, type: string): Stat {
+  const stat = statOf(b);
+  if (stat === undefined) throw clientError('PROTOCOL_ERROR', `multi ${type} result without a Stat`, { op: 'multi' });
+  return stat;
+}
+
+export function multiResults(response: MultiResponse, chroot: Chroot): OpResult[] {
   return response.results.map((r): OpResult => {
-    const b = r.body as Record<string, unknown> | null;
+    const b = r.body;
     switch (r.header.type) {
       case OpCode.create:
       case OpCode.create2:
       case OpCode.createContainer:
       case OpCode.createTTL:
-        return { type: 'create', path: chroot.toClient((b?.['path'] as string | null) ?? ''), stat: b?.['stat'] as Stat | undefined };
+        return { type: 'create', path: chroot.toClient((b !== null && 'path' in b ? b.path : null) ?? ''), stat: statOf(b) };
       case OpCode.delete:
         return { type: 'delete' };
       case OpCode.check:
         return { type: 'check' };
       case OpCode.setData:
-        return { type: 'setData', stat: b?.['stat'] as Stat };
+        return { type: 'setData', stat: needStat(b, 'setData') };
       case OpCode.getData:
-        return { type: 'getData', data: (b?.['data'] as Uint8Array | null) ?? new Uint8Array(0), stat: b?.['stat'] as Stat };
+        return { type: 'getData', data: (b !== null && 'data' in b ? b.data : null) ?? new Uint8Array(0), stat: needStat(b, 'getData') };
       case OpCode.getChildren:
-        return { type: 'getChildren', children: (b?.['children'] as string[] | null) ?? [] };
+        return { type: 'getChildren', children: (b !== null && 'children' in b ? b.children : null) ?? [] };
       default: {
-        const errno = (b?.['err'] as number | undefined) ?? r.header.err;
+        const errno = (b !== null && 'err' in b ? b.err : undefined) ?? r.header.err;
         const code = errno === 0 ? 'OK' : (errorName(errno) ?? errorFromServer(errno).code);
         return { type: 'error', code, errno };
       }

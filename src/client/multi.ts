@@ -7,11 +7,11 @@
  * client turns that into a ZooKeeperError carrying all per-op results.
  */
 
-import type { Stat } from '../protocol/index.js';
-import type { ErrorCodeName } from '../errors.js';
 import type { ACL } from './acl.js';
 import type { CreateMode } from './create-mode.js';
 import type { Data } from './types.js';
+
+export type { OpResult } from './op-result.js';
 
 /** One write of a `multi()`: built with `Op.create`, `Op.delete`, `Op.setData` or `Op.check`. */
 export type WriteOp =
@@ -62,14 +62,3 @@ export const Op: OpBuilders = {
     return { kind: 'getChildren', path };
   },
 };
-
-/** The result of one op of a `multi()` or `multiRead()`, in the order of the ops. */
-export type OpResult =
-  | { readonly type: 'create'; readonly path: string; readonly stat: Stat | undefined }
-  | { readonly type: 'delete' }
-  | { readonly type: 'setData'; readonly stat: Stat }
-  | { readonly type: 'check' }
-  | { readonly type: 'getData'; readonly data: Uint8Array; readonly stat: Stat }
-  | { readonly type: 'getChildren'; readonly children: string[] }
-  /** An op of a failed multi, or a failed multiRead op: `code` OK for ops before the failing one. */
-  | { readonly type: 'error'; readonly code: ErrorCodeName | 'OK'; readonly errno: number };

@@ -4,7 +4,7 @@
  */
 
 import { clientError } from '../errors.js';
-import { ErrorCode, OpCode, type GetChildren2Response, type GetDataResponse, type Stat } from '../protocol/index.js';
+import { ErrorCode, type GetChildren2Response, type GetDataResponse, type Stat } from '../protocol/index.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import { guard, ok, type ClientContext } from './context.js';
@@ -31,7 +31,7 @@ export function exists(ctx: ClientContext, path: string, options: WatchOptions):
     return ctx.send(
       'exists',
       path,
-      OpCode.exists,
+      'exists',
       { path: server, watch },
       options,
       (reply) => {
@@ -41,7 +41,7 @@ export function exists(ctx: ClientContext, path: string, options: WatchOptions):
           onExist?.register();
         } else {
           ok(reply, 'exists', path);
-          stat = (reply.body as { stat: Stat }).stat;
+          stat = reply.body.stat;
           onData?.register();
           w = onData;
         }
@@ -69,17 +69,18 @@ export function getConfig(ctx: ClientContext, options: WatchOptions): Promise<No
 }
 
 function readData(ctx: ClientContext, op: string, path: string, serverPath: string, options: WatchOptions): Promise<NodeData | (NodeData & Watched)> {
-  const call = { op, path, serverPath, opcode: OpCode.getData, kind: 'data' } as const;
+  const call = { op, path, serverPath, wire: 'getData', kind: 'data' } as const;
   return watchedRead(ctx, call, options, (res: GetDataResponse, watch) => withWatch({ data: res.data ?? EMPTY, stat: res.stat }, watch));
 }
 
 export function getACL(ctx: ClientContext, path: string, options: CallOptions): Promise<{ acl: ACL[]; stat: Stat }> {
   return guard(() => {
     validatePath(path, 'getACL');
-    return ctx.send('getACL', path, OpCode.getACL, { path: ctx.chroot.toServer(path) }, options, (reply) => {
+    return ctx.send('getACL', path, 'getACL', { path: ctx.chroot.toServer(path) }, options, (reply) => {
       ok(reply, 'getACL', path);
-      const res = reply.body as { acl: ACL[] | null; stat: Stat };
-      return { acl: res.acl ?? [], stat: res.stat };
+      const { acl, stat } = reply.body;
+      // Jute strings may be null on the wire; ZooKeeper never sends a null scheme or id, and the public Id has none.
+      return { acl: (acl ?? []).map((a) => ({ perms: a.perms, id: { scheme: a.id.scheme ?? '', id: a.id.id ?? '' } })), stat };
     });
   });
 }
@@ -87,7 +88,7 @@ export function getACL(ctx: ClientContext, path: string, options: CallOptions): 
 export function getChildren(ctx: ClientContext, path: string, options: WatchOptions): Promise<string[] | ({ children: string[] } & Watched)> {
   return guard(() => {
     validatePath(path, 'getChildren');
-    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), opcode: OpCode.getChildren, kind: 'child' } as const;
+    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), wire: 'getChildren', kind: 'child' } as const;
     return watchedRead(ctx, call, options, (res: { children: string[] | null }, watch) => {
       const children = res.children ?? [];
       return watch === undefined ? children : { children, watch };
@@ -98,7 +99,7 @@ export function getChildren(ctx: ClientContext, path: string, options: WatchOpti
 export function getChildrenWithStat(ctx: ClientContext, path: string, options: WatchOptions): Promise<ChildrenWithStat | (ChildrenWithStat & Watched)> {
   return guard(() => {
     validatePath(path, 'getChildren');
-    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), opcode: OpCode.getChildren2, kind: 'child' } as const;
+    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), wire: 'getChildren2', kind: 'child' } as const;
     return watchedRead(ctx, call, options, (res: GetChildren2Response, watch) => withWatch({ children: res.children ?? [], stat: res.stat }, watch));
   });
 }
@@ -107,9 +108,9 @@ export function getAllChildrenNumber(ctx: ClientContext, path: string, options: 
   return guard(() => {
     validatePath(path, 'getAllChildrenNumber');
     const body = { path: ctx.chroot.toServer(path) };
-    return ctx.send('getAllChildrenNumber', path, OpCode.getAllChildrenNumber, body, options, (reply) => {
+    return ctx.send('getAllChildrenNumber', path, 'getAllChildrenNumber', body, options, (reply) => {
       ok(reply, 'getAllChildrenNumber', path);
-      return (reply.body as { totalNumber: number }).totalNumber;
+      return reply.body.totalNumber;
     });
   });
 }
@@ -121,9 +122,9 @@ export function getEphemerals(ctx: ClientContext, prefix: string, options: CallO
     }
     const chroot = ctx.chroot;
     const serverPrefix = prefix === '/' ? (chroot.root ?? '/') : chroot.toServer(prefix);
-    return ctx.send('getEphemerals', prefix, OpCode.getEphemerals, { prefixPath: serverPrefix }, options, (reply) => {
+    return ctx.send('getEphemerals', prefix, 'getEphemerals', { prefixPath: serverPrefix }, options, (reply) => {
       ok(reply, 'getEphemerals', prefix);
-      const paths = (reply.body as { ephemerals: string[] | null }).ephemerals ?? [];
+      const paths = reply.body.ephemerals ?? [];
       return paths.filter((p) => chroot.contains(p)).map((p) => chroot.toClient(p));
     });
   });
@@ -132,6 +133,6 @@ export function getEphemerals(ctx: ClientContext, prefix: string, options: CallO
 export function sync(ctx: ClientContext, path: string, options: CallOptions): Promise<void> {
   return guard(() => {
     validatePath(path, 'sync');
-    return ctx.send('sync', path, OpCode.sync, { path: ctx.chroot.toServer(path) }, options, (reply) => ok(reply, 'sync', path));
+    return ctx.send('sync', path, 'sync', { path: ctx.chroot.toServer(path) }, options, (reply) => ok(reply, 'sync', path));
   });
 }

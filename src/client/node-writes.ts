@@ -2,11 +2,11 @@
 
 import { clientError, errorFromServer } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { OpCode, type Stat } from '../protocol/index.js';
+import type { Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import { checkAcl, checkVersion } from './checks.js';
 import { guard, ok, type ClientContext } from './context.js';
-import { checkTtl, createModeInfo, createOpcode } from './create-mode.js';
+import { checkTtl, createModeInfo, createOp } from './create-mode.js';
 import { validatePath } from './paths.js';
 import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
@@ -28,15 +28,15 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
     };
     const length = bytes?.length ?? 0;
     ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, ttl !== undefined));
-    return ctx.send(op, path, createOpcode(mode, withStat), body, options, (reply) => {
+    return ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
       if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
         throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
       }
       ok(reply, op, path);
-      const res = reply.body as { path: string | null; stat?: Stat };
+      const res = reply.body;
       const created = ctx.chroot.toClient(res.path ?? '');
       if (!withStat) return created;
-      if (res.stat === undefined) throw clientError('PROTOCOL_ERROR', 'create2 reply without a Stat', { op, path });
+      if (!('stat' in res)) throw clientError('PROTOCOL_ERROR', 'create2 reply without a Stat', { op, path });
       return { path: created, stat: res.stat };
     });
   });
@@ -46,7 +46,7 @@ export function deleteNode(ctx: ClientContext, path: string, options: VersionOpt
   return guard(() => {
     validatePath(path, 'delete');
     const body = { path: ctx.chroot.toServer(path), version: checkVersion(options.version, 'delete', path) };
-    return ctx.send('delete', path, OpCode.delete, body, options, (reply) => ok(reply, 'delete', path));
+    return ctx.send('delete', path, 'delete', body, options, (reply) => ok(reply, 'delete', path));
   });
 }
 
@@ -55,9 +55,9 @@ export function setData(ctx: ClientContext, path: string, data: Data, options: V
     validatePath(path, 'setData');
     const body = { path: ctx.chroot.toServer(path), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
     ctx.checkRequestSize('setData', path, body.data.length, () => setDataRequestSize(body.path, body.data.length));
-    return ctx.send('setData', path, OpCode.setData, body, options, (reply) => {
+    return ctx.send('setData', path, 'setData', body, options, (reply) => {
       ok(reply, 'setData', path);
-      return (reply.body as { stat: Stat }).stat;
+      return reply.body.stat;
     });
   });
 }
@@ -66,9 +66,9 @@ export function setACL(ctx: ClientContext, path: string, acl: readonly ACL[], op
   return guard(() => {
     validatePath(path, 'setACL');
     const body = { path: ctx.chroot.toServer(path), acl: checkAcl(acl, 'setACL', path), version: checkVersion(options.version, 'setACL', path) };
-    return ctx.send('setACL', path, OpCode.setACL, body, options, (reply) => {
+    return ctx.send('setACL', path, 'setACL', body, options, (reply) => {
       ok(reply, 'setACL', path);
-      return (reply.body as { stat: Stat }).stat;
+      return reply.body.stat;
     });
   });
 }

@@ -1,19 +1,17 @@
 /**
- * Helpers over whole subtrees, built only on the public client API: mkdirp (create missing ancestors)
- * and deleteRecursive.
+ * Helpers over whole subtrees: mkdirp (create missing ancestors) and deleteRecursive. Like the other op modules
+ * they take the ClientContext, so they go through the same validation, chroot and size checks as a plain create.
  */
 
-import { ZooKeeperError } from '../errors.js';
-import type { ZooKeeperClient } from '../client.js';
+import { isCode } from '../errors.js';
+import type { ClientContext } from './context.js';
+import * as reads from './node-reads.js';
+import * as writes from './node-writes.js';
 import { joinPath, validatePath } from './paths.js';
 import type { CallOptions, CreateOptions, MkdirpOptions } from './types.js';
 
-function isCode(e: unknown, code: string): boolean {
-  return e instanceof ZooKeeperError && e.code === code;
-}
-
 /** All creates are issued at once (FIFO order puts parents first), so this costs one round trip. */
-export async function mkdirp(client: ZooKeeperClient, path: string, options: MkdirpOptions): Promise<void> {
+export async function mkdirp(ctx: ClientContext, path: string, options: MkdirpOptions): Promise<void> {
   validatePath(path, 'mkdirp');
   if (path === '/') return;
   const parts = path.split('/').slice(1);
@@ -21,13 +19,13 @@ export async function mkdirp(client: ZooKeeperClient, path: string, options: Mkd
   for (let i = 1; i <= parts.length; i++) {
     const p = '/' + parts.slice(0, i).join('/');
     const last = i === parts.length;
-    const opts: CreateOptions & { stat?: false } = {
+    const opts: CreateOptions = {
       mode: options.containers === true && !last ? 'container' : 'persistent',
       ...(options.acl === undefined ? {} : { acl: options.acl }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
     creates.push(
-      client.create(p, last ? (options.data ?? null) : null, opts).catch((e: unknown) => {
+      writes.create(ctx, p, last ? (options.data ?? null) : null, opts).catch((e: unknown) => {
         if (!isCode(e, 'NODEEXISTS')) throw e;
       }),
     );
@@ -37,20 +35,25 @@ export async function mkdirp(client: ZooKeeperClient, path: string, options: Mkd
   if (failure !== undefined) throw (failure as PromiseRejectedResult).reason;
 }
 
-export async function deleteRecursive(client: ZooKeeperClient, path: string, options: CallOptions): Promise<void> {
+async function childrenOf(ctx: ClientContext, path: string, options: CallOptions): Promise<string[]> {
+  const r = await reads.getChildren(ctx, path, options);
+  return Array.isArray(r) ? r : r.children;
+}
+
+export async function deleteRecursive(ctx: ClientContext, path: string, options: CallOptions): Promise<void> {
   validatePath(path, 'deleteRecursive');
   for (let attempt = 0; ; attempt++) {
     let children: string[];
     try {
-      children = await client.getChildren(path, options);
+      children = await childrenOf(ctx, path, options);
     } catch (e) {
       if (isCode(e, 'NONODE')) return;
       throw e;
     }
-    await Promise.all(children.map((c) => deleteRecursive(client, joinPath(path, c), options)));
+    await Promise.all(children.map((c) => deleteRecursive(ctx, joinPath(path, c), options)));
     if (path === '/') return;
     try {
-      await client.delete(path, options);
+      await writes.deleteNode(ctx, path, options);
       return;
     } catch (e) {
       if (isCode(e, 'NONODE')) return;

@@ -4,6 +4,7 @@
  */
 
 import type { WatchEvent, Watcher } from '../session/watches.js';
+import { ReaderQueue } from '../util/reader-queue.js';
 import type { AddWatchMode } from './types.js';
 
 /** A one-shot watcher and the promise it resolves (never rejects: session ends arrive as events). */
@@ -18,10 +19,7 @@ export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: 
  * `remove()` removes it from the server.
  */
 export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposable {
-  private readonly queue: WatchEvent[] = [];
-  /** Everyone waiting in next(): all are woken, so two concurrent readers can never strand one. */
-  private waiters: (() => void)[] = [];
-  private ended = false;
+  private readonly queue = new ReaderQueue<WatchEvent>();
   private removal: Promise<void> | undefined;
   /** The registry callback; the client registers it under the server path. */
   readonly watcher: Watcher;
@@ -34,30 +32,27 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
     private readonly remove: () => Promise<void>,
   ) {
     this.watcher = (event) => {
-      if (this.ended) return;
       this.queue.push(mapPath(event));
       // A session-ending event is the last one.
-      if (event.type === 'None') this.ended = true;
-      this.wakeAll();
+      if (event.type === 'None') this.queue.end();
     };
   }
 
   /** True once disposed or once the session ended. */
   get closed(): boolean {
-    return this.ended;
+    return this.queue.ended;
   }
 
   /** Events not yet consumed. */
   get buffered(): number {
-    return this.queue.length;
+    return this.queue.size;
   }
 
   /** Removes the watch (locally and, if nothing else watches the path, on the server) and ends iteration. */
   close(): Promise<void> {
     this.removal ??= (async () => {
-      const wasEnded = this.ended;
-      this.ended = true;
-      this.wakeAll();
+      const wasEnded = this.queue.ended;
+      this.queue.end();
       if (!wasEnded) await this.remove();
     })();
     return this.removal;
@@ -70,18 +65,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
 
   /** The next event, or undefined once the watch is over and drained. */
   async next(): Promise<WatchEvent | undefined> {
-    for (;;) {
-      const event = this.queue.shift();
-      if (event !== undefined) return event;
-      if (this.ended) return undefined;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  private wakeAll(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake();
+    return (await this.queue.next()).value;
   }
 
   /**
@@ -89,10 +73,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
    */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {
-      next: async (): Promise<IteratorResult<WatchEvent>> => {
-        const event = await this.next();
-        return event === undefined ? { value: undefined, done: true } : { value: event, done: false };
-      },
+      next: (): Promise<IteratorResult<WatchEvent>> => this.queue.next(),
       // Leaving a for-await loop (break, throw) removes the watch.
       return: async (): Promise<IteratorResult<WatchEvent>> => {
         await this.close();

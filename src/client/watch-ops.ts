@@ -4,7 +4,7 @@
  */
 
 import { clientError } from '../errors.js';
-import { AddWatchMode as WireAddWatchMode, ErrorCode, OpCode, WatcherType } from '../protocol/index.js';
+import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
 import type { WatchEvent, WatchKind } from '../session/watches.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { validatePath } from './paths.js';
@@ -24,7 +24,7 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
     return ctx.send(
       'addWatch',
       path,
-      OpCode.addWatch,
+      'addWatch',
       { path: server, mode: wireMode },
       options,
       (reply) => {
@@ -63,7 +63,7 @@ export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatc
     validatePath(path, 'removeWatches');
     const server = ctx.chroot.toServer(path);
     const wire = watcherType(type, 'removeWatches', path);
-    return ctx.send('removeWatches', path, OpCode.removeWatches, { path: server, type: wire }, options, (reply) => {
+    return ctx.send('removeWatches', path, 'removeWatches', { path: server, type: wire }, options, (reply) => {
       ok(reply, 'removeWatches', path);
       const watches = ctx.session.watches;
       const notify = (kinds: WatchKind[], eventType: WatchEvent['type']): void => {
@@ -80,7 +80,7 @@ export function checkWatches(ctx: ClientContext, path: string, type: RemoveWatch
   return guard(() => {
     validatePath(path, 'checkWatches');
     const body = { path: ctx.chroot.toServer(path), type: watcherType(type, 'checkWatches', path) };
-    return ctx.send('checkWatches', path, OpCode.checkWatches, body, options, (reply) => {
+    return ctx.send('checkWatches', path, 'checkWatches', body, options, (reply) => {
       if (reply.err === ErrorCode.NOWATCHER) return false;
       ok(reply, 'checkWatches', path);
       return true;

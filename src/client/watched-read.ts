@@ -4,7 +4,7 @@
  * says the watch was set, so a notification right behind the reply always finds it.
  */
 
-import type { Reply } from '../session/outgoing.js';
+import type { ResponseBodyByOp } from '../protocol/ops.js';
 import type { WatchEvent, WatchKind } from '../session/watches.js';
 import { ok, type ClientContext } from './context.js';
 import { oneShot } from './watch-handle.js';
@@ -30,12 +30,15 @@ export function watchOn(ctx: ClientContext, kind: WatchKind, serverPath: string)
   };
 }
 
-export interface ReadCall {
+/** The reads that take `{path, watch}` and may leave a one-shot watch. */
+export type WatchedReadOp = 'getData' | 'getChildren' | 'getChildren2';
+
+export interface ReadCall<K extends WatchedReadOp> {
   readonly op: string;
   /** The caller's path (for errors). */
   readonly path: string;
   readonly serverPath: string;
-  readonly opcode: number;
+  readonly wire: K;
   /** The watch such a read leaves. */
   readonly kind: WatchKind;
 }
@@ -44,24 +47,24 @@ export interface ReadCall {
  * Sends a `{path, watch}` read; on success registers the watch (if asked for) and lets `shape` build the
  * result from the response record and the watch's promise (undefined when no watch was asked for).
  */
-export function watchedRead<B, R>(
+export function watchedRead<K extends WatchedReadOp, R>(
   ctx: ClientContext,
-  call: ReadCall,
+  call: ReadCall<K>,
   options: WatchOptions,
-  shape: (body: B, watch: Promise<WatchEvent> | undefined) => R,
+  shape: (body: ResponseBodyByOp[K], watch: Promise<WatchEvent> | undefined) => R,
 ): Promise<R> {
-  const { op, path, serverPath, opcode } = call;
+  const { op, path, serverPath, wire } = call;
   const w = options.watch === true ? watchOn(ctx, call.kind, serverPath) : undefined;
   return ctx.send(
     op,
     path,
-    opcode,
+    wire,
     { path: serverPath, watch: w !== undefined },
     options,
-    (reply: Reply) => {
+    (reply) => {
       ok(reply, op, path);
       w?.register();
-      return shape(reply.body as B, w?.promise);
+      return shape(reply.body, w?.promise);
     },
     // The server's one-shot watch stays (there is no way to remove only it) and fires into nothing, harmlessly;
     // the local watcher goes, so it neither lingers nor keeps the path's watches alive when a handle closes.

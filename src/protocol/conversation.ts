@@ -12,7 +12,6 @@
  * reply whose request it never saw with its header and `unmatched: true` instead of an error.
  */
 
-import { describeFourLetterFrame } from './conversation-4lw.js';
 import { bodyPath, errName, eventTypeName, hexId, shortData, summarizeRequestBody, summarizeResponseBody } from './describe.js';
 import { detectFourLetterWord } from './four-letter.js';
 import { JuteDecodeError, JuteReader } from './jute.js';
@@ -22,6 +21,7 @@ import { decodeConnectRequest, decodeConnectResponse, type ConnectRequest, type 
 import { decodeReplyHeader, decodeRequestHeader, type ReplyHeader, type RequestHeader } from './records/headers.js';
 import { multiOpRecordName, multiResultRecordName, type MultiRequest, type MultiResponse } from './records/multi.js';
 import { decodeWatcherEvent, type WatcherEvent } from './records/watcher-event.js';
+import { utf8Decode } from './utf8.js';
 
 /** Which way a frame travelled: client to server or server to client. */
 export type Direction = 'c2s' | 's2c';
@@ -343,4 +343,17 @@ function describeMultiResponse(m: MultiResponse): DescribedMultiResponse {
     })),
     end: m.end,
   };
+}
+
+const SUMMARY_CHARS = 60;
+
+/** A four-letter-word connection's raw text chunk: the command, or the first line of its answer. */
+function describeFourLetterFrame(dir: Direction, bytes: Uint8Array): DescribedFrame {
+  const text = utf8Decode(bytes);
+  const firstLine = text.split('\n', 1)[0] ?? '';
+  const short = firstLine.length > SUMMARY_CHARS ? `${firstLine.slice(0, SUMMARY_CHARS)}…` : firstLine;
+  const lines = text.split('\n').filter((l) => l !== '').length;
+  return dir === 'c2s'
+    ? { kind: '4lw-command', decoded: { text }, summary: `4lw command ${JSON.stringify(text)}` }
+    : { kind: '4lw-response', decoded: { text }, summary: `4lw answer ${JSON.stringify(short)}${lines > 1 ? ` (+${lines - 1} line(s))` : ''}` };
 }

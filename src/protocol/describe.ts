@@ -6,7 +6,7 @@
 
 import { errorName } from './error-codes.js';
 import { hexEncode } from './hex.js';
-import { AddWatchMode, CreateFlags, EventType, opName, Perms, WatcherType } from './opcodes.js';
+import { AddWatchMode, CreateFlags, knownEventType, opName, Perms, WatcherType } from './opcodes.js';
 import { OpaqueBody } from './records/opaque.js';
 import { isValidUtf8, utf8Decode } from './utf8.js';
 
@@ -96,10 +96,9 @@ function list(items: readonly (string | null)[] | null, max = 5): string {
   return `[${shown.join(', ')}${items.length > max ? `, …+${items.length - max}` : ''}]`;
 }
 
-const EVENT_NAMES = new Map<number, string>(Object.entries(EventType).map(([k, v]) => [v, k]));
-
+/** A watch event type's name for display: `NodeCreated`, …, or `event(N)` for a number ZooKeeper does not define. */
 export function eventTypeName(type: number): string {
-  return EVENT_NAMES.get(type) ?? `event(${type})`;
+  return knownEventType(type) ?? `event(${type})`;
 }
 
 /** The error name of a reply code: OK, NONODE, … or the bare number for codes ZooKeeper does not define. */

@@ -79,6 +79,16 @@ export const EventType = {
   PersistentWatchRemoved: 7,
 } as const;
 
+/** The name of a watch event type (`NodeCreated`, `NodeDataChanged`, ...). */
+export type EventTypeName = keyof typeof EventType;
+
+const EVENT_TYPE_NAMES = new Map<number, EventTypeName>(Object.entries(EventType).map(([k, v]) => [v, k as EventTypeName]));
+
+/** The name of a wire EventType, or undefined for a number ZooKeeper does not define. */
+export function knownEventType(type: number): EventTypeName | undefined {
+  return EVENT_TYPE_NAMES.get(type);
+}
+
 /** Watcher.Event.KeeperState. */
 export const KeeperState = {
   Unknown: -1,

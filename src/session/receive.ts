@@ -18,11 +18,12 @@ import {
   ErrorCode,
   errorName,
   JuteReader,
+  knownEventType,
   Xid,
   type ConnectResponse,
 } from '../protocol/index.js';
 import type { Connection } from './connection.js';
-import { eventTypeName, type WatchEvent } from './watches.js';
+import type { WatchEvent } from './watches.js';
 
 /** xid, zxid, err. */
 const REPLY_HEADER_BYTES = 16;
@@ -103,7 +104,7 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
   switch (header.xid) {
     case Xid.notification: {
       const event = decodeWatcherEvent(r);
-      const type = eventTypeName(event.type);
+      const type = knownEventType(event.type);
       if (type !== undefined && event.path !== null) routes.notification({ type, state: 'SyncConnected', path: event.path });
       return;
     }

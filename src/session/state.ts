@@ -1,3 +1,5 @@
+import { ReaderQueue } from '../util/reader-queue.js';
+
 /**
  * Session states as one closed union with a single `change` entry point. The three terminal states
  * (expired, auth-failed, closed) absorb every later change, so no code path can "revive" a dead session.
@@ -109,38 +111,24 @@ export class StateMachine {
   changes(): AsyncIterable<StateChange> {
     return {
       [Symbol.asyncIterator]: () => {
-        const queue: StateChange[] = [];
-        // Every reader waiting in next() is woken, so concurrent next() calls can never strand one.
-        let waiters: (() => void)[] = [];
-        const wake = (): void => {
-          const woken = waiters;
-          waiters = [];
-          for (const w of woken) w();
-        };
-        let done = this.terminal;
+        const queue = new ReaderQueue<StateChange>();
         const unsubscribe = this.subscribe((change) => {
           queue.push(change);
-          if (isTerminal(change.to)) unsubscribe();
-          wake();
-        });
-        if (done) unsubscribe();
-        return {
-          next: async (): Promise<IteratorResult<StateChange>> => {
-            for (;;) {
-              const change = queue.shift();
-              if (change !== undefined) {
-                if (isTerminal(change.to)) done = true;
-                return { value: change, done: false };
-              }
-              if (done) return { value: undefined, done: true };
-              await new Promise<void>((resolve) => waiters.push(resolve));
-            }
-          },
-          return: async (): Promise<IteratorResult<StateChange>> => {
-            done = true;
-            queue.length = 0;
+          // A terminal change is the last one.
+          if (isTerminal(change.to)) {
             unsubscribe();
-            wake();
+            queue.end();
+          }
+        });
+        if (this.terminal) {
+          unsubscribe();
+          queue.end();
+        }
+        return {
+          next: (): Promise<IteratorResult<StateChange>> => queue.next(),
+          return: async (): Promise<IteratorResult<StateChange>> => {
+            unsubscribe();
+            queue.discard();
             return { value: undefined, done: true };
           },
         };

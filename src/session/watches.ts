@@ -8,18 +8,12 @@
  * ZooKeeper's ZKWatchManager.materialize.
  */
 
+import type { EventTypeName } from '../protocol/opcodes.js';
+
 export type WatchKind = 'data' | 'exist' | 'child' | 'persistent' | 'persistentRecursive';
 
-/** What happened to the watched node. */
-export type WatchEventType =
-  | 'None'
-  | 'NodeCreated'
-  | 'NodeDeleted'
-  | 'NodeDataChanged'
-  | 'NodeChildrenChanged'
-  | 'DataWatchRemoved'
-  | 'ChildWatchRemoved'
-  | 'PersistentWatchRemoved';
+/** What happened to the watched node: the protocol's EventType names. */
+export type WatchEventType = EventTypeName;
 
 /** The session state a watch event reports. */
 export type WatchKeeperState = 'SyncConnected' | 'Expired' | 'AuthFailed' | 'Closed';
@@ -30,22 +24,6 @@ export interface WatchEvent {
   readonly state: WatchKeeperState;
   /** The node's path; undefined for session events (type None). */
   readonly path: string | undefined;
-}
-
-const EVENT_TYPE_NAMES: Record<number, WatchEventType> = {
-  [-1]: 'None',
-  1: 'NodeCreated',
-  2: 'NodeDeleted',
-  3: 'NodeDataChanged',
-  4: 'NodeChildrenChanged',
-  5: 'DataWatchRemoved',
-  6: 'ChildWatchRemoved',
-  7: 'PersistentWatchRemoved',
-};
-
-/** The name of a wire EventType, or undefined for a number ZooKeeper does not define. */
-export function eventTypeName(type: number): WatchEventType | undefined {
-  return EVENT_TYPE_NAMES[type];
 }
 
 export type Watcher = (event: WatchEvent) => void;

@@ -15,7 +15,7 @@ import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
 import { cacheTree, serverTree, treeDiff } from '../recipes/cache-helpers.js';
 import { FencedResource } from './fenced-resource.js';
 import type { OpTracker } from './op-tracker.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../harness/prng.js';
 import { trackedClient } from './tracked-client.js';
 import type { Watchdog } from './watchdog.js';
 import { boundsFor } from './workers.js';
@@ -158,7 +158,7 @@ export class ElectionRun {
       const session = `e${slot}.${generation}`;
       const client = await this.#connect(session);
       if (client === undefined) {
-        await pause(prng.int(100, 500));
+        await pause(prng.range(100, 500));
         continue;
       }
       const tracked = trackedClient(client, this.ctx.tracker, session, bounds.requestMs);
@@ -178,7 +178,7 @@ export class ElectionRun {
           if (event.signal.aborted) leave();
           else event.signal.addEventListener('abort', leave, { once: true });
           // lead for a while, then step down so leadership keeps changing hands
-          setTimeout(steppedDown, prng.int(100, 1500));
+          setTimeout(steppedDown, prng.range(100, 1500));
         });
         this.#candidates.add(candidate);
         latch.start();

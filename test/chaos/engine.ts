@@ -15,7 +15,7 @@ import { emptyFaultLog, heal, NETWORK_FAULTS, runFaultLane, SERVER_FAULTS, type 
 import { FencedResource } from './fenced-resource.js';
 import { lockNodesUnder, watchesBySession, watchTotals, type Member } from './leftovers.js';
 import { OpTracker } from './op-tracker.js';
-import { Prng } from './prng.js';
+import { Prng } from '../harness/prng.js';
 import { buildReport, type ChaosReport } from './report.js';
 import { Watchdog } from './watchdog.js';
 import { boundsFor, runSlot, type LockLayout } from './workers.js';

@@ -15,7 +15,7 @@
 import { OpCode } from '../../src/protocol/opcodes.js';
 import type { FaultProxy } from '../harness/fault-proxy.js';
 import type { ZkEnsemble } from '../harness/zookeeper.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../harness/prng.js';
 
 export const SERVER_FAULTS = ['kill-leader', 'kill-follower'] as const;
 export const NETWORK_FAULTS = [
@@ -99,7 +99,7 @@ export async function runFaultLane(
       log.errors.push(`${kind} at ${(targets.elapsed() / 1000).toFixed(1)} s: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       await heal(targets, log);
     }
-    await sleep(prng.int(options.gapMs[0], options.gapMs[1]));
+    await sleep(prng.range(options.gapMs[0], options.gapMs[1]));
   }
 }
 
@@ -133,7 +133,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const leader = await ensemble.leaderIndex();
       const others = ensemble.servers.map((_, i) => i).filter((i) => i !== leader);
       const victim = kind === 'kill-leader' ? leader : prng.pick(others);
-      const downMs = prng.int(500, 3000);
+      const downMs = prng.range(500, 3000);
       await ensemble.kill(victim);
       record(`member #${victim} killed, down ${downMs} ms`);
       await sleep(downMs);
@@ -143,8 +143,8 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
     }
     case 'pause-short':
     case 'pause-long': {
-      const i = prng.int(0, proxies.length - 1);
-      const ms = kind === 'pause-short' ? prng.int(Math.round(T * 0.25), Math.round(T * 0.85)) : prng.int(Math.round(T * 1.25), T * 2);
+      const i = prng.range(0, proxies.length - 1);
+      const ms = kind === 'pause-short' ? prng.range(Math.round(T * 0.25), Math.round(T * 0.85)) : prng.range(Math.round(T * 1.25), T * 2);
       proxyAt(proxies, i).pause();
       record(`link to member #${i} paused ${ms} ms (T = ${T} ms)`);
       await sleep(ms);
@@ -152,7 +152,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       return true;
     }
     case 'partition-all': {
-      const ms = prng.int(Math.round(T * 1.25), Math.round(T * 1.75));
+      const ms = prng.range(Math.round(T * 1.25), Math.round(T * 1.75));
       for (const proxy of proxies) proxy.pause();
       record(`every link paused ${ms} ms (T = ${T} ms)`);
       await sleep(ms);
@@ -166,7 +166,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       // Half the time the connection breaks soon after, as when a reply is really lost; the other half it stays up
       // and the client must notice by itself (the next reply, or a ping answer, overtakes the lost one).
       const thenReset = prng.chance(0.5);
-      const cutAfterMs = prng.int(100, 1000);
+      const cutAfterMs = prng.range(100, 1000);
       // Armed on every link at once, so the first matching reply anywhere is the one lost.
       let hitOn: ((i: number) => void) | undefined;
       const hit = new Promise<number>((resolve) => (hitOn = resolve));
@@ -199,9 +199,9 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const i = busyProxy(proxies, prng);
       // A length prefix no ZooKeeper frame can have (over the limit, or negative), then junk.
       const bytes = new Uint8Array(12);
-      for (let b = 0; b < bytes.length; b++) bytes[b] = prng.int(0, 255);
+      for (let b = 0; b < bytes.length; b++) bytes[b] = prng.range(0, 255);
       const negative = prng.chance(0.5);
-      new DataView(bytes.buffer).setInt32(0, negative ? -prng.int(1, 1 << 30) : prng.int(0x7000_0000, 0x7fff_ffff));
+      new DataView(bytes.buffer).setInt32(0, negative ? -prng.range(1, 1 << 30) : prng.range(0x7000_0000, 0x7fff_ffff));
       const n = proxyAt(proxies, i).connections();
       proxyAt(proxies, i).injectToClient(bytes);
       record(`${bytes.length} garbage bytes (${negative ? 'negative' : 'oversized'} length) to ${n} connections via member #${i}`);
@@ -213,7 +213,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
 /** A proxy with client connections on it if there is one (faults on an idle link prove nothing). */
 function busyProxy(proxies: readonly FaultProxy[], prng: Prng): number {
   const busy = proxies.map((p, i) => (p.connections() > 0 ? i : -1)).filter((i) => i >= 0);
-  return busy.length > 0 ? prng.pick(busy) : prng.int(0, proxies.length - 1);
+  return busy.length > 0 ? prng.pick(busy) : prng.range(0, proxies.length - 1);
 }
 
 function proxyAt(proxies: readonly FaultProxy[], i: number): FaultProxy {
@@ -224,7 +224,7 @@ function proxyAt(proxies: readonly FaultProxy[], i: number): FaultProxy {
 
 function weightedPick(kinds: readonly FaultKind[], prng: Prng): FaultKind {
   const total = kinds.reduce((sum, k) => sum + WEIGHTS[k], 0);
-  let roll = prng.next() * total;
+  let roll = prng.float() * total;
   for (const kind of kinds) {
     roll -= WEIGHTS[kind];
     if (roll < 0) return kind;

@@ -22,7 +22,7 @@ import {
 } from '../../src/recipes/index.js';
 import type { FencedResource, HolderKind } from './fenced-resource.js';
 import type { OpTracker } from './op-tracker.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../harness/prng.js';
 import { trackedClient } from './tracked-client.js';
 import type { Watchdog } from './watchdog.js';
 
@@ -83,7 +83,7 @@ export async function runSlot(ctx: SlotContext): Promise<void> {
       client = await ctx.tracker.track(session, 'connect', connecting, { boundMs: 2 * ctx.sessionTimeoutMs + bounds.allowanceMs });
     } catch {
       // No session now (an election, a partition): try again shortly.
-      await pause(ctx.prng.int(100, 500));
+      await pause(ctx.prng.range(100, 500));
       continue;
     }
     ctx.onClient(session, client);
@@ -107,8 +107,8 @@ export async function runSlot(ctx: SlotContext): Promise<void> {
 async function cycle(ctx: SlotContext, session: string, recipes: Recipes, acquireTimeoutMs: number): Promise<void> {
   const { prng, tracker, layout } = ctx;
   const choice = choose(prng, layout);
-  const holdMs = prng.int(10, 150);
-  const steps = prng.int(1, 3);
+  const holdMs = prng.range(10, 150);
+  const steps = prng.range(1, 3);
   const guarded = prng.chance(0.3);
   const options = { timeoutMs: acquireTimeoutMs, signal: ctx.stop };
   const started =
@@ -124,7 +124,7 @@ async function cycle(ctx: SlotContext, session: string, recipes: Recipes, acquir
     lease = await tracker.track(session, `acquire ${choice.kind}`, started.then(acquiredOrTimeout), { boundMs: acquireTimeoutMs + 2 * ctx.sessionTimeoutMs });
   } catch {
     // Counted by the tracker. Back off a little so a slot whose session is gone does not spin.
-    await pause(prng.int(20, 200));
+    await pause(prng.range(20, 200));
     return;
   }
   try {
@@ -159,7 +159,7 @@ async function cycle(ctx: SlotContext, session: string, recipes: Recipes, acquir
 }
 
 function choose(prng: Prng, layout: LockLayout): Choice {
-  const roll = prng.next();
+  const roll = prng.float();
   if (roll < 0.4) return { kind: 'mutex', path: prng.pick(layout.mutexes) };
   if (roll < 0.6) return { kind: 'read', path: layout.readWrite };
   if (roll < 0.75) return { kind: 'write', path: layout.readWrite };

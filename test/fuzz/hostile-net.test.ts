@@ -9,7 +9,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { HostileServer, type ReplyAct } from './engine/hostile-server.js';
 import { listenHostile } from './engine/net-server.js';
-import { Prng } from './engine/prng.js';
+import { Prng } from '../harness/prng.js';
 import { trapCrashes } from './crash-trap.js';
 
 const crashes = trapCrashes();

@@ -10,7 +10,7 @@ import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import type { StateChange } from '../../src/session/state.js';
 import type { HandshakeAct, ReplyAct } from './engine/hostile-server.js';
-import { Prng } from './engine/prng.js';
+import { Prng } from '../harness/prng.js';
 import { VirtualLink } from './engine/virtual-link.js';
 
 const T = 6000;
@@ -72,7 +72,7 @@ function codeOf(o: { error?: unknown }): string {
 async function closeAndCheck(s: ReturnType<typeof setup>): Promise<void> {
   await outcome(s.link, s.client.close());
   expect(s.link.clock.pending).toBe(0);
-  expect(s.link.transport.open).toBe(0);
+  expect(s.link.transport.openStreams).toBe(0);
   expect(s.link.transport.thrown).toEqual([]);
   expect(s.link.server.clientViolations).toEqual([]);
 }

@@ -112,3 +112,16 @@ describe('readable names', () => {
     expect(summarizeResponseBody({ acl: [acl[1]] })).toBe('acl=[r ip:10.0.0.1]');
   });
 });
+
+describe('event type names: one table', () => {
+  it('names every EventType the same way for the session and the describer, and flags unknown numbers', async () => {
+    const { EventType, knownEventType } = await import('../../src/protocol.js');
+    const { eventTypeName } = await import('../../src/protocol/describe.js');
+    for (const [name, code] of Object.entries(EventType)) {
+      expect(knownEventType(code)).toBe(name);
+      expect(eventTypeName(code)).toBe(name);
+    }
+    expect(knownEventType(99)).toBeUndefined();
+    expect(eventTypeName(99)).toBe('event(99)');
+  });
+});

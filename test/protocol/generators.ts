@@ -4,21 +4,18 @@
  */
 
 import type { ACL, Id, MultiHeader, Stat } from '../../src/protocol/index.js';
+import { Prng } from '../harness/prng.js';
 
 export class Gen {
-  private state: number;
+  private readonly rng: Prng;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.rng = new Prng(seed);
   }
 
-  /** mulberry32: tiny, fast, good enough to spread test values. */
+  /** A float in [0, 1) from the tests' one seeded PRNG. */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.rng.float();
   }
 
   below(n: number): number {

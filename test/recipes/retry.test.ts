@@ -1,36 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
 import { exponentialBackoff, noRetry, sleep } from '../../src/recipes/retry.js';
-import type { Clock } from '../../src/session/clock.js';
-
-/** A clock that only moves when told to. */
-function fakeClock() {
-  let now = 0;
-  let nextId = 1;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  const clock: Clock & { advance(ms: number): void; pending(): number } = {
-    now: () => now,
-    setTimeout(fn, ms) {
-      const id = nextId++;
-      timers.set(id, { at: now + ms, fn });
-      return id;
-    },
-    clearTimeout(handle) {
-      timers.delete(handle as number);
-    },
-    advance(ms) {
-      now += ms;
-      for (const [id, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
-        if (t.at <= now) {
-          timers.delete(id);
-          t.fn();
-        }
-      }
-    },
-    pending: () => timers.size,
-  };
-  return clock;
-}
+import { ManualClock } from '../harness/manual-clock.js';
 
 describe('exponentialBackoff', () => {
   it('doubles up to the ceiling, the upper half random', () => {
@@ -68,7 +39,7 @@ describe('exponentialBackoff', () => {
 
 describe('sleep', () => {
   it('resolves when the clock reaches the delay', async () => {
-    const clock = fakeClock();
+    const clock = new ManualClock(0);
     let done = false;
     const p = sleep(100, clock).then(() => {
       done = true;
@@ -82,19 +53,19 @@ describe('sleep', () => {
   });
 
   it('rejects with ABORTED at once when the signal fires, clearing its timer', async () => {
-    const clock = fakeClock();
+    const clock = new ManualClock(0);
     const ac = new AbortController();
     const p = sleep(1000, clock, ac.signal);
-    expect(clock.pending()).toBe(1);
+    expect(clock.pending).toBe(1);
     ac.abort();
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
-    expect(clock.pending()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('rejects without arming a timer when already aborted, keeping a ZooKeeperError reason', async () => {
-    const clock = fakeClock();
+    const clock = new ManualClock(0);
     const reason = new ZooKeeperError('TIMEOUT', 'TIMEOUT');
     await expect(sleep(10, clock, AbortSignal.abort(reason))).rejects.toBe(reason);
-    expect(clock.pending()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 });

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
 import { decodeRequestBody, JuteReader, decodeRequestHeader } from '../../src/protocol/index.js';
 import type { WatchEvent } from '../../src/session/watches.js';
-import { FakeClock, golden, MemoryTransport, settle } from './fakes.js';
+import { ManualClock } from '../harness/manual-clock.js';
+import { MemoryTransport } from '../harness/memory-transport.js';
+import { golden, settle } from './fakes.js';
 
 function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
   return golden(file)
@@ -16,7 +18,7 @@ function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
     .map((f) => f.hex);
 }
 
-function newClient(transport: MemoryTransport, clock: FakeClock, sessionTimeoutMs: number): ZooKeeperClient {
+function newClient(transport: MemoryTransport, clock: ManualClock, sessionTimeoutMs: number): ZooKeeperClient {
   // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it.
   return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0' });
 }
@@ -29,7 +31,7 @@ describe('replaying golden conversations', () => {
     const c2s2 = frames(file, 2, 'c2s');
     const s2c2 = frames(file, 2, 's2c');
     const transport = new MemoryTransport();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = newClient(transport, clock, 30_000);
     await settle();
     const first = transport.last;
@@ -100,7 +102,7 @@ describe('replaying golden conversations', () => {
     const c2s = frames(file, 1, 'c2s');
     const s2c = frames(file, 1, 's2c');
     const transport = new MemoryTransport();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = newClient(transport, clock, 10_000);
     await settle();
     const link = transport.last;
@@ -134,7 +136,7 @@ describe('replaying golden conversations', () => {
   it('a resume answered with timeOut 0 expires the session: calls reject, watches get a final event', async () => {
     const file = 'session_expired.jsonl';
     const transport = new MemoryTransport();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = newClient(transport, clock, 4000);
     await settle();
     transport.last.takeFrames();

@@ -6,17 +6,17 @@
 
 import { describe, expect, it } from 'vitest';
 import { longDelayClock, MAX_TIMER_DELAY_MS, type Clock } from '../../src/session/clock.js';
-import { FakeClock } from './fakes.js';
+import { ManualClock } from '../harness/manual-clock.js';
 
-/** A FakeClock with the runtime's limit: a delay over 2^31−1 ms is a test failure, not a 1 ms timer. */
-class LimitedFakeClock extends FakeClock {
+/** A ManualClock with the runtime's limit: a delay over 2^31−1 ms is a test failure, not a 1 ms timer. */
+class LimitedFakeClock extends ManualClock {
   override setTimeout(fn: () => void, ms: number): unknown {
     if (!(ms <= MAX_TIMER_DELAY_MS)) throw new Error(`runtime timer asked for ${ms} ms`);
     return super.setTimeout(fn, ms);
   }
 }
 
-function firedAt(clock: Clock, base: FakeClock, ms: number): { fired: () => number | undefined; handle: unknown } {
+function firedAt(clock: Clock, base: ManualClock, ms: number): { fired: () => number | undefined; handle: unknown } {
   let at: number | undefined;
   const start = base.now();
   const handle = clock.setTimeout(() => (at = base.now() - start), ms);

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import type { StateChange } from '../../src/session/state.js';
-import { FakeClock, MemoryTransport, settle, type MemoryStream } from './fakes.js';
+import { ManualClock } from '../harness/manual-clock.js';
+import { MemoryTransport, type MemoryStream } from '../harness/memory-transport.js';
+import { settle } from './fakes.js';
 
 const SESSION = '0100000000000001';
 const PASSWD = '00000010' + '11'.repeat(16);
@@ -23,7 +25,7 @@ function reply(xid: number, zxid: number, err: number, body = ''): string {
 
 async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000) {
   const transport = new MemoryTransport();
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const changes: StateChange[] = [];
   const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99 });
   zk.onStateChange((c) => changes.push(c));
@@ -32,7 +34,7 @@ async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000) {
 }
 
 /** Closes with the fake clock: the scripted server never answers closeSession, so the bounded wait runs out. */
-async function shut(zk: ZooKeeperClient, clock: FakeClock): Promise<void> {
+async function shut(zk: ZooKeeperClient, clock: ManualClock): Promise<void> {
   const closing = zk.close();
   await settle();
   clock.advance(5000);
@@ -159,7 +161,7 @@ describe('session state machine', () => {
 
   it('enters connected-read-only for a read-only server', async () => {
     const transport = new MemoryTransport();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = new ZooKeeperClient('a:1', { transport, clock, sessionTimeoutMs: 3000, canBeReadOnly: true });
     await settle();
     const request = transport.last.takeFrames()[0]!;
@@ -186,7 +188,7 @@ describe('session state machine', () => {
   it('close() while still connecting releases the pending attempt', async () => {
     const transport = new MemoryTransport();
     transport.hang = true;
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = new ZooKeeperClient('a:1', { transport, clock, sessionTimeoutMs: 3000 });
     const queued = zk.getData('/x');
     await zk.close();
@@ -198,7 +200,7 @@ describe('session state machine', () => {
   it('connect() gives up with TIMEOUT and closes the client', async () => {
     const transport = new MemoryTransport();
     transport.refuse = true;
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const p = ZooKeeperClient.connect('a:1', { transport, clock, sessionTimeoutMs: 3000, reconnectDelay: () => 10 });
     const result = p.catch((e: unknown) => e);
     for (let i = 0; i < 40; i++) {

@@ -7,12 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
 import { errorOf } from '../client/helpers.js';
-import { FakeClock, MemoryTransport, settle } from './fakes.js';
+import { ManualClock } from '../harness/manual-clock.js';
+import { MemoryTransport } from '../harness/memory-transport.js';
+import { settle } from './fakes.js';
 
 describe('a refused handshake', () => {
   it('reads a reply header in place of the ConnectResponse as the server refusing the session', async () => {
     const transport = new MemoryTransport();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const zk = new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs: 10_000, reconnectDelay: () => 0, canBeReadOnly: true });
     const call = errorOf(zk.getData('/'));
     await settle();

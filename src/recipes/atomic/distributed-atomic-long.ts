@@ -18,8 +18,8 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { waitConnected } from '../common/connection.js';
-import { badArgument, isCode } from '../common/errors.js';
+import { badArgument } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
@@ -200,7 +200,7 @@ export class DistributedAtomicLong {
   async forceSet(newValue: bigint | number, options: AtomicCallOptions = {}): Promise<void> {
     const n = this.#long(newValue, 'forceSet');
     for (;;) {
-      await waitConnected(this.#client, options.signal);
+      await this.#client.waitConnected({ signal: options.signal });
       try {
         await this.#client.setData(this.path, longToBytes(n));
         return;
@@ -214,7 +214,7 @@ export class DistributedAtomicLong {
   /** Creates the node with `value` if it does not exist: true when this call created it (Curator's initialize). */
   async initialize(value: bigint | number, options: AtomicCallOptions = {}): Promise<boolean> {
     const n = this.#long(value, 'initialize');
-    await waitConnected(this.#client, options.signal);
+    await this.#client.waitConnected({ signal: options.signal });
     return this.#create(n);
   }
 
@@ -271,7 +271,7 @@ export class DistributedAtomicLong {
   /** The value and its stat (no stat when the node is missing); retried through reconnects. */
   async #read(signal: AbortSignal | undefined): Promise<Current> {
     for (;;) {
-      await waitConnected(this.#client, signal);
+      await this.#client.waitConnected({ signal: signal });
       try {
         const { data, stat } = await this.#client.getData(this.path);
         return { value: longFromBytes(data, this.path), stat };

@@ -6,9 +6,8 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
-import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
-import { isCode } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
@@ -66,7 +65,7 @@ export class DistributedBarrier {
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
       try {
-        await waitConnected(this.#client, deadline.signal);
+        await this.#client.waitConnected({ signal: deadline.signal });
         const { stat, watch } = await this.#client.exists(this.path, { watch: true });
         if (stat === null) return true;
         if (!(await eventOrDeadline(watch, deadline, 'DistributedBarrier.waitOnBarrier'))) return false;

@@ -11,9 +11,9 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isRetryable } from '../../errors.js';
-import { waitConnected } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
@@ -125,7 +125,7 @@ export class DistributedDoubleBarrier {
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
       try {
-        await waitConnected(this.#client, deadline.signal);
+        await this.#client.waitConnected({ signal: deadline.signal });
         // the watch goes first, so a `ready` created right after our node cannot be missed
         const ready = this.#client.exists(this.#readyPath, { watch: true });
         ready.catch(() => undefined); // awaited below unless the create fails first
@@ -172,7 +172,7 @@ export class DistributedDoubleBarrier {
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
       try {
-        await waitConnected(this.#client, deadline.signal);
+        await this.#client.waitConnected({ signal: deadline.signal });
         const members = await this.#members();
         if (members.length === 0) break;
         const index = members.indexOf(this.#ourName);

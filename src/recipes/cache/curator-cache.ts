@@ -23,8 +23,9 @@ import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { sleep } from '../retry.js';
-import { isConnected, onConnectionEvent, waitConnected } from '../common/connection.js';
-import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { isConnected, onConnectionEvent } from '../common/connection.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
 import { TreeStore, type ChildData } from './tree-store.js';
@@ -208,7 +209,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     for (let delayMs = 0; !stop.aborted; delayMs = Math.min(5000, Math.max(100, delayMs * 2))) {
       try {
         if (delayMs > 0) await sleep(delayMs, this.#clock, stop);
-        await waitConnected(this.#client, stop);
+        await this.#client.waitConnected({ signal: stop });
         if (this.#watchMode !== 'one-shot') {
           try {
             this.#watch = await this.#client.addWatch(this.path, { mode: this.#singleNode ? 'persistent' : 'persistent-recursive' });

@@ -35,30 +35,6 @@ export function sessionEndError(client: ZooKeeperClient, what?: string, path?: s
   });
 }
 
-/** Resolves once connected; rejects with the session's end (SESSIONEXPIRED, CLOSED, AUTHFAILED) or ABORTED. */
-export function waitConnected(client: ZooKeeperClient, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const check = (): boolean => {
-      if (CONNECTED.has(client.state)) resolve();
-      else if (TERMINAL.has(client.state)) reject(sessionEndError(client));
-      else if (signal?.aborted === true) {
-        reject(new ZooKeeperError('ABORTED', 'ABORTED (waiting for a connection)', { cause: signal.reason }));
-      } else return false;
-      return true;
-    };
-    if (check()) return;
-    const cleanup = (): void => {
-      unsubscribe();
-      signal?.removeEventListener('abort', onChange);
-    };
-    const onChange = (): void => {
-      if (check()) cleanup();
-    };
-    const unsubscribe = client.onStateChange(onChange);
-    signal?.addEventListener('abort', onChange, { once: true });
-  });
-}
-
 /** Curator's connection events, the ones recipes react to. */
 export type RecipeConnectionEvent = 'SUSPENDED' | 'RECONNECTED' | 'LOST';
 

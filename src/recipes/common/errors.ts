@@ -11,7 +11,3 @@ export function illegalState(what: string, path: string, detail: string): ZooKee
 export function badArgument(what: string, path: string, detail: string): ZooKeeperError {
   return new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what} ${path}): ${detail}`, { op: what, path });
 }
-
-export function isCode(err: unknown, ...codes: string[]): err is ZooKeeperError {
-  return err instanceof ZooKeeperError && codes.includes(err.code);
-}

@@ -1,9 +1,11 @@
 /**
  * The event side of every recipe: a listener form (`subscribe`, synchronous, in emit order) and an async-iterable
- * form (`stream`, each iterator with its own queue). Waiting readers are all woken on every push, the same
- * pattern as the client's PersistentWatch and stateChanges(), so concurrent next() calls never strand one.
+ * form (`stream`, each iterator with its own ReaderQueue, the one the client's PersistentWatch and stateChanges()
+ * use).
  * A recipe ends its hub on close: iterators drain what they have queued, then finish.
  */
+
+import { ReaderQueue } from '../../util/reader-queue.js';
 
 /** A listener-or-iterable source of recipe events. */
 export interface RecipeEvents<T> {
@@ -54,45 +56,28 @@ export class EventHub<T> {
   stream(signal?: AbortSignal): AsyncIterable<T> {
     return {
       [Symbol.asyncIterator]: (): AsyncIterator<T> => {
-        const queue: T[] = [];
-        let waiters: (() => void)[] = [];
-        let done = this.ended || signal?.aborted === true;
-        const wake = (): void => {
-          const woken = waiters;
-          waiters = [];
-          for (const w of woken) w();
-        };
+        const queue = new ReaderQueue<T>();
+        const done = this.ended || signal?.aborted === true;
         const finish = (): void => {
-          done = true;
           unsubscribe();
           this.enders.delete(finish);
           signal?.removeEventListener('abort', onAbort);
-          wake();
+          queue.end();
         };
         const onAbort = (): void => {
-          queue.length = 0;
+          queue.discard();
           finish();
         };
-        const unsubscribe = done
-          ? () => undefined
-          : this.subscribe((event) => {
-              queue.push(event);
-              wake();
-            });
-        if (!done) {
+        const unsubscribe = done ? () => undefined : this.subscribe((event) => queue.push(event));
+        if (done) queue.end();
+        else {
           this.enders.add(finish);
           signal?.addEventListener('abort', onAbort, { once: true });
         }
         return {
-          next: async (): Promise<IteratorResult<T>> => {
-            for (;;) {
-              if (queue.length > 0) return { value: queue.shift() as T, done: false };
-              if (done) return { value: undefined, done: true };
-              await new Promise<void>((resolve) => waiters.push(resolve));
-            }
-          },
+          next: (): Promise<IteratorResult<T>> => queue.next(),
           return: async (): Promise<IteratorResult<T>> => {
-            queue.length = 0;
+            queue.discard();
             finish();
             return { value: undefined, done: true };
           },

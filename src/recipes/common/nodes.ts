@@ -8,8 +8,8 @@ import type { CreateMode } from '../../client/create-mode.js';
 import type { Created } from '../../client/types.js';
 import { isRetryable } from '../../errors.js';
 import { findProtectedChild, isValidLockPath, joinPath, newProtectedId, protectedPath } from '../locks/naming.js';
-import { waitConnected } from './connection.js';
-import { badArgument, isCode } from './errors.js';
+import { badArgument } from './errors.js';
+import { isCode } from '../../errors.js';
 
 export { joinPath, nodeName, parentPath } from '../locks/naming.js';
 
@@ -58,7 +58,7 @@ export async function createProtectedSequential(
   for (;;) {
     try {
       if (unsure) {
-        await waitConnected(client);
+        await client.waitConnected();
         const found = findProtectedChild(await childrenOrEmpty(client, parent), id);
         if (found !== undefined) {
           const full = joinPath(parent, found);

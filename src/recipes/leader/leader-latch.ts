@@ -32,9 +32,10 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { abortError, sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, sessionEndError, waitConnected } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent, sessionEndError } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { illegalState, isCode, badArgument } from '../common/errors.js';
+import { illegalState, badArgument } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
@@ -326,7 +327,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       try {
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
         await this.#currentClient();
-        await waitConnected(this.#client, stop);
+        await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
           const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
           this.#ourPath = created.path;
@@ -461,7 +462,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         }
         if (!isRetryable(err)) throw err;
         try {
-          await waitConnected(this.#client);
+          await this.#client.waitConnected();
         } catch {
           this.#ourPath = undefined;
           return;

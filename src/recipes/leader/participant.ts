@@ -6,7 +6,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { utf8Decode } from '../../protocol/utf8.js';
-import { isCode } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { childrenOrEmpty, joinPath, sortSequential } from '../common/nodes.js';
 
 /** One contender in a leader election. */

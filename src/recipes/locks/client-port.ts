@@ -1,23 +1,14 @@
 /**
  * The LockPort over the public ZooKeeperClient API. Only public methods are used (create, getChildren,
- * getData, exists, delete, setData, multi, mkdirp, removeWatches, state and its changes), so the recipes work
+ * getData, exists, delete, setData, multi, mkdirp, removeWatches, waitConnected, state and its changes), so the recipes work
  * with any client object, in any runtime.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
+import { isCode } from '../../errors.js';
+import { isConnected, isSessionOver, sessionEndCode } from '../common/connection.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
-
-/** One write of a guarded multi, as the client's multi() takes it. */
-export type WriteOp = Parameters<ZooKeeperClient['multi']>[0][number];
-/** One result of the client's multi(). */
-export type OpResult = Awaited<ReturnType<ZooKeeperClient['multi']>>[number];
-
-type State = ZooKeeperClient['state'];
-
-const TERMINAL: ReadonlySet<State> = new Set<State>(['expired', 'auth-failed', 'closed']);
-const CONNECTED: ReadonlySet<State> = new Set<State>(['connected', 'connected-read-only']);
 
 function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number }): NodeStamp {
   return { czxid: stat.czxid, ephemeralOwner: stat.ephemeralOwner, version: stat.version };
@@ -26,15 +17,6 @@ function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number 
 /** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
-}
-
-function endCode(state: State): 'SESSIONEXPIRED' | 'CLOSED' | 'AUTHFAILED' {
-  return state === 'closed' ? 'CLOSED' : state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
-}
-
-function sessionEndError(state: State): ZooKeeperError {
-  const code = endCode(state);
-  return new ZooKeeperError(code, `${code}: the session has ended`);
 }
 
 export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock): LockPort {
@@ -46,13 +28,13 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
     return {
       fired,
       async remove() {
-        if (settled || TERMINAL.has(client.state)) return;
+        if (settled || isSessionOver(client)) return;
         // NOWATCHER: it fired meanwhile; anything else: the session is going and the watch with it.
         const removed = client.removeWatches(path, type).catch(() => undefined);
         // While disconnected the local watcher stays registered and the reconnect re-arms it on the server, so
         // the removal is queued behind the reconnect (it goes out right after the session's setWatches) instead
         // of being skipped; the caller does not wait for the link to come back.
-        if (CONNECTED.has(client.state)) await removed;
+        if (isConnected(client)) await removed;
       },
     };
   };
@@ -60,32 +42,12 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
   return {
     clock,
     sessionId: () => client.sessionId,
-    isConnected: () => CONNECTED.has(client.state),
-    isSessionLost: () => TERMINAL.has(client.state),
-    sessionEndCode: () => endCode(client.state),
+    isConnected: () => isConnected(client),
+    isSessionLost: () => isSessionOver(client),
+    sessionEndCode: () => sessionEndCode(client),
 
     waitConnected(signal) {
-      return new Promise<void>((resolve, reject) => {
-        const check = (): boolean => {
-          if (CONNECTED.has(client.state)) resolve();
-          else if (TERMINAL.has(client.state)) reject(sessionEndError(client.state));
-          else if (signal?.aborted) reject(new ZooKeeperError('ABORTED', 'ABORTED (waiting for a connection)'));
-          else return false;
-          return true;
-        };
-        if (check()) return;
-        const onAbort = (): void => {
-          if (check()) cleanup();
-        };
-        const unsubscribe = client.onStateChange(() => {
-          if (check()) cleanup();
-        });
-        const cleanup = (): void => {
-          unsubscribe();
-          signal?.removeEventListener('abort', onAbort);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      return client.waitConnected({ signal });
     },
 
     onConnectionEvent(listener) {
@@ -119,7 +81,7 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
         client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container', ...sig(signal) }).then(
           () => undefined,
           (err: unknown) => {
-            if (err instanceof ZooKeeperError && err.code === 'NODEEXISTS') return;
+            if (isCode(err, 'NODEEXISTS')) return;
             throw err;
           },
         ),
@@ -156,12 +118,11 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
     },
 
     checkOp(path): PortWriteOp {
-      const op: WriteOp = { kind: 'check', path, version: -1 };
-      return op;
+      return { kind: 'check', path, version: -1 };
     },
 
     multi(ops) {
-      return client.multi(ops as WriteOp[]);
+      return client.multi(ops);
     },
   };
 }

@@ -14,7 +14,8 @@ import { ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
 import type { Clock } from '../../session/clock.js';
 import { joinPath, newProtectedId, nodeName } from './naming.js';
-import { isCode, NodeOps } from './node-ops.js';
+import { NodeOps } from './node-ops.js';
+import { isCode } from '../../errors.js';
 import type { LockPort, PortWatch } from './port.js';
 import { sortLockChildren, type PredicateResult } from './predicate.js';
 

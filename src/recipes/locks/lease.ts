@@ -6,7 +6,8 @@
  * timeout: `if (!lease.acquired) return;`.
  */
 
-import type { LockPort, PortWriteOp } from './port.js';
+import type { OpResult, WriteOp } from '../../client/multi.js';
+import type { LockPort } from './port.js';
 
 /** The shared state behind one or more leases (re-entrant leases of one owner share one node). */
 export interface LeaseBackend {
@@ -77,7 +78,7 @@ export class Lease implements AsyncDisposable {
    * session's error) and none of the writes happens. Results are the client's multi results for `ops`
    * (the check's result removed).
    */
-  async guardedMulti(ops: readonly PortWriteOp[]): Promise<unknown[]> {
+  async guardedMulti(ops: readonly WriteOp[]): Promise<OpResult[]> {
     const results = await this.backend.port.multi([this.backend.port.checkOp(this.backend.node), ...ops]);
     return results.slice(1);
   }

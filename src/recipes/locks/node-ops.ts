@@ -11,17 +11,13 @@
  *    removes an ephemeral node too).
  */
 
-import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
+import { isCode, isRetryable, isSessionLost } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
 import { findProtectedChild, joinPath, newProtectedId, protectedPath } from './naming.js';
 import type { LockPort, NodeStamp } from './port.js';
 
 /** Containers removed under us this many times in a row means something else is wrong. */
 const MAX_DIRECTORY_CREATES = 5;
-
-export function isCode(err: unknown, code: string): boolean {
-  return err instanceof ZooKeeperError && err.code === code;
-}
 
 export interface CreatedNode {
   readonly path: string;

@@ -4,6 +4,7 @@
  * plain what a lock costs on the wire and keeps the recipe code free of option plumbing.
  */
 
+import type { OpResult, WriteOp } from '../../client/multi.js';
 import type { Clock } from '../../session/clock.js';
 
 /** The parts of a Stat the recipes read. */
@@ -29,8 +30,8 @@ export interface PortWatch {
 /** Curator-style connection events the lock-lost signal listens to. */
 export type PortConnectionEvent = 'SUSPENDED' | 'RECONNECTED' | 'LOST';
 
-/** One write of a guarded multi, passed through to the client untouched. */
-export type PortWriteOp = unknown;
+/** One write of a guarded multi: the client's multi() op, passed through untouched. */
+export type PortWriteOp = WriteOp;
 
 /**
  * Every call that an acquire makes takes the acquire's AbortSignal: a request still queued (while disconnected)
@@ -76,5 +77,5 @@ export interface LockPort {
   setData(path: string, data: Uint8Array): Promise<void>;
   /** A check that `path` exists (any version), to put in front of guarded writes. */
   checkOp(path: string): PortWriteOp;
-  multi(ops: readonly PortWriteOp[]): Promise<unknown[]>;
+  multi(ops: readonly PortWriteOp[]): Promise<OpResult[]>;
 }

@@ -6,7 +6,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { isRetryable, ZooKeeperError } from '../../errors.js';
+import { isCode, isRetryable } from '../../errors.js';
 import type { LockLostSignal } from './lock-lost.js';
 import { REVOKE_MESSAGE } from './naming.js';
 import type { LockPort, PortWatch } from './port.js';
@@ -39,7 +39,7 @@ export function watchRevocation(
         read = await port.getDataWatch(node);
       } catch (err) {
         if (stopped) return;
-        if (err instanceof ZooKeeperError && err.code === 'NONODE') {
+        if (isCode(err, 'NONODE')) {
           lost.lose('NONODE', 'our lock node was deleted');
           return;
         }
@@ -86,7 +86,7 @@ export async function attemptRevoke(client: ZooKeeperClient, nodePath: string): 
   try {
     await client.setData(nodePath, REVOKE_BYTES);
   } catch (err) {
-    if (err instanceof ZooKeeperError && err.code === 'NONODE') return;
+    if (isCode(err, 'NONODE')) return;
     throw err;
   }
 }

@@ -17,9 +17,10 @@ import type { Data, Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, waitConnected } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
@@ -215,7 +216,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
           backoffMs = Math.min(5000, Math.max(100, backoffMs * 2));
           continue;
         }
-        await waitConnected(client, stop);
+        await client.waitConnected({ signal: stop });
         if (this.#actualPath === undefined) await this.#create(client);
         else await this.#check(client, this.#actualPath);
         backoffMs = 0;
@@ -323,7 +324,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
           if (!isCode(err, 'NONODE') && !isSessionOver(client) && !isSessionLost(err)) throw err;
           return;
         }
-        await waitConnected(client).catch(() => undefined);
+        await client.waitConnected().catch(() => undefined);
       }
     }
   }

@@ -14,9 +14,10 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, waitConnected, type RecipeConnectionEvent } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent, type RecipeConnectionEvent } from '../common/connection.js';
 import { whenAborted } from '../common/deadline.js';
-import { badArgument, illegalState, isCode } from '../common/errors.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
@@ -104,7 +105,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     try {
       for (;;) {
         try {
-          await waitConnected(this.#client, options.signal);
+          await this.#client.waitConnected({ signal: options.signal });
           await this.#createIfMissing();
           await this.#read();
           break;
@@ -255,7 +256,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
           await Promise.race([woken, this.#stopped]);
           continue;
         }
-        await waitConnected(this.#client, stop);
+        await this.#client.waitConnected({ signal: stop });
         this.#refresh = false;
         try {
           await this.#read(!this.#watchPending);

@@ -25,7 +25,7 @@ import {
 } from '../../../src/protocol/index.js';
 import type { Corpus, CorpusFrame } from './corpus.js';
 import { fixPrefix, mutate, randomSplits } from './mutate.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../../harness/prng.js';
 import { describeThrown, FuzzViolation } from './violation.js';
 import { concatBytes } from '../../../src/protocol/bytes.js';
 

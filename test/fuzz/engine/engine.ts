@@ -5,7 +5,7 @@
  */
 
 import type { Corpus } from './corpus.js';
-import { mixSeed, Prng } from './prng.js';
+import { mixSeed, Prng } from '../../harness/prng.js';
 import { describeThrown, FuzzViolation } from './violation.js';
 
 export interface FuzzTarget {

@@ -28,7 +28,7 @@ import {
 } from '../../../src/protocol/index.js';
 import { cannedReplyBody } from './canned-replies.js';
 import { mutate, fixPrefix } from './mutate.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../../harness/prng.js';
 
 export interface ServerLink {
   send(bytes: Uint8Array): void;

@@ -5,7 +5,7 @@
  * mutated frame can carry several lies at once.
  */
 
-import type { Prng } from './prng.js';
+import type { Prng } from '../../harness/prng.js';
 
 /** Integers that sit on the edges decoders get wrong: null length, sign bit, off-by-one around what is left. */
 function interestingInt(rng: Prng, remaining: number): number {

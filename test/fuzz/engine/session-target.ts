@@ -15,7 +15,7 @@ import { ZooKeeperError } from '../../../src/errors.js';
 import { ErrorCode, ClientErrorCode } from '../../../src/protocol/index.js';
 import type { Corpus } from './corpus.js';
 import type { FuzzTarget } from './engine.js';
-import type { Prng } from './prng.js';
+import type { Prng } from '../../harness/prng.js';
 import { FuzzViolation, describeThrown } from './violation.js';
 import { VirtualLink } from './virtual-link.js';
 
@@ -215,7 +215,7 @@ export async function runSessionScenario(
     if (unsettled.length > 0) fail(`unsettled after close: ${unsettled.map((t) => t.what).join(', ')}`);
     for (const w of watches) if (w.outcome !== 'ok') problems.push(`${w.what} rejected (${w.outcome ?? '?'}); watches must only resolve`);
     if (clock.pending !== 0) problems.push(`${clock.pending} timer(s) still armed after close`);
-    if (transport.open !== 0) problems.push(`${transport.open} stream(s) still open after close`);
+    if (transport.openStreams !== 0) problems.push(`${transport.openStreams} stream(s) still open after close`);
     if (!TERMINAL.has(client.state)) problems.push(`state ${client.state} after close`);
     problems.push(...transport.thrown, ...server.clientViolations);
     if (traced === 0 && server.connections > 0 && transport.thrown.length === 0) {

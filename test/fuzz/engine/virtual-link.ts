@@ -5,16 +5,16 @@
  */
 
 import { HostileServer, type HostileServerOptions } from './hostile-server.js';
-import { MemoryTransport } from './memory-transport.js';
-import type { Prng } from './prng.js';
-import { VirtualClock } from './virtual-clock.js';
+import { MemoryTransport } from '../../harness/memory-transport.js';
+import type { Prng } from '../../harness/prng.js';
+import { ManualClock } from '../../harness/manual-clock.js';
 
 function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
 export class VirtualLink {
-  readonly clock = new VirtualClock();
+  readonly clock = new ManualClock();
   readonly server: HostileServer;
   readonly transport: MemoryTransport;
   /** Set when client and server kept feeding each other without time moving. */

@@ -1,11 +1,12 @@
 /**
- * A clock that only moves when the fuzzer says so, so a session scenario covering minutes of timeouts runs in
- * milliseconds and replays exactly. Between timer firings it lets the event loop run (promises, queued
- * deliveries), as real time would. A timer that keeps re-arming itself at the same instant is reported: with
- * real timers that is a busy loop.
+ * The tests' one fake clock: time moves only when the test (or the fuzzer) says so, so a scenario covering
+ * minutes of timeouts runs in milliseconds and replays exactly. `advance(ms)` fires every due timer at its own
+ * deadline, in deadline order (ties in arming order); the fuzzer instead steps with `fireNext` and lets the event
+ * loop run between firings, as real time would. A timer that keeps re-arming itself at the same instant is
+ * reported (`storm`): with real timers that is a busy loop.
  */
 
-import type { Clock, TimerHandle } from '../../../src/session/clock.js';
+import type { Clock, TimerHandle } from '../../src/session/clock.js';
 
 interface Entry {
   readonly at: number;
@@ -16,14 +17,19 @@ interface Entry {
 /** Most timer firings allowed at one instant before it counts as a busy loop. */
 const STORM_LIMIT = 2000;
 
-export class VirtualClock implements Clock {
-  private t = 1_000_000;
+export class ManualClock implements Clock {
+  private t: number;
   private seq = 0;
   private readonly timers = new Map<number, Entry>();
   private firedAtInstant = 0;
   private instant = -1;
   /** Set when timers fired STORM_LIMIT times without time moving. */
   storm: string | undefined;
+
+  /** `start`: the clock's first reading (a large one by default, so no test mistakes 0 for "unset"). */
+  constructor(start = 1_000_000) {
+    this.t = start;
+  }
 
   now(): number {
     return this.t;
@@ -78,6 +84,13 @@ export class VirtualClock implements Clock {
     }
     next[1].fn();
     return true;
+  }
+
+  /** Moves time forward by `ms`, firing due timers (those they arm too, when due) each at its own deadline. */
+  advance(ms: number): void {
+    const target = this.t + ms;
+    while (this.fireNext(target));
+    this.setNow(target);
   }
 
   /** Moves time forward to `t` (never backward) without firing anything. */

@@ -1,6 +1,7 @@
 /**
- * A small seeded PRNG (sfc32, seeded through splitmix32) so a fuzz run is a pure function of its seed: a failure
- * reported as (seed, target, input index) replays exactly. Math.random is never used by the fuzzers.
+ * The one seeded PRNG of the tests (sfc32, seeded through splitmix32): the fuzzers, the chaos run and the codec's
+ * property tests draw from it, so each is a pure function of its seed — a fuzz failure reported as (seed, target,
+ * input index) or a chaos schedule replays exactly. Math.random is never used for a decision.
  */
 
 /** splitmix32 step: spreads a 32-bit seed into well-mixed words for sfc32's state. */
@@ -78,6 +79,23 @@ export class Prng {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) out[i] = this.u32() & 0xff;
     return out;
+  }
+
+  /** A new array with the items in a random order (Fisher–Yates). */
+  shuffled<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      [out[i], out[j]] = [out[j] as T, out[i] as T];
+    }
+    return out;
+  }
+
+  /** An independent generator for a named part of a run (a worker, a fault lane), stable for a given seed. */
+  fork(label: string): Prng {
+    let h = this.u32();
+    for (let i = 0; i < label.length; i++) h = mixSeed(h, label.charCodeAt(i));
+    return new Prng(h);
   }
 
   /** Small sizes most of the time, now and then a large one: the shape real bugs like. */
