@@ -23,6 +23,7 @@ import type { AnalysisReport, OpRow } from '../../../src/tools/analyze/report.js
 import { trackChild } from '../../harness/exit-cleanup.js';
 import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
 import { startCuratorPeer } from '../../interop/curator-peer.js';
+import { serverWatchesOf } from '../../recipes/helpers.js';
 import { jsonLines, zkwire } from '../cli-io.js';
 import { requireCaptureTools, startTcpdump, toPcapng, untilCaptured, type Tcpdump } from './tcpdump.js';
 
@@ -336,8 +337,9 @@ describe('tcpdump capture of two Java clients contending for one Curator mutex',
       if (!heldA.acquired) throw new Error('the first Curator peer did not get the mutex');
       first = heldA.node;
       const waiting = b.mutexAcquire(lockDir, 30_000);
-      // B queues behind A: its node shows up among the participants (Curator's own getChildren, from A).
-      while ((await a.participants(lockDir)).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      // B queues behind A and watches A's node: release only once the server holds that watch (B's node among the
+      // participants is not enough: released earlier, B's read of A's node finds it gone and it never waits).
+      while (!(await serverWatchesOf(server.connectString, b.sessionId)).includes(first)) await new Promise((resolve) => setTimeout(resolve, 20));
       await a.release(heldA.id);
       const heldB = await waiting;
       if (!heldB.acquired) throw new Error('the second Curator peer did not get the mutex after the first released it');
