@@ -3,7 +3,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, connectClient, eventually, lockPath } from '../recipes/helpers.js';
+import { childrenOf, connectClient, eventually, lockPath, untilNoChildren } from '../recipes/helpers.js';
 import { startCuratorPeer, type CuratorPeer } from './curator-peer.js';
 
 /** A zkwire LeaderLatch and Apache Curator 5.4's LeaderLatch on one path elect one leader between them. */
@@ -62,6 +62,8 @@ describe('interop with Apache Curator LeaderLatch', () => {
     expect(latch.hasLeadership()).toBe(false);
     await curator.waitForEvent(new RegExp(`^latch n=${n} isLeader$`));
     await curator.latchClose(n);
+    // Curator's close() deletes its node in the background, after returning: wait for the delete, not for time.
+    await untilNoChildren(zk, path);
     expect(await childrenOf(zk, path)).toEqual([]);
   });
 

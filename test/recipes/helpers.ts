@@ -29,6 +29,25 @@ export async function closeAll(clients: readonly ZooKeeperClient[]): Promise<voi
   await Promise.all(clients.map((c) => c.close()));
 }
 
+/**
+ * Resolves once `path` has no children (or does not exist), woken by a child watch rather than by polling: for
+ * deletes that another client makes in the background after its call returned (Curator's LeaderLatch.close()).
+ */
+export async function untilNoChildren(client: ZooKeeperClient, path: string): Promise<void> {
+  for (;;) {
+    let children: string[];
+    let watch: Promise<unknown>;
+    try {
+      ({ children, watch } = await client.getChildren(path, { watch: true }));
+    } catch (err) {
+      if (err instanceof ZooKeeperError && err.code === 'NONODE') return;
+      throw err;
+    }
+    if (children.length === 0) return;
+    await watch;
+  }
+}
+
 /** The children of a path, [] when it does not exist. */
 export async function childrenOf(client: ZooKeeperClient, path: string): Promise<string[]> {
   try {
