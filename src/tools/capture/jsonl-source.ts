@@ -28,7 +28,7 @@ export class JsonLinesReader {
     private readonly strict = false,
   ) {}
 
-  private skip(reason: string): void {
+  private badLine(reason: string): void {
     if (this.strict) throw new CaptureFormatError(`line ${this.lineNo}: ${reason}`, undefined);
     this.onNote(`line ${this.lineNo}: ${reason}; skipped`);
   }
@@ -55,18 +55,18 @@ export class JsonLinesReader {
     try {
       v = JSON.parse(text);
     } catch {
-      this.skip('not a JSON line');
+      this.badLine('not a JSON line');
       return;
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      this.skip('not a JSON object');
+      this.badLine('not a JSON object');
       return;
     }
     const o = v as Record<string, unknown>;
     const dir = o['dir'];
     const bytes = typeof o['hex'] === 'string' ? hexDecode(o['hex']) : null;
     if ((dir !== 'c2s' && dir !== 's2c') || bytes === null) {
-      this.skip('no "dir" (c2s/s2c) and valid "hex"');
+      this.badLine('no "dir" (c2s/s2c) and valid "hex"');
       return;
     }
     const connValue = o['conn'];
