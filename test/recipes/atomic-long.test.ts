@@ -3,9 +3,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { DistributedAtomicLong, longFromBytes } from '../../src/recipes/atomic/distributed-atomic-long.js';
 import { noRetry } from '../../src/recipes/retry.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { closeAll, codeOf, connectClient, connectClients, lockPath } from './helpers.js';
+import { closeAll, codeOf, connectClients, lockPath, useProxiedServer } from './helpers.js';
 
 describe('DistributedAtomicLong', () => {
   let zk: ZooKeeperClient[];
@@ -81,29 +79,18 @@ describe('DistributedAtomicLong', () => {
 });
 
 describe('DistributedAtomicLong when a reply is lost', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   it('a write whose reply is lost is never sent again: CONNECTIONLOSS, and the increment applied at most once', async () => {
     const path = lockPath('counter');
-    await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     const counter = new DistributedAtomicLong(client, path);
     await counter.forceSet(0);
     let dropped = 0;
-    proxy.dropReplies((frame) => frame.opcode === OpCode.setData && dropped++ === 0);
+    fx.proxy.dropReplies((frame) => frame.opcode === OpCode.setData && dropped++ === 0);
     expect(await codeOf(counter.increment())).toBe('CONNECTIONLOSS');
-    proxy.pass();
-    expect(longFromBytes((await direct.getData(path)).data, path)).toBe(1n); // applied once, not twice
+    fx.proxy.pass();
+    expect(longFromBytes((await fx.direct.getData(path)).data, path)).toBe(1n); // applied once, not twice
     expect(await counter.increment()).toMatchObject({ succeeded: true, preValue: 1n, postValue: 2n });
   });
 });

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { DistributedBarrier } from '../../src/recipes/barriers/distributed-barrier.js';
 import { DistributedDoubleBarrier } from '../../src/recipes/barriers/double-barrier.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, closeAll, codeOf, connectClient, connectClients, eventually, lockPath, stillPending } from './helpers.js';
+import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, stillPending, useProxiedServer } from './helpers.js';
 
 /** A client whose method calls are counted by name (to prove a wait sends nothing while it waits). */
 function counted(client: ZooKeeperClient): { client: ZooKeeperClient; calls: Map<string, number> } {
@@ -123,26 +121,15 @@ describe('DistributedDoubleBarrier', () => {
 });
 
 describe('DistributedDoubleBarrier through connection faults', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   it('a member waiting through a dropped connection still enters when the last arrives, and leaves cleanly', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('barrier');
-    await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     const waiting = new DistributedDoubleBarrier(client, path, 2);
     const entering = waiting.enter();
-    await eventually(async () => (await childrenOf(direct, path)).length === 1, 10_000, 'joined');
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 1, 10_000, 'joined');
     const dropped = new Promise<void>((resolve) => {
       const off = client.onStateChange((change) => {
         if (change.event === 'SUSPENDED') {
@@ -151,16 +138,16 @@ describe('DistributedDoubleBarrier through connection faults', () => {
         }
       });
     });
-    proxy.resetAll();
+    fx.proxy.resetAll();
     await dropped;
     expect(await stillPending(entering)).toBe(true);
-    const last = new DistributedDoubleBarrier(direct, path, 2);
+    const last = new DistributedDoubleBarrier(fx.direct, path, 2);
     expect(await last.enter({ timeoutMs: 10_000 })).toBe(true);
     expect(await entering).toBe(true);
     const leaving = waiting.leave();
-    proxy.resetAll();
+    fx.proxy.resetAll();
     expect(await last.leave({ timeoutMs: 15_000 })).toBe(true);
     expect(await leaving).toBe(true);
-    expect(await childrenOf(direct, path)).toEqual([]);
+    expect(await childrenOf(fx.direct, path)).toEqual([]);
   });
 });

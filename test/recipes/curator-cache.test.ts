@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache, type CuratorCacheEvent } from '../../src/recipes/cache/curator-cache.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
 import { cacheTree, serverTree, treeDiff } from './cache-helpers.js';
-import { closeAll, codeOf, connectClient, connectClients, eventually, lockPath } from './helpers.js';
+import { closeAll, codeOf, connectClients, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /** A short, readable form of an event: `CREATED /a/b`, `CHANGED /a v2`, `DELETED /a`. */
 function show(root: string, e: CuratorCacheEvent): string {
@@ -118,39 +116,28 @@ for (const watchMode of ['persistent', 'one-shot'] as const) {
 }
 
 describe('CuratorCache through connection faults', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   for (const watchMode of ['persistent', 'one-shot'] as const) {
     it(`changes made while disconnected, including a delete and re-create, are all caught up (${watchMode}; CURATOR-391)`, async () => {
-      proxy.pass();
+      fx.proxy.pass();
       const root = lockPath('cache');
-      await direct.mkdirp(`${root}/stay`, { data: 's0' });
-      await direct.create(`${root}/recreated`, 'same');
-      await direct.create(`${root}/doomed`);
-      await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+      await fx.direct.mkdirp(`${root}/stay`, { data: 's0' });
+      await fx.direct.create(`${root}/recreated`, 'same');
+      await fx.direct.create(`${root}/doomed`);
+      await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
       await using cache = new CuratorCache(client, root, { watchMode });
       await cache.start();
       const events: string[] = [];
       cache.addListener((e) => events.push(show(root, e)));
-      proxy.pause();
+      fx.proxy.pause();
       await eventually(() => client.state !== 'connected', 15_000, 'disconnected');
-      await direct.multi([Op.delete(`${root}/recreated`, -1), Op.create(`${root}/recreated`, 'same')]);
-      await direct.delete(`${root}/doomed`);
-      await direct.create(`${root}/born`, 'b');
-      await direct.setData(`${root}/stay`, 's1');
-      proxy.pass();
-      await eventually(() => converged(cache, direct), 15_000, 'cache caught up');
+      await fx.direct.multi([Op.delete(`${root}/recreated`, -1), Op.create(`${root}/recreated`, 'same')]);
+      await fx.direct.delete(`${root}/doomed`);
+      await fx.direct.create(`${root}/born`, 'b');
+      await fx.direct.setData(`${root}/stay`, 's1');
+      fx.proxy.pass();
+      await eventually(() => converged(cache, fx.direct), 15_000, 'cache caught up');
       expect(events).toEqual(expect.arrayContaining(['DELETED /recreated', 'CREATED /recreated', 'DELETED /doomed', 'CREATED /born', 'CHANGED /stay s1']));
       expect(events.indexOf('DELETED /recreated')).toBeLessThan(events.indexOf('CREATED /recreated'));
     });

@@ -1,8 +1,10 @@
 /** Shared bits of the recipe tests: connected clients on the shared server, unique lock paths, small waits. */
 
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
+import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 
 export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -110,4 +112,33 @@ export async function serverWatchesOf(connectString: string, sessionIdHex: strin
     }
   }
   return paths;
+}
+
+/** The shared server behind a fault proxy, and a client connected to the server directly, for one describe block. */
+export interface ProxiedServer {
+  /** The proxy in front of the shared server; clients made through `proxy.connectString` suffer its faults. */
+  proxy: FaultProxy;
+  /** A client straight to the server, to look at what the proxied clients left behind. */
+  direct: ZooKeeperClient;
+  /** The shared server's own connect string. */
+  connectString: string;
+}
+
+/**
+ * Starts a fault proxy in front of the shared server and a direct client in the enclosing describe block's
+ * beforeAll, and closes both in its afterAll; the fields are set once beforeAll has run.
+ */
+export function useProxiedServer(): ProxiedServer {
+  const fx = {} as ProxiedServer;
+  beforeAll(async () => {
+    fx.connectString = (await sharedServer()).connectString;
+    const [host, port] = fx.connectString.split(':');
+    fx.proxy = await startFaultProxy({ host: host as string, port: Number(port) });
+    fx.direct = await connectClient(fx.connectString);
+  });
+  afterAll(async () => {
+    await fx.direct?.close();
+    await fx.proxy?.close();
+  });
+  return fx;
 }

@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { LeaderLatch, type LeaderLatchOptions } from '../../src/recipes/leader/leader-latch.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, codeOf, connectClient, eventually, lockPath } from './helpers.js';
+import { childrenOf, codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
  * LeaderLatch when links break and sessions end, each case one of Curator's LeaderLatch failures, driven through a
  * frame-aware proxy in front of a real server. Proxied sessions use the smallest timeout the server allows (4 s).
  */
 describe('LeaderLatch under faults', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
+  const fx = useProxiedServer();
 
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
-
-  const viaProxy = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 });
+  const viaProxy = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
 
   /** Fails the test if two latches ever both claim leadership: checked whenever either gains it. */
   function neverTwoLeaders(latches: readonly LeaderLatch[]): { overlaps: number } {
@@ -55,7 +41,7 @@ describe('LeaderLatch under faults', () => {
   }
 
   it('session expiry of the leader (CURATOR-696): it stops leading on suspension, never leads again on the dead session', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     await using clientA = await viaProxy();
     await using a = latch(clientA, path, 'a');
@@ -63,15 +49,15 @@ describe('LeaderLatch under faults', () => {
     const tokenA = a.fencingToken as bigint;
     const aEvents: string[] = [];
     a.addListener((e) => aEvents.push(e.type === 'isLeader' ? 'isLeader' : `notLeader:${e.reason.code}`));
-    await using b = latch(direct, path, 'b');
+    await using b = latch(fx.direct, path, 'b');
     const overlap = neverTwoLeaders([a, b]);
-    await eventually(async () => (await childrenOf(direct, path)).length === 2, 10_000, 'b joined');
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 2, 10_000, 'b joined');
 
-    proxy.pause();
+    fx.proxy.pause();
     // b can only lead once the server has expired a's session, and a gave up leading long before
     expect(await b.await({ timeoutMs: 20_000 })).toBe(true);
     expect(aEvents[0]).toBe('notLeader:CONNECTIONLOSS');
-    proxy.pass();
+    fx.proxy.pass();
     await eventually(() => clientA.state === 'expired', 15_000, 'a hears of the expiry');
     expect(await codeOf(a.await())).toBe('SESSIONEXPIRED');
     expect(aEvents).not.toContain('isLeader');
@@ -82,7 +68,7 @@ describe('LeaderLatch under faults', () => {
   });
 
   it('a burst of reconnects (CURATOR-620/652): one leader throughout, nobody replaces its node, no second leader', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     await using clientA = await viaProxy();
     await using clientB = await viaProxy();
@@ -96,7 +82,7 @@ describe('LeaderLatch under faults', () => {
     let bLed = false;
     b.addListener((e) => (bLed ||= e.type === 'isLeader'));
     for (let i = 0; i < 6; i++) {
-      proxy.resetAll();
+      fx.proxy.resetAll();
       if (i % 2 === 1) {
         await eventually(() => clientA.state === 'connected' && clientB.state === 'connected', 15_000, 'reconnected');
       }
@@ -107,24 +93,24 @@ describe('LeaderLatch under faults', () => {
     expect(a.hasLeadership()).toBe(true);
     expect(bLed).toBe(false);
     expect([a.ourPath, b.ourPath]).toEqual(nodes);
-    expect((await childrenOf(direct, path)).length).toBe(2);
+    expect((await childrenOf(fx.direct, path)).length).toBe(2);
     expect(overlap.overlaps).toBe(0);
   });
 
   it('a burst of reconnects with the default policy: the leader steps down each time and leads again on its own node', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     await using clientA = await viaProxy();
     await using a = latch(clientA, path, 'a');
     await a.await();
     const node = a.ourPath;
     const token = a.fencingToken;
-    const b = latch(direct, path, 'b');
+    const b = latch(fx.direct, path, 'b');
     const overlap = neverTwoLeaders([a, b]);
     const types: string[] = [];
     a.addListener((e) => types.push(e.type));
     for (let i = 0; i < 3; i++) {
-      proxy.resetAll();
+      fx.proxy.resetAll();
       await eventually(() => types.filter((t) => t === 'notLeader').length === i + 1, 15_000, 'a stepped down');
       expect(await a.await({ timeoutMs: 15_000 })).toBe(true);
     }
@@ -137,20 +123,20 @@ describe('LeaderLatch under faults', () => {
   });
 
   it('our node deleted while disconnected (CURATOR-724): after reconnecting the latch sees it, joins again, queues', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     await using clientA = await viaProxy();
     await using a = latch(clientA, path, 'a');
     await a.await();
     const oldNode = a.ourPath as string;
-    await using b = latch(direct, path, 'b');
+    await using b = latch(fx.direct, path, 'b');
     await eventually(() => b.ourPath !== undefined, 10_000, 'b joined');
     const overlap = neverTwoLeaders([a, b]);
-    proxy.pause();
+    fx.proxy.pause();
     await eventually(() => !a.hasLeadership(), 15_000, 'a suspended');
-    await direct.delete(oldNode);
+    await fx.direct.delete(oldNode);
     expect(await b.await({ timeoutMs: 10_000 })).toBe(true);
-    proxy.pass();
+    fx.proxy.pass();
     await eventually(() => a.ourPath !== undefined && a.ourPath !== oldNode, 15_000, 'a joined again');
     expect(a.hasLeadership()).toBe(false);
     expect(await a.getParticipants()).toEqual([
@@ -163,7 +149,7 @@ describe('LeaderLatch under faults', () => {
   });
 
   it('with a client source, a latch whose session expired rejoins on the new session and leads again', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     const clients = [await viaProxy()];
     const source = async (): Promise<ZooKeeperClient> => {
@@ -177,12 +163,12 @@ describe('LeaderLatch under faults', () => {
       a.start();
       await a.await();
       const firstToken = a.fencingToken as bigint;
-      const b = latch(direct, path, 'b');
+      const b = latch(fx.direct, path, 'b');
       await eventually(() => b.ourPath !== undefined, 10_000, 'b joined');
       const overlap = neverTwoLeaders([a, b]);
-      proxy.pause();
+      fx.proxy.pause();
       expect(await b.await({ timeoutMs: 20_000 })).toBe(true); // a's session expired on the server
-      proxy.pass();
+      fx.proxy.pass();
       await eventually(async () => (await b.getParticipants()).length === 2, 20_000, 'a rejoined on a new session');
       expect(await b.getParticipants()).toEqual([
         { id: 'b', isLeader: true },
@@ -200,26 +186,26 @@ describe('LeaderLatch under faults', () => {
   });
 
   it('a create whose reply is lost: the node is found by its protection prefix, no orphan; closing then leaves nothing', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('latch');
     await using client = await viaProxy();
-    await direct.mkdirp(path); // so the create whose reply is lost is the one that makes our node
+    await fx.direct.mkdirp(path); // so the create whose reply is lost is the one that makes our node
     let dropped = 0;
-    proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
+    fx.proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
     const a = latch(client, path, 'a');
     expect(await a.await({ timeoutMs: 20_000 })).toBe(true);
-    proxy.pass();
+    fx.proxy.pass();
     expect(dropped).toBeGreaterThan(0);
-    expect(await childrenOf(direct, path)).toEqual([(a.ourPath as string).slice(path.length + 1)]);
+    expect(await childrenOf(fx.direct, path)).toEqual([(a.ourPath as string).slice(path.length + 1)]);
     await a.close();
 
     // the same, but the latch is closed while its create's fate is unknown
     dropped = 0;
-    proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
+    fx.proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
     const b = latch(client, path, 'b');
     await eventually(() => dropped === 1, 10_000, 'reply dropped');
     await b.close();
-    proxy.pass();
-    expect(await childrenOf(direct, path)).toEqual([]);
+    fx.proxy.pass();
+    expect(await childrenOf(fx.direct, path)).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderSelector, type Leadership } from '../../src/recipes/leader/leader-selector.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, closeAll, codeOf, connectClient, connectClients, eventually, lockPath, UUID } from './helpers.js';
+import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, UUID, useProxiedServer } from './helpers.js';
 
 /** A leadership the test ends by hand: takeLeadership waits until `end()` or its signal aborts. */
 function gate(): { take: (l: Leadership) => Promise<void>; end: () => void; current: Leadership | undefined; terms: number } {
@@ -165,22 +163,11 @@ describe('LeaderSelector', () => {
 });
 
 describe('LeaderSelector when the connection or the session fails', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
-  const viaProxy = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 });
+  const fx = useProxiedServer();
+  const viaProxy = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
 
   it('the leader hears it lost (CURATOR-220): on SUSPENDED by default, only on session end with "lost"', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('election');
     await using clientA = await viaProxy();
     await using clientB = await viaProxy();
@@ -197,17 +184,17 @@ describe('LeaderSelector when the connection or the session fails', () => {
     const signalB = (gb.current as Leadership).signal;
     expect(signalA.reason).toMatchObject({ code: 'CLOSED' });
 
-    proxy.pause();
+    fx.proxy.pause();
     await eventually(() => clientB.state !== 'connected', 15_000, 'b disconnected');
     expect(signalB.aborted).toBe(false); // "lost": a suspension alone does not end it
-    await eventually(async () => (await childrenOf(direct, path)).length === 0, 15_000, 'the server expired b');
-    proxy.pass();
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 0, 15_000, 'the server expired b');
+    fx.proxy.pass();
     await eventually(() => signalB.aborted, 15_000, 'b hears it lost');
     expect(signalB.reason).toMatchObject({ code: 'SESSIONEXPIRED' });
   });
 
   it('with the default policy a suspension ends leadership at once, and the same session leads again', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('election');
     await using client = await viaProxy();
     const g = gate();
@@ -215,7 +202,7 @@ describe('LeaderSelector when the connection or the session fails', () => {
     s.start();
     await eventually(() => g.terms === 1, 10_000, 'leads');
     const signal = (g.current as Leadership).signal;
-    proxy.resetAll();
+    fx.proxy.resetAll();
     await eventually(() => signal.aborted, 15_000, 'suspended');
     expect(signal.reason).toMatchObject({ code: 'CONNECTIONLOSS' });
     await eventually(() => g.terms === 2, 15_000, 'leads again');
@@ -223,7 +210,7 @@ describe('LeaderSelector when the connection or the session fails', () => {
   });
 
   it('requeues after session expiry on the new client a client source returns', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath('election');
     const clients: ZooKeeperClient[] = [await viaProxy()];
     const source = async (): Promise<ZooKeeperClient> => {
@@ -237,9 +224,9 @@ describe('LeaderSelector when the connection or the session fails', () => {
     try {
       s.start();
       await eventually(() => g.terms === 1, 10_000, 'leads');
-      proxy.pause();
-      await eventually(async () => (await childrenOf(direct, path)).length === 0, 15_000, 'the server expired the session');
-      proxy.pass();
+      fx.proxy.pause();
+      await eventually(async () => (await childrenOf(fx.direct, path)).length === 0, 15_000, 'the server expired the session');
+      fx.proxy.pass();
       await eventually(() => g.terms === 2, 20_000, 'leads again on a new session');
       expect(clients.length).toBe(2);
       expect(clients[0]?.state).toBe('expired');

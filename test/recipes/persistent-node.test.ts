@@ -3,9 +3,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { GroupMember } from '../../src/recipes/nodes/group-member.js';
 import { PersistentNode } from '../../src/recipes/nodes/persistent-node.js';
 import { PersistentTtlNode } from '../../src/recipes/nodes/persistent-ttl-node.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, closeAll, codeOf, connectClient, connectClients, eventually, lockPath, UUID } from './helpers.js';
+import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, UUID, useProxiedServer } from './helpers.js';
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
 
@@ -100,56 +98,45 @@ describe('PersistentNode, PersistentTtlNode, GroupMember', () => {
 });
 
 describe('PersistentNode through faults', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   it('deleted while disconnected: created again after the reconnect, with the latest data', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = `${lockPath('nodes')}/me`;
-    await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     await using node = new PersistentNode(client, path, 'v1');
     node.start();
     await node.waitForInitialCreate();
-    proxy.pause();
+    fx.proxy.pause();
     await eventually(() => client.state !== 'connected', 15_000, 'disconnected');
-    await direct.delete(path);
+    await fx.direct.delete(path);
     const writing = node.setData('v2');
-    proxy.pass();
+    fx.proxy.pass();
     await writing;
-    await eventually(async () => text((await direct.getData(path).catch(() => ({ data: new Uint8Array() }))).data) === 'v2', 15_000, 'back with v2');
-    expect((await direct.exists(path))?.ephemeralOwner).toBe(client.sessionId);
+    await eventually(async () => text((await fx.direct.getData(path).catch(() => ({ data: new Uint8Array() }))).data) === 'v2', 15_000, 'back with v2');
+    expect((await fx.direct.exists(path))?.ephemeralOwner).toBe(client.sessionId);
   });
 
   it('kept present across session expiry, on the new client a client source returns', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = `${lockPath('nodes')}/me`;
-    const clients = [await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 })];
+    const clients = [await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 })];
     const source = async (): Promise<ZooKeeperClient> => {
       const current = clients.at(-1) as ZooKeeperClient;
       if (current.state !== 'expired') return current;
-      clients.push(await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 }));
+      clients.push(await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 }));
       return clients.at(-1) as ZooKeeperClient;
     };
     const node = new PersistentNode(source, path, 'keep');
     try {
       node.start();
       await node.waitForInitialCreate();
-      proxy.pause();
-      await eventually(async () => (await direct.exists(path)) === null, 15_000, 'the server expired the session');
-      proxy.pass();
-      await eventually(async () => (await direct.exists(path)) !== null, 20_000, 'created on a new session');
+      fx.proxy.pause();
+      await eventually(async () => (await fx.direct.exists(path)) === null, 15_000, 'the server expired the session');
+      fx.proxy.pass();
+      await eventually(async () => (await fx.direct.exists(path)) !== null, 20_000, 'created on a new session');
       expect(clients.length).toBe(2);
-      expect((await direct.exists(path))?.ephemeralOwner).toBe(clients[1]?.sessionId);
+      expect((await fx.direct.exists(path))?.ephemeralOwner).toBe(clients[1]?.sessionId);
     } finally {
       await node.close();
       await closeAll(clients);

@@ -1,126 +1,112 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, codeOf, connectClient, delay, eventually, lockPath } from './helpers.js';
+import { childrenOf, codeOf, delay, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
  * The lock when the link or the session fails, driven through a frame-aware proxy in front of a real server.
  * Sessions here use the smallest timeout the server allows (2 ticks = 4 s), so expiry takes seconds.
  */
 describe('locks when the connection or the session fails', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   const viaProxy = (): Promise<ZooKeeperClient> =>
-    ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 });
+    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
 
   it('session expiry while holding: the lock-lost signal fires, another client acquires, guarded writes fail', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     await using holderClient = await viaProxy();
     const path = lockPath();
     const lease = await new InterProcessMutex(holderClient, path).acquire();
     const guarded = `${path}-data`;
-    await direct.create(guarded, 'v0');
+    await fx.direct.create(guarded, 'v0');
     // The results are the client's typed multi results for our ops alone (the guarding check's is dropped).
     const [written, ...rest] = await lease.guardedMulti([Op.setData(guarded, 'v1', -1)]);
     expect(rest).toEqual([]);
     expect(written?.type === 'setData' ? written.stat.version : undefined).toBe(1);
-    expect(new TextDecoder().decode((await direct.getData(guarded)).data)).toBe('v1');
+    expect(new TextDecoder().decode((await fx.direct.getData(guarded)).data)).toBe('v1');
 
-    const other = new InterProcessMutex(direct, path).acquire();
-    proxy.pause();
+    const other = new InterProcessMutex(fx.direct, path).acquire();
+    fx.proxy.pause();
     // default policy: suspended — fires as soon as the link is declared lost, long before expiry
     await eventually(() => lease.signal.aborted, 15_000, 'lock-lost signal');
     expect(lease.signal.reason).toMatchObject({ code: 'CONNECTIONLOSS' });
     // the server expires the paused session; its node goes and the waiter gets the lock
     const next = await other;
     expect(next.fencingToken > lease.fencingToken).toBe(true);
-    proxy.pass();
+    fx.proxy.pass();
     await eventually(() => holderClient.state === 'expired', 15_000, 'holder expired');
     expect(await codeOf(lease.guardedMulti([Op.setData(guarded, 'stale', -1)]))).not.toBe('resolved');
-    expect(new TextDecoder().decode((await direct.getData(guarded)).data)).toBe('v1');
+    expect(new TextDecoder().decode((await fx.direct.getData(guarded)).data)).toBe('v1');
     await lease.release(); // the session is gone and its node with it: resolves without error
     await next.release();
-    await direct.delete(guarded);
+    await fx.direct.delete(guarded);
   });
 
   it('with lockLost "lost", a suspension alone does not fire the signal; the session ending does', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     await using holderClient = await viaProxy();
     const path = lockPath();
     const lease = await new InterProcessMutex(holderClient, path, { lockLost: 'lost' }).acquire();
-    proxy.pause();
+    fx.proxy.pause();
     await eventually(() => holderClient.state !== 'connected', 15_000, 'link lost');
     expect(lease.signal.aborted).toBe(false);
     // wait past the session timeout on the server, then let the client hear it
-    await eventually(async () => (await childrenOf(direct, path)).length === 0, 15_000, 'server expired the session');
-    proxy.pass();
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 0, 15_000, 'server expired the session');
+    fx.proxy.pass();
     await eventually(() => lease.signal.aborted, 15_000, 'lock-lost signal');
     expect(lease.signal.reason).toMatchObject({ code: 'SESSIONEXPIRED' });
   });
 
   it('session expiry while waiting: the acquire rejects with the session error and leaves no node', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     const path = lockPath();
-    const holder = await new InterProcessMutex(direct, path).acquire();
+    const holder = await new InterProcessMutex(fx.direct, path).acquire();
     await using waiterClient = await viaProxy();
     // observed from the start: the client may give its session up before the proxy lets it hear the server
     const waiting = codeOf(new InterProcessMutex(waiterClient, path).acquire());
-    await eventually(async () => (await childrenOf(direct, path)).length === 2, 10_000, 'waiter queued');
-    proxy.pause();
-    await eventually(async () => (await childrenOf(direct, path)).length === 1, 15_000, 'server expired the waiter');
-    proxy.pass();
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 2, 10_000, 'waiter queued');
+    fx.proxy.pause();
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 1, 15_000, 'server expired the waiter');
+    fx.proxy.pass();
     expect(await waiting).toBe('SESSIONEXPIRED');
-    expect(await childrenOf(direct, path)).toEqual([holder.node.slice(path.length + 1)]);
+    expect(await childrenOf(fx.direct, path)).toEqual([holder.node.slice(path.length + 1)]);
     await holder.release();
   });
 
   it('a create whose reply is lost finds its own node by the protection prefix: no orphan', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     await using client = await viaProxy();
     const path = lockPath();
     let dropped = 0;
-    proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
+    fx.proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
     const lease = await new InterProcessMutex(client, path).acquire({ timeoutMs: 20_000 });
-    proxy.pass();
+    fx.proxy.pass();
     expect(dropped).toBeGreaterThan(0);
     expect(lease.acquired).toBe(true);
     if (!lease.acquired) return;
-    const children = await childrenOf(direct, path);
+    const children = await childrenOf(fx.direct, path);
     expect(children).toEqual([lease.node.slice(path.length + 1)]);
     await lease.release();
-    expect(await childrenOf(direct, path)).toEqual([]);
+    expect(await childrenOf(fx.direct, path)).toEqual([]);
   });
 
   it('a release whose delete is cut off keeps the lock held locally, retries after reconnect, then reports done', async () => {
-    proxy.pass();
+    fx.proxy.pass();
     await using client = await viaProxy();
     const path = lockPath();
     const mutex = new InterProcessMutex(client, path);
     const lease = await mutex.acquire();
-    proxy.pause();
+    fx.proxy.pause();
     const releasing = lease.release();
     await delay(100);
     expect(mutex.isAcquiredInThisProcess()).toBe(true);
-    proxy.resetAll(); // the held delete is lost with the connection
-    proxy.pass();
+    fx.proxy.resetAll(); // the held delete is lost with the connection
+    fx.proxy.pass();
     await releasing;
     expect(mutex.isAcquiredInThisProcess()).toBe(false);
-    expect(await childrenOf(direct, path)).toEqual([]);
+    expect(await childrenOf(fx.direct, path)).toEqual([]);
     expect(client.state).toBe('connected');
   });
 });

@@ -3,9 +3,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { countFromBytes, countToBytes, SharedCount, type SharedCountEvent } from '../../src/recipes/shared/shared-count.js';
 import { SharedValue } from '../../src/recipes/shared/shared-value.js';
 import { supersedes } from '../../src/recipes/shared/versioned.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { closeAll, codeOf, connectClient, connectClients, eventually, lockPath } from './helpers.js';
+import { closeAll, codeOf, connectClients, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 describe('SharedCount / SharedValue', () => {
   let zk: ZooKeeperClient[];
@@ -118,30 +116,19 @@ describe('SharedCount / SharedValue', () => {
 });
 
 describe('SharedCount when the connection fails', () => {
-  let proxy: FaultProxy;
-  let direct: ZooKeeperClient;
-  beforeAll(async () => {
-    const { connectString } = await sharedServer();
-    const [host, port] = connectString.split(':');
-    proxy = await startFaultProxy({ host: host as string, port: Number(port) });
-    direct = await connectClient(connectString);
-  });
-  afterAll(async () => {
-    await direct?.close();
-    await proxy?.close();
-  });
+  const fx = useProxiedServer();
 
   it('writes made while it was disconnected are seen after the reconnect, as one change event', async () => {
     const path = lockPath('count');
-    await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     await using count = new SharedCount(client, path, 0);
     await count.start();
     const heard: number[] = [];
     count.addListener((e) => e.type === 'countChanged' && heard.push(e.value.value));
-    proxy.pause();
+    fx.proxy.pause();
     await eventually(() => client.state !== 'connected', 15_000, 'disconnected');
-    for (let i = 1; i <= 3; i++) await direct.setData(path, countToBytes(i * 10));
-    proxy.pass();
+    for (let i = 1; i <= 3; i++) await fx.direct.setData(path, countToBytes(i * 10));
+    fx.proxy.pass();
     await eventually(() => count.getCount() === 30, 15_000, 'the latest value');
     expect(count.getVersionedValue()).toEqual({ version: 3, value: 30 });
     expect(heard.at(-1)).toBe(30);
