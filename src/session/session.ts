@@ -19,12 +19,13 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type Outgoing, type Reply, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
 import { ReadWriteSearch } from './rw-search.js';
-import { DigestMd5Exchange, type DigestCredentials } from './sasl-digest-md5.js';
+import type { DigestCredentials } from './sasl-digest-md5.js';
+import { startSaslLogin } from './sasl-login.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
@@ -368,7 +369,20 @@ export class Session {
     this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
-    if (this.#sasl !== undefined) this.startSasl(conn, this.#sasl);
+    if (this.#sasl !== undefined) {
+      startSaslLogin(conn, this.#sasl, {
+        send: (item) => {
+          this.outbox.putFirst([item]);
+          this.outbox.flush();
+        },
+        current: () => this.conn === conn && !conn.isOver,
+        refused: (err) => this.finish('auth-failed', err),
+        done: () => {
+          this.announce(conn);
+          this.outbox.flush();
+        },
+      });
+    }
     if (!conn.readOnly) this.seenRwServer = true;
     this.announce(conn);
     this.outbox.flush();
@@ -382,56 +396,6 @@ export class Session {
   private announce(conn: Connection): void {
     if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed || conn.saslPending) return;
     this.machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
-  }
-
-  /**
-   * SASL on a new connection, as the Java client's ZooKeeperSaslClient: sasl (102) requests with ordinary xids, each
-   * carrying the mechanism's next token, answered in order; nothing else goes out until it completes, and the session
-   * is not connected before. A refusal (AUTHFAILED, after which the server closes the link) ends the session.
-   */
-  private startSasl(conn: Connection, credentials: DigestCredentials): void {
-    conn.saslPending = true;
-    const exchange = new DigestMd5Exchange(credentials);
-    const send = (token: Uint8Array): void => {
-      const item: Outgoing = {
-        opcode: OpCode.sasl,
-        body: { token },
-        xid: 0,
-        sent: false,
-        settled: false,
-        complete: (reply) => {
-          item.settled = true;
-          onReply(reply);
-        },
-        fail: () => void (item.settled = true),
-      };
-      this.outbox.putFirst([item]);
-      this.outbox.flush();
-    };
-    const refused = (detail: string, cause?: unknown): void =>
-      this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} refused SASL DIGEST-MD5 for "${credentials.username}": ${detail}`, { cause }));
-    const onReply = (reply: Reply): void => {
-      if (this.conn !== conn || conn.isOver) return;
-      if (reply.err !== 0) {
-        refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
-        return;
-      }
-      let next: Uint8Array | undefined;
-      try {
-        next = exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0));
-      } catch (e) {
-        refused(e instanceof Error ? e.message : String(e), e);
-        return;
-      }
-      if (next !== undefined) {
-        send(next);
-        return;
-      }
-      conn.saslPending = false;
-      this.announce(conn);
-      this.outbox.flush();
-    };
-    send(exchange.initial());
   }
 
   // ---- receiving -----------------------------------------------------------------------------------
