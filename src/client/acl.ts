@@ -3,22 +3,13 @@
  */
 
 import { Perms } from '../protocol/opcodes.js';
+import type { ACL, Id } from '../protocol/records/acl.js';
 import { utf8Encode } from '../protocol/utf8.js';
 import { base64, sha1 } from './sha1.js';
 
 export { Perms };
-
-/** An identity under an auth scheme: `world:anyone`, `digest:user:base64(sha1)`, `ip:10.0.0.0/8`, `auth:`. */
-export interface Id {
-  readonly scheme: string;
-  readonly id: string;
-}
-
-/** One ACL entry: the permissions (a sum of `Perms`) granted to an identity. */
-export interface ACL {
-  readonly perms: number;
-  readonly id: Id;
-}
+// The one ACL/Id type: the codec's records are readonly and never null, so the client hands them out as they are.
+export type { ACL, Id };
 
 /** world:anyone may do anything. */
 export const OPEN_ACL_UNSAFE: readonly ACL[] = Object.freeze([{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }]);

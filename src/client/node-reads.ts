@@ -79,8 +79,7 @@ export function getACL(ctx: ClientContext, path: string, options: CallOptions): 
     return ctx.send('getACL', path, 'getACL', { path: ctx.chroot.toServer(path) }, options, (reply) => {
       ok(reply, 'getACL', path);
       const { acl, stat } = reply.body;
-      // Jute strings may be null on the wire; ZooKeeper never sends a null scheme or id, and the public Id has none.
-      return { acl: (acl ?? []).map((a) => ({ perms: a.perms, id: { scheme: a.id.scheme ?? '', id: a.id.id ?? '' } })), stat };
+      return { acl: acl ?? [], stat };
     });
   });
 }

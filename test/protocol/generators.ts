@@ -110,8 +110,9 @@ export class Gen {
     };
   }
 
+  /** Both strings are non-null: the decoder reads a null scheme or id as "" (see decodeId). */
   id(): Id {
-    return { scheme: this.string(), id: this.string() };
+    return { scheme: this.chance(0.15) ? '' : this.text(), id: this.chance(0.15) ? '' : this.text() };
   }
 
   acl(): ACL {

@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import {
+  decodeACLVector,
   decodeReplyHeader,
   decodeRequestBody,
   decodeRequestHeader,
@@ -76,5 +77,18 @@ describe('whole frames through the opcode table', () => {
       expect(rp.remaining).toBe(0);
     }
     expect(at).toBe(all.length);
+  });
+});
+
+describe('Id strings', () => {
+  it('reads a null scheme or id (length -1) as "", so every decoded ACL entry holds two strings', () => {
+    const w = new JuteWriter(32);
+    w.writeInt(1); // one ACL entry
+    w.writeInt(31); // perms
+    w.writeString(null); // scheme
+    w.writeString('anyone');
+    const r = new JuteReader(w.toBytes());
+    expect(decodeACLVector(r)).toStrictEqual([{ perms: 31, id: { scheme: '', id: 'anyone' } }]);
+    expect(r.remaining).toBe(0);
   });
 });

@@ -2,16 +2,16 @@
 
 import type { JuteReader, JuteWriter } from '../jute.js';
 
-/** An identity under an auth scheme (`world:anyone`, `digest:user:hash`, `ip:addr`). */
+/** An identity under an auth scheme: `world:anyone`, `digest:user:base64(sha1)`, `ip:10.0.0.0/8`, `auth:`. */
 export interface Id {
-  scheme: string | null;
-  id: string | null;
+  readonly scheme: string;
+  readonly id: string;
 }
 
-/** One ACL entry: permission bits granted to an identity. */
+/** One ACL entry: the permissions (a sum of `Perms`) granted to an identity. */
 export interface ACL {
-  perms: number;
-  id: Id;
+  readonly perms: number;
+  readonly id: Id;
 }
 
 export function encodeId(w: JuteWriter, v: Id): void {
@@ -19,8 +19,12 @@ export function encodeId(w: JuteWriter, v: Id): void {
   w.writeString(v.id);
 }
 
+/**
+ * Jute lets a string be null (length -1), but an identity without a scheme or id means nothing, and ZooKeeper never
+ * writes one: a null decodes as '' (as a null element of a string vector does), so every Id holds two strings.
+ */
 export function decodeId(r: JuteReader): Id {
-  return { scheme: r.readString('Id.scheme'), id: r.readString('Id.id') };
+  return { scheme: r.readString('Id.scheme') ?? '', id: r.readString('Id.id') ?? '' };
 }
 
 export function encodeACL(w: JuteWriter, v: ACL): void {
