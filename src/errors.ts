@@ -72,9 +72,32 @@ export function errorFromServer(errno: number, op?: string, path?: string, detai
   const name = errorName(errno);
   const options = { errno, ...(op === undefined ? {} : { op }), ...(path === undefined ? {} : { path }) };
   if (name === undefined || name === 'OK') {
-    return new ZooKeeperError('UNKNOWN_ERROR', describe('UNKNOWN_ERROR', op, path, `server error number ${errno}`), options);
+    return withoutStack(() => new ZooKeeperError('UNKNOWN_ERROR', describe('UNKNOWN_ERROR', op, path, `server error number ${errno}`), options));
   }
-  return new ZooKeeperError(name, describe(name, op, path, detail), options);
+  return withoutStack(() => new ZooKeeperError(name, describe(name, op, path, detail), options));
+}
+
+/**
+ * A server's error is built where its reply is read, so a stack trace captured there would list only the
+ * client's own receive path (socket callback, frame router, reply handler), never the code that made the call,
+ * which is awaiting a promise: no stack is captured, as Node's fs/promises errors carry none, and the message
+ * names the op and the path instead. That also keeps an expected error cheap: a lock waiter reading a node that
+ * has just gone gets NONODE on its hot path, and capturing ten frames costs several times the rest of the error.
+ */
+function withoutStack(make: () => ZooKeeperError): ZooKeeperError {
+  const E = Error as { stackTraceLimit?: unknown };
+  const limit = E.stackTraceLimit;
+  if (typeof limit !== 'number') return make();
+  try {
+    E.stackTraceLimit = 0;
+  } catch {
+    return make(); // a frozen Error (hardened JavaScript): keep the engine's default
+  }
+  try {
+    return make();
+  } finally {
+    E.stackTraceLimit = limit;
+  }
 }
 
 /** A client-side error (or a server name raised by the client itself, like CONNECTIONLOSS). */

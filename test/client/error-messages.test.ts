@@ -57,6 +57,15 @@ describe('messages from a real server', () => {
     expect((deeper as Error).message).toContain(`${chroot}/x`);
   });
 
+  it('an error from a reply has a stack of one line, the message (its frames would all be the client receive path), and leaves the engine setting as it was', async () => {
+    await using zk = await ZooKeeperClient.connect(connectString);
+    const e = await zk.getData(`/t-${randomUUID()}`).catch((x: unknown) => x as ZooKeeperError);
+    expect(e).toMatchObject({ code: 'NONODE', op: 'getData' });
+    expect((e as Error).stack).toBe(`ZooKeeperError: ${(e as Error).message}`);
+    expect(new Error('x').stack).toMatch(/\n\s+at /);
+    expect(clientError('ABORTED', 'gone').stack).toMatch(/\n\s+at /);
+  });
+
   it('TTL modes on a server without extended types say what to enable', async () => {
     await using zk = await ZooKeeperClient.connect(noTtl.connectString);
     for (const mode of ['ttl', 'ttl-sequential'] as const) {
