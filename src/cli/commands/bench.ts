@@ -57,10 +57,12 @@ requests in flight) through the client, next to the same operations on a bare so
 
 Without --server, a throwaway local ZooKeeper is started for the run and stopped after it.
 SIGINT, SIGTERM or SIGHUP stop a run early: bench lock prints its report so far (marked INTERRUPTED), both
-close their sessions and remove the nodes they made, saying on stderr what they wait for; a second signal
-exits at once.
-Exit status: 0, 1 if the benchmark failed (or, with --vs, Java or Curator is missing or failed) or a lock overlap was seen, 2 on usage errors, 128 + signal when
-interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+close their sessions and remove the nodes they made, saying on stderr what they wait for; with --vs curator
+the Curator JVM is stopped too (killed if it lingers) and the table so far is printed. A second signal exits
+at once.
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --vs: also when java, javac or
+the Curator jars are missing, or the Curator side failed), 2 on usage errors, 128 + signal when interrupted
+(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {

@@ -81,7 +81,7 @@ export async function runLockVsCurator(opts: VsCuratorOptions): Promise<VsCurato
           const figures = await run(side, workload, seconds);
           // a round stopped before its first acquisition measured nothing
           if (figures.acquisitions > 0) results[side][workload].push(figures);
-          progress(`${workload} round ${r + 1} ${side === 'zkwire' ? 'zkwire' : 'Curator'}: ${Math.round(roundRate(figures))} acquisitions/s`);
+          progress(`${workload} round ${r + 1} ${side === 'zkwire' ? 'zkwire' : 'Curator'}: ${Math.round(roundRate(figures))} acquisitions/s${stopped() ? ' (stopped early)' : ''}`);
         }
       }
     }
