@@ -16,6 +16,7 @@ import { VS_SEMAPHORE_LEASES, VS_SESSIONS, WORKLOADS, zkwireRound, type RoundFig
 /** A side of the comparison. */
 export type Side = 'zkwire' | 'curator';
 
+/** What runLockVsCurator runs against, how long, and whom it tells. */
 export interface VsCuratorOptions {
   connectString: string;
   /** From prepareCurator(). */
@@ -37,6 +38,7 @@ export interface VsCuratorOptions {
   onCleanup?: (what: string) => void;
 }
 
+/** Everything a run measured: the table's medians and ratios, every round behind them, and where it ran. */
 export interface VsCuratorReport {
   benchmark: 'lock-vs-curator';
   interrupted: boolean;
