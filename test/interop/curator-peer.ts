@@ -1,30 +1,19 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { curatorClasspath, requireJdk } from '../../src/tools/bench/curator-classpath.js';
+import { compileJavaOnce } from '../../src/tools/bench/javac.js';
 
 /**
  * A real Apache Curator client in a child JVM (curator-peer/CuratorPeer.java), for interop tests: zkwire and
  * Curator must exclude each other on the same lock path. The Java source is compiled once per content hash into
- * os.tmpdir() against the jars of Debian's libcurator-recipes-java (or CURATOR_CLASSPATH), then started once per
- * peer. One peer is one Curator session driving its locks from one thread, so two Curator holders need two peers.
+ * os.tmpdir() against the Curator jars the CLI's `bench lock --vs curator` finds too (CURATOR_CLASSPATH, else Debian's
+ * libcurator-recipes-java), then started once per peer. One peer is one Curator session driving its locks from one
+ * thread, so two Curator holders need two peers.
  */
 
 const SOURCE = fileURLToPath(new URL('./curator-peer/CuratorPeer.java', import.meta.url));
-const JAVA_DIR = '/usr/share/java';
-/** What Curator 5.4 needs at run time; slf4j-nop keeps Curator's logging off the reply channel. */
-const JARS = [
-  'curator-recipes.jar',
-  'curator-framework.jar',
-  'curator-client.jar',
-  'zookeeper.jar',
-  'zookeeper-jute.jar',
-  'guava.jar',
-  'slf4j-api.jar',
-  'slf4j-nop.jar',
-];
 
 export type AcquireReply = { acquired: true; id: number; node: string } | { acquired: false };
 
@@ -78,58 +67,16 @@ export interface CuratorPeer {
   kill(): Promise<void>;
 }
 
-export function curatorClasspath(): string {
-  const fromEnv = process.env['CURATOR_CLASSPATH'];
-  if (fromEnv) return fromEnv;
-  const missing = JARS.filter((jar) => !fs.existsSync(path.join(JAVA_DIR, jar)));
-  if (missing.length > 0) {
-    throw new Error(
-      `Curator interop tests need Apache Curator 5.x jars; missing in ${JAVA_DIR}: ${missing.join(', ')}. ` +
-        'Install them with `sudo bash scripts/setup.sh` (Debian: apt-get install libcurator-recipes-java), ' +
-        'or set CURATOR_CLASSPATH.',
-    );
-  }
-  return JARS.map((jar) => path.join(JAVA_DIR, jar)).join(path.delimiter);
-}
+let compiled: { classes: string; classpath: string; java: string } | undefined;
 
-function javaTool(name: 'java' | 'javac'): string {
-  const home = process.env['JAVA_HOME'];
-  if (home && fs.existsSync(path.join(home, 'bin', name))) return path.join(home, 'bin', name);
-  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  }
-  return `/usr/bin/${name}`;
-}
-
-let compiled: string | undefined;
-
-/**
- * The directory holding CuratorPeer.class, compiling it if this source has not been compiled before. Compiles
- * into a private directory and renames it into place, so parallel test workers never see a half-written class.
- */
-export function compileCuratorPeer(): string {
+/** CuratorPeer compiled (once per content, see compileJavaOnce) against the Curator jars curatorClasspath() finds. */
+function compileCuratorPeer(): { classes: string; classpath: string; java: string } {
   if (compiled !== undefined) return compiled;
-  const source = fs.readFileSync(SOURCE);
-  const hash = createHash('sha256').update(source).update(curatorClasspath()).digest('hex').slice(0, 16);
-  const target = path.join(os.tmpdir(), `zkwire-curator-peer-${hash}`);
-  if (!fs.existsSync(path.join(target, 'CuratorPeer.class'))) {
-    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-curator-peer-build-'));
-    const result = spawnSync(javaTool('javac'), ['-nowarn', '-cp', curatorClasspath(), '-d', staging, SOURCE], {
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) {
-      fs.rmSync(staging, { recursive: true, force: true });
-      throw new Error(`javac failed for ${SOURCE}:\n${result.error?.message ?? ''}${result.stdout}${result.stderr}`);
-    }
-    try {
-      fs.renameSync(staging, target);
-    } catch {
-      // another worker won the race with the same bytes
-      fs.rmSync(staging, { recursive: true, force: true });
-    }
-  }
-  compiled = target;
-  return target;
+  const jdk = requireJdk();
+  const classpath = curatorClasspath();
+  const classes = compileJavaOnce({ className: 'CuratorPeer', source: fs.readFileSync(SOURCE, 'utf8'), classpath, javac: jdk.javac });
+  compiled = { classes, classpath, java: jdk.java };
+  return compiled;
 }
 
 /** Starts a Curator client on `connectString` and waits until it is connected. */
@@ -137,14 +84,14 @@ export async function startCuratorPeer(
   connectString: string,
   opts: { sessionTimeoutMs?: number; startTimeoutMs?: number } = {},
 ): Promise<CuratorPeer> {
-  const classes = compileCuratorPeer();
+  const { classes, classpath, java } = compileCuratorPeer();
   const child = spawn(
-    javaTool('java'),
+    java,
     [
       '-Xshare:auto',
       '-XX:TieredStopAtLevel=1',
       '-cp',
-      [classes, curatorClasspath()].join(path.delimiter),
+      [classes, classpath].join(path.delimiter),
       'CuratorPeer',
       connectString,
       String(opts.sessionTimeoutMs ?? 6000),

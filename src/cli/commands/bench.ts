@@ -1,9 +1,9 @@
 /**
- * `zkwire bench lock|raw`: the lock-latency benchmark and the raw round-trip benchmark against a floor,
- * over src/tools/bench. Without --server both run against a throwaway local ZooKeeper, and say so.
+ * `zkwire bench lock|raw`: the lock-latency benchmark (or, with --vs curator, zkwire's locks beside Apache
+ * Curator's) and the raw round-trip benchmark against a floor, over src/tools/bench. Without --server they run
+ * against a throwaway local ZooKeeper, and say so.
  */
 
-import { writeFileSync } from 'node:fs';
 import { LOCK_KINDS, type LockKind } from '../../tools/bench/contenders.js';
 import { runLockBench, type LockBenchOptions } from '../../tools/bench/lock-bench.js';
 import { renderLockReport } from '../../tools/bench/lock-render.js';
@@ -14,10 +14,14 @@ import { renderLockSvg } from '../../tools/bench/svg.js';
 import { withServer } from '../../tools/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
+import { writeOut } from './bench-output.js';
+import { runBenchVsCurator, type VsArgs } from './bench-vs.js';
 import { parseCommandArgs, printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--json FILE] [--svg FILE]
+       zkwire bench lock --vs curator [--server S] [--rounds N] [--duration s] [--curator-classpath CP]
+                         [--json FILE]
        zkwire bench raw  [--server S] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N]
                          [--window N] [--sessions N] [--json FILE]
 
@@ -35,16 +39,30 @@ cycle and hand-off latency (p50/p90/p99/p99.9/max), the floor measured in the sa
   --json FILE   every figure as JSON, latencies in microseconds ("-" or no FILE: JSON on stdout, no table)
   --svg FILE    latency distribution and throughput over time as a self-contained SVG
 
+bench lock --vs curator: the same lock workloads through zkwire and through Apache Curator 5.x (a Java
+program shipped with zkwire, compiled once with javac), against the same server, in interleaved rounds:
+uncontended mutex (1 session), contended mutex (4 sessions), read/write lock (3 readers, 1 writer),
+semaphore (4 sessions, 3 leases); every session its own, looping acquire -> release. Then a table of the
+medians of each side and the ratio zkwire / Curator: uncontended acquire and cycle, contended acquisitions/s,
+hand-off p50/p99, read/write and semaphore acquisitions/s.
+  --rounds N    rounds per workload and side (default 3)
+  --duration s  seconds per round (default 5)
+  --curator-classpath CP  Curator 5.x jars and their dependencies (default: $CURATOR_CLASSPATH, else
+                Debian's /usr/share/java from apt-get install libcurator-recipes-java). Needs java and javac
+                (a JDK 11+) on JAVA_HOME or PATH.
+
 bench raw: sequential getData and create+delete latency and pipelined getData throughput (up to --window
 requests in flight) through the client, next to the same operations on a bare socket with hand-built frames
 (the floor), alternating in rounds; then --sessions idle sessions in one fresh process and their RSS.
 
 Without --server, a throwaway local ZooKeeper is started for the run and stopped after it.
 SIGINT, SIGTERM or SIGHUP stop a run early: bench lock prints its report so far (marked INTERRUPTED), both
-close their sessions and remove the nodes they made, saying on stderr what they wait for; a second signal
-exits at once.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen, 2 on usage errors, 128 + signal when
-interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+close their sessions and remove the nodes they made, saying on stderr what they wait for; with --vs curator
+the Curator JVM is stopped too (killed if it lingers) and the table so far is printed. A second signal exits
+at once.
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --vs: also when java, javac or
+the Curator jars are missing, or the Curator side failed), 2 on usage errors, 128 + signal when interrupted
+(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {
@@ -53,6 +71,8 @@ interface Parsed {
   svg: string | undefined;
   lock: Omit<LockBenchOptions, 'connectString'>;
   raw: Omit<RawBenchOptions, 'connectString'>;
+  /** Set by --vs curator. */
+  vs: VsArgs | undefined;
 }
 
 function positiveInt(name: string, v: string | undefined): number {
@@ -67,13 +87,13 @@ function nonNegative(name: string, v: string | undefined): number {
   return n;
 }
 
-const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg'];
+const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath'];
 
 export function parseBenchArgs(args: readonly string[], globalJson: boolean): Parsed {
   // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE as a second positional.
   const parsed = parseCommandArgs(args, { valued: VALUED, positionals: ['lock|raw', 'FILE'], required: 0 });
   if (typeof parsed === 'string') throw new Error(parsed);
-  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {} };
+  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {}, vs: undefined };
   const [sub, file] = parsed.positionals;
   if (sub === undefined) throw new Error('say which benchmark: lock or raw');
   if (sub !== 'lock' && sub !== 'raw') throw new Error(`unexpected argument ${sub}`);
@@ -108,16 +128,20 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
     out.lock.durationS = d;
     if (out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
   }
+  const vs = v('--vs');
+  if (vs === undefined) {
+    if (v('--curator-classpath') !== undefined) throw new Error('--curator-classpath goes with --vs curator');
+    return out;
+  }
+  if (vs !== 'curator') throw new Error(`--vs compares with curator only, got ${vs}`);
+  if (out.sub !== 'lock') throw new Error('--vs goes with bench lock');
+  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions'];
+  const clash = fixed.find((name) => v(name) !== undefined);
+  if (clash !== undefined) throw new Error(`${clash} does not apply to --vs curator, which runs fixed workloads`);
+  out.vs = { rounds: out.raw.rounds, seconds: out.lock.durationS, curatorClasspath: v('--curator-classpath') };
   return out;
 }
 
-function writeOut(io: CliIo, file: string, text: string, what: string): void {
-  if (file === '-') io.out(text);
-  else {
-    writeFileSync(file, text);
-    io.err(`${what} written to ${file}\n`);
-  }
-}
 
 export const benchCommand: Command = {
   name: 'bench',
@@ -131,6 +155,7 @@ export const benchCommand: Command = {
       io.err(`zkwire bench: ${(e as Error).message}\n\n${usage}`);
       return 2;
     }
+    if (parsed.vs !== undefined) return runBenchVsCurator(parsed.vs, parsed.json, io);
     const stderrIsTTY = process.stderr.isTTY === true;
     using interrupt = onInterrupt('bench', io);
     const signal = interrupt.signal;

@@ -5,6 +5,7 @@ export { freePort, freePorts } from './free-port.js';
 export {
   DEBIAN_ZOOKEEPER_JAR,
   findJava,
+  findJavaTool,
   findZooKeeperInstall,
   missingInstallMessage,
   requireZooKeeperInstall,

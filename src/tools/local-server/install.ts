@@ -86,10 +86,15 @@ export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purp
 }
 
 export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
+  return findJavaTool('java', env);
+}
+
+/** A JDK program (java, javac): JAVA_HOME/bin first, then PATH, then /usr/bin; null when none is executable. */
+export function findJavaTool(name: 'java' | 'javac', env: NodeJS.ProcessEnv = process.env): string | null {
   const candidates: string[] = [];
-  if (env['JAVA_HOME']) candidates.push(path.join(env['JAVA_HOME'], 'bin', 'java'));
-  for (const dir of (env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, 'java'));
-  candidates.push('/usr/bin/java');
+  if (env['JAVA_HOME']) candidates.push(path.join(env['JAVA_HOME'], 'bin', name));
+  for (const dir of (env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, name));
+  candidates.push(`/usr/bin/${name}`);
   return candidates.find(isExecutable) ?? null;
 }
 
