@@ -61,6 +61,7 @@ export {
 } from './errors.js';
 export type { SessionState, ConnectionEvent, StateChange } from './session/state.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
+export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
 export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';

@@ -33,7 +33,10 @@ export interface ClientOptions {
    * drop the connection. Raise it only for servers started with a larger jute.maxbuffer (by as much).
    */
   readonly maxDataSize?: number;
-  /** Reports every frame sent and received, decoded. */
+  /**
+   * Reports every frame sent and received, as bytes; wrap the listener in `describeFrames` to get each frame
+   * decoded (op, xid, records, a one-line summary).
+   */
   readonly onFrame?: FrameListener;
   /** Pause before each reconnect attempt (see timing.ts for the default). */
   readonly reconnectDelay?: ReconnectDelay;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Perms } from '../../src/client/acl.js';
 import { ZooKeeperClient } from '../../src/node.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
@@ -29,11 +29,11 @@ afterAll(async () => {
 
 describe('SASL DIGEST-MD5', () => {
   it('the right password makes the session sasl:<user>, and ACLs on that identity hold', async () => {
-    const frames: FrameTrace[] = [];
+    const frames: DescribedFrameTrace[] = [];
     await using alice = await ZooKeeperClient.connect(server.connectString, {
       sessionTimeoutMs: 10_000,
       sasl: { mechanism: 'DIGEST-MD5', username: 'alice', password: 'alice-secret' },
-      onFrame: (f) => f.dir === 'c2s' && frames.push(f),
+      onFrame: describeFrames((f) => f.dir === 'c2s' && frames.push(f)),
     });
     expect(await alice.whoAmI()).toContainEqual({ scheme: 'sasl', user: 'alice' });
     const path = uniquePath('sasl');
