@@ -33,7 +33,6 @@ export type {
   MkdirpOptions,
   NodeData,
   ReconfigChange,
-  SaslOptions,
   RemoveWatchType,
   Stat,
   VersionOptions,
@@ -62,6 +61,8 @@ export {
 export type { SessionState, ConnectionEvent, StateChange } from './session/state.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
 export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
+export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
+export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
 export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
