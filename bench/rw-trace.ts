@@ -10,7 +10,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { ZooKeeperClient } from '../src/node.js';
+import { describeFrames, ZooKeeperClient } from '../src/node.js';
 import { InterProcessReadWriteLock } from '../src/recipes/index.js';
 import { FrameCounter, type FrameCounts } from './lock-scale/frames.js';
 import { fmtRate, renderTable } from '../src/tools/bench/table.js';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const trace = !args.includes('--no-trace');
     const only = opt('--only') as Recipe | undefined;
     const clients = await Promise.all(
-      Array.from({ length: READERS + 1 }, () => ZooKeeperClient.connect(connectString, trace ? { onFrame } : {})),
+      Array.from({ length: READERS + 1 }, () => ZooKeeperClient.connect(connectString, trace ? { onFrame: describeFrames(onFrame) } : {})),
     );
     try {
       await round(clients, counter, 'zkwire', 1); // warm both paths

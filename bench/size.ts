@@ -2,8 +2,8 @@
  * bench/size: what an application that uses the client and InterProcessMutex ships. Bundles
  * `import { ZooKeeperClient } from 'zkwire'` (the Node entry, with its node:net transport) plus
  * `import { InterProcessMutex } from 'zkwire/recipes'` with esbuild, minified, tree-shaken, and prints the bytes
- * raw, minified and gzipped, then the largest source files in the bundle (esbuild's metafile), which is where to
- * look when the figure grows.
+ * raw, minified and gzipped, then the bytes by area (protocol, session, client, transport, recipes) and the largest
+ * source files in the bundle (esbuild's metafile), which is where to look when the figure grows.
  *
  *   npm run bench:size [-- --top 15]
  */
@@ -22,6 +22,13 @@ export { InterProcessMutex } from './src/recipes/locks/mutex.ts';
 `;
 
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+
+/** The layer a bundled file belongs to: its folder under src/ (src/client.ts counts as client, errors and entry apart). */
+function areaOf(file: string): string {
+  const m = /^src\/([^/]+)\//.exec(file);
+  if (m !== null) return m[1] as string;
+  return file === 'src/client.ts' ? 'client' : 'errors, entry';
+}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -55,6 +62,20 @@ async function main(): Promise<void> {
   const inputs = Object.entries(output?.inputs ?? {})
     .map(([file, info]) => [file, info.bytesInOutput] as const)
     .sort((a, b) => b[1] - a[1]);
+  const areas = new Map<string, { bytes: number; files: number }>();
+  for (const [file, bytes] of inputs) {
+    const area = areas.get(areaOf(file)) ?? { bytes: 0, files: 0 };
+    areas.set(areaOf(file), { bytes: area.bytes + bytes, files: area.files + (bytes > 0 ? 1 : 0) });
+  }
+  process.stdout.write('\nby area (minified bytes in the bundle, before gzip)\n');
+  process.stdout.write(
+    renderTable(
+      ['area', 'files', 'bytes', 'share'],
+      [...areas]
+        .sort((a, b) => b[1].bytes - a[1].bytes)
+        .map(([area, { bytes, files }]) => [area, String(files), String(bytes), `${((100 * bytes) / minified).toFixed(0)}%`]),
+    ),
+  );
   process.stdout.write(`\nlargest inputs (minified bytes in the bundle, before gzip), ${inputs.length} files in all\n`);
   process.stdout.write(renderTable(['file', 'bytes'], inputs.slice(0, top).map(([file, bytes]) => [file, String(bytes)])));
 }

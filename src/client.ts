@@ -19,7 +19,6 @@ import { Session } from './session/session.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
-import * as adminOps from './client/admin-ops.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
@@ -42,7 +41,6 @@ import type {
   Data,
   MkdirpOptions,
   NodeData,
-  ReconfigChange,
   RemoveWatchType,
   VersionOptions,
   Watched,
@@ -50,6 +48,13 @@ import type {
 } from './client/types.js';
 import * as watchOps from './client/watch-ops.js';
 import type { PersistentWatch } from './client/watch-handle.js';
+
+/**
+ * The context behind a client, for operations that live outside the class (reconfig, in src/client/admin-ops.ts):
+ * a method is in every bundle that has the class, a function only in those that import it. Set by the class's
+ * static block, the one place that can read its ES private field.
+ */
+let contextOf: (client: ZooKeeperClient) => ClientContext;
 
 /**
  * A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close
@@ -61,6 +66,10 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #ctx: ClientContext;
   readonly #session: Session;
   readonly #clock: Clock;
+
+  static {
+    contextOf = (client) => client.#ctx;
+  }
 
   /** Starts connecting at once; use `ZooKeeperClient.connect` to wait for the session. */
   constructor(connectString: string, options: ClientOptions = {}) {
@@ -211,14 +220,6 @@ export class ZooKeeperClient implements AsyncDisposable {
     return reads.getConfig(this.#ctx, options);
   }
 
-  /**
-   * Changes the ensemble's membership (dynamic reconfiguration; the servers need `reconfigEnabled=true`, and the
-   * session a superuser identity or the servers skipACL). Resolves with the new configuration, as getConfig shows it.
-   */
-  reconfig(change: ReconfigChange): Promise<NodeData> {
-    return adminOps.reconfig(this.#ctx, change);
-  }
-
   /** Replaces a node's data; resolves with the new stat (BADVERSION if `options.version` does not match). */
   setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {
     return writes.setData(this.#ctx, path, data, options);
@@ -339,6 +340,12 @@ export class ZooKeeperClient implements AsyncDisposable {
   deleteRecursive(path: string, options: CallOptions = {}): Promise<void> {
     return deleteRecursive(this.#ctx, path, options);
   }
+}
+
+/** The context of `client` (BAD_ARGUMENT for anything that is not a ZooKeeperClient), for the client's own modules. */
+export function clientContext(client: ZooKeeperClient, op: string): ClientContext {
+  if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
+  return contextOf(client);
 }
 
 export type { OpResult, ReadOp, WriteOp } from './client/multi.js';

@@ -33,7 +33,6 @@ export type {
   MkdirpOptions,
   NodeData,
   ReconfigChange,
-  SaslOptions,
   RemoveWatchType,
   Stat,
   VersionOptions,
@@ -45,6 +44,7 @@ export type {
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export { PersistentWatch } from './client/watch-handle.js';
+export { reconfig } from './client/admin-ops.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';
 export { pathProblem } from './client/paths.js';
@@ -61,6 +61,9 @@ export {
 } from './errors.js';
 export type { SessionState, ConnectionEvent, StateChange } from './session/state.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
+export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
+export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
+export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
 export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';

@@ -1,14 +1,14 @@
 /**
  * Counts what the lock recipes put on the wire, through the client's `onFrame` tracing: requests by operation,
- * watch notifications, frames both ways. One counter is shared by every session of a run (the listener is a
- * plain function and JavaScript runs one at a time), and it only counts while `counting` is on, so a report can
+ * watch notifications, frames both ways. One counter is shared by every session of a run (each session passes
+ * `describeFrames(counter.listener)` as its onFrame; the listener is a plain function and JavaScript runs one at a time), and it only counts while `counting` is on, so a report can
  * say "during the hand-off chain" and mean exactly that.
  *
  * It also keeps one count that runs all the time: successful getData replies, which in a lock queue are the
  * waiters' watches on their predecessors. Setup uses it to know that a waiter has finished queueing.
  */
 
-import type { FrameListener, FrameTrace } from '../../src/session/trace.js';
+import type { DescribedFrameTrace } from '../../src/session/describe-frames.js';
 
 export interface FrameCounts {
   /** Requests sent, by operation name (pings counted apart). */
@@ -37,10 +37,10 @@ export class FrameCounter {
   private watchedReads = 0;
   private waiters: { target: number; resolve: () => void }[] = [];
 
-  /** Pass as `onFrame` to every traced client. */
-  readonly listener: FrameListener = (t) => this.see(t);
+  /** Pass as `onFrame: describeFrames(counter.listener)` to every traced client. */
+  readonly listener = (t: DescribedFrameTrace): void => this.see(t);
 
-  private see(t: FrameTrace): void {
+  private see(t: DescribedFrameTrace): void {
     const f = t.frame;
     if (f.kind === 'reply' && f.op === 'getData' && f.err === 0) this.sawWatchedRead();
     if (!this.counting) return;

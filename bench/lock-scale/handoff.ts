@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/index.js';
 import { InterProcessMutex } from '../../src/recipes/index.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { RawConnection } from '../../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
 import { firstEndpoint } from '../../src/tools/bench/server-info.js';
@@ -90,9 +90,9 @@ export async function runHandoffAnalysis(opts: HandoffOptions): Promise<HandoffR
   const clients = await Promise.all(
     logs.map((log) =>
       ZooKeeperClient.connect(opts.connectString, {
-        onFrame: (t: FrameTrace) => {
+        onFrame: describeFrames((t: DescribedFrameTrace) => {
           if (tracing) log.push({ at: performance.now(), dir: t.dir, kind: t.frame.kind, op: t.frame.op });
-        },
+        }),
       }),
     ),
   );

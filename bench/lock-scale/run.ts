@@ -9,7 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../src/node.js';
+import { describeFrames, ZooKeeperClient, type ClientOptions } from '../../src/node.js';
 import { CreateFlags, OpCode } from '../../src/protocol/index.js';
 import { runHeldLocks, type HeldReport } from './held.js';
 import { FrameCounter } from './frames.js';
@@ -60,8 +60,9 @@ export interface LockScaleReport {
 }
 
 async function connectAll(connectString: string, n: number, onFrame?: FrameCounter): Promise<ZooKeeperClient[]> {
-  const opts = onFrame === undefined ? {} : { onFrame: onFrame.listener };
-  const settled = await Promise.allSettled(Array.from({ length: n }, () => ZooKeeperClient.connect(connectString, opts)));
+  // describeFrames follows one session's connections: each client gets its own around the shared counter.
+  const opts = (): ClientOptions => (onFrame === undefined ? {} : { onFrame: describeFrames(onFrame.listener) });
+  const settled = await Promise.allSettled(Array.from({ length: n }, () => ZooKeeperClient.connect(connectString, opts())));
   const ok = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed !== undefined) {

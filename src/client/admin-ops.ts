@@ -3,14 +3,26 @@
  * ZooKeeperAdmin.reconfigure. Either an incremental change (servers joining and/or leaving) or a bulk one (the whole
  * new membership), optionally conditional on the configuration version it replaces. The server refuses it unless
  * `reconfigEnabled=true`, and only for a superuser (or with skipACL), since it writes /zookeeper/config.
+ *
+ * A function of the client rather than a method, as Java keeps it in ZooKeeperAdmin rather than ZooKeeper: few
+ * applications change their ensemble, and only those that import it carry it.
  */
 
+import { clientContext, type ZooKeeperClient } from '../client.js';
 import { clientError } from '../errors.js';
-import { guard, ok, type ClientContext } from './context.js';
+import { guard, ok } from './context.js';
 import type { NodeData, ReconfigChange } from './types.js';
 
-export function reconfig(ctx: ClientContext, change: ReconfigChange): Promise<NodeData> {
+/**
+ * Changes the ensemble's membership through `client`'s session: `reconfig(zk, { leaving: [3] })`,
+ * `reconfig(zk, { joining: 'server.4=…' })` or `reconfig(zk, { newMembers: [...] })`, with `fromConfig` to apply it
+ * only to that configuration version (BADVERSION otherwise). The servers need `reconfigEnabled=true`, and the session
+ * a superuser identity (or the servers skipACL), else NOAUTH. Resolves with the new configuration, as getConfig
+ * shows it.
+ */
+export function reconfig(client: ZooKeeperClient, change: ReconfigChange): Promise<NodeData> {
   return guard(() => {
+    const ctx = clientContext(client, 'reconfig');
     if (typeof change !== 'object' || change === null) throw clientError('BAD_ARGUMENT', 'reconfig takes { joining, leaving } or { newMembers }', { op: 'reconfig' });
     const joining = serverList(change.joining, 'joining');
     const leaving = serverList(change.leaving, 'leaving');

@@ -10,7 +10,8 @@ import type { Session, SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
-import type { ClientOptions, SaslOptions } from './types.js';
+import type { SaslMechanism } from '../session/sasl-login.js';
+import type { ClientOptions } from './types.js';
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
@@ -49,15 +50,11 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   };
 }
 
-function saslLogin(sasl: SaslOptions): { username: string; password: string } {
-  if (typeof sasl !== 'object' || sasl === null || sasl.mechanism !== 'DIGEST-MD5') {
-    const named = typeof sasl === 'object' && sasl !== null ? String((sasl as { mechanism?: unknown }).mechanism) : String(sasl);
-    throw clientError('BAD_ARGUMENT', `SASL mechanism ${named} is not supported: only DIGEST-MD5 (no GSSAPI/Kerberos)`, { op: 'connect' });
+function saslLogin(sasl: SaslMechanism): SaslMechanism {
+  if (typeof sasl !== 'object' || sasl === null || typeof sasl.exchange !== 'function') {
+    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }); GSSAPI (Kerberos) is not supported', { op: 'connect' });
   }
-  if (typeof sasl.username !== 'string' || sasl.username === '' || typeof sasl.password !== 'string') {
-    throw clientError('BAD_ARGUMENT', 'SASL DIGEST-MD5 needs a non-empty username and a password string', { op: 'connect' });
-  }
-  return { username: sasl.username, password: sasl.password };
+  return sasl;
 }
 
 function knownVersion(text: string): ServerVersion {

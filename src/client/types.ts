@@ -3,6 +3,7 @@
 import type { Stat } from '../protocol/index.js';
 import type { Clock } from '../session/clock.js';
 import type { ReconnectDelay } from '../session/timing.js';
+import type { SaslMechanism } from '../session/sasl-login.js';
 import type { FrameListener } from '../session/trace.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { Transport } from '../transport/types.js';
@@ -33,18 +34,21 @@ export interface ClientOptions {
    * drop the connection. Raise it only for servers started with a larger jute.maxbuffer (by as much).
    */
   readonly maxDataSize?: number;
-  /** Reports every frame sent and received, decoded. */
+  /**
+   * Reports every frame sent and received, as bytes; wrap the listener in `describeFrames` to get each frame
+   * decoded (op, xid, records, a one-line summary).
+   */
   readonly onFrame?: FrameListener;
   /** Pause before each reconnect attempt (see timing.ts for the default). */
   readonly reconnectDelay?: ReconnectDelay;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */
   readonly authInfo?: readonly { readonly scheme: string; readonly auth: Data }[];
   /**
-   * SASL authentication on every connection, before anything else: `{ mechanism: 'DIGEST-MD5', username,
-   * password }` against servers with a JAAS DigestLoginModule. The session's identity is then `sasl:<username>`.
-   * A refused login ends the session with AUTHFAILED. GSSAPI (Kerberos) is not supported.
+   * SASL authentication on every connection, before anything else: `saslDigestMd5({ username, password })` against
+   * servers with a JAAS DigestLoginModule. The session's identity is then `sasl:<username>`. A refused login ends
+   * the session with AUTHFAILED. GSSAPI (Kerberos) is not supported.
    */
-  readonly sasl?: SaslOptions;
+  readonly sasl?: SaslMechanism;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
   readonly defaultAcl?: readonly ACL[];
   /** How long close() waits for the server to confirm closeSession. */
@@ -66,13 +70,6 @@ export interface ClientOptions {
   readonly clock?: Clock;
   /** Host-shuffle randomness (tests). */
   readonly random?: () => number;
-}
-
-/** SASL login for ClientOptions.sasl. */
-export interface SaslOptions {
-  readonly mechanism: 'DIGEST-MD5';
-  readonly username: string;
-  readonly password: string;
 }
 
 /** Options every operation accepts. */

@@ -112,102 +112,114 @@ export interface OpSpec {
   readonly response: RecordCodec<any> | null;
 }
 
-const opaque = codec('raw', encodeOpaqueBody, decodeOpaqueBody);
-const createRequest = codec('CreateRequest', create.encodeCreateRequest, create.decodeCreateRequest);
-const create2Response = codec('Create2Response', create.encodeCreate2Response, create.decodeCreate2Response);
-const getDataResponse = codec('GetDataResponse', node.encodeGetDataResponse, node.decodeGetDataResponse);
-const multiRequest = codec('MultiRequest', encodeMultiRequest, decodeMultiRequest);
-const multiResponse = codec('MultiResponse', encodeMultiResponse, decodeMultiResponse);
+/** The opaque row: also how decodeRequestBody tells a raw body from a record. */
+const opaque: RecordCodec<OpaqueBody> = { name: 'raw', encode: encodeOpaqueBody, decode: decodeOpaqueBody };
 
-const ROWS: [OpName, RecordCodec<any> | null, RecordCodec<any> | null][] = [
-  ['notification', null, null],
-  ['create', createRequest, codec('CreateResponse', create.encodeCreateResponse, create.decodeCreateResponse)],
-  ['delete', codec('DeleteRequest', node.encodeDeleteRequest, node.decodeDeleteRequest), null],
-  [
-    'exists',
-    codec('ExistsRequest', node.encodeExistsRequest, node.decodeExistsRequest),
-    codec('ExistsResponse', node.encodeExistsResponse, node.decodeExistsResponse),
-  ],
-  ['getData', codec('GetDataRequest', node.encodeGetDataRequest, node.decodeGetDataRequest), getDataResponse],
-  [
-    'setData',
-    codec('SetDataRequest', node.encodeSetDataRequest, node.decodeSetDataRequest),
-    codec('SetDataResponse', node.encodeSetDataResponse, node.decodeSetDataResponse),
-  ],
-  ['getACL', codec('GetACLRequest', encodeGetACLRequest, decodeGetACLRequest), codec('GetACLResponse', encodeGetACLResponse, decodeGetACLResponse)],
-  ['setACL', codec('SetACLRequest', encodeSetACLRequest, decodeSetACLRequest), codec('SetACLResponse', encodeSetACLResponse, decodeSetACLResponse)],
-  [
-    'getChildren',
-    codec('GetChildrenRequest', children.encodeGetChildrenRequest, children.decodeGetChildrenRequest),
-    codec('GetChildrenResponse', children.encodeGetChildrenResponse, children.decodeGetChildrenResponse),
-  ],
-  [
-    'sync',
-    codec('SyncRequest', node.encodeSyncRequest, node.decodeSyncRequest),
-    codec('SyncResponse', node.encodeSyncResponse, node.decodeSyncResponse),
-  ],
-  ['ping', null, null],
-  [
-    'getChildren2',
-    codec('GetChildren2Request', children.encodeGetChildren2Request, children.decodeGetChildren2Request),
-    codec('GetChildren2Response', children.encodeGetChildren2Response, children.decodeGetChildren2Response),
-  ],
-  // A standalone check has no reply record (a standalone ZooKeeper 3.8.0 never even answers a matching one).
-  ['check', codec('CheckVersionRequest', node.encodeCheckVersionRequest, node.decodeCheckVersionRequest), null],
-  ['multi', multiRequest, multiResponse],
-  ['create2', createRequest, create2Response],
-  ['reconfig', codec('ReconfigRequest', encodeReconfigRequest, decodeReconfigRequest), getDataResponse],
-  ['checkWatches', codec('CheckWatchesRequest', watches.encodeCheckWatchesRequest, watches.decodeCheckWatchesRequest), null],
-  ['removeWatches', codec('RemoveWatchesRequest', watches.encodeRemoveWatchesRequest, watches.decodeRemoveWatchesRequest), null],
-  ['createContainer', createRequest, create2Response],
-  // Server-internal; a client-sent one is parsed by the server as raw path bytes, so keep it opaque.
-  ['deleteContainer', opaque, null],
-  ['createTTL', codec('CreateTTLRequest', create.encodeCreateTTLRequest, create.decodeCreateTTLRequest), create2Response],
-  ['multiRead', multiRequest, multiResponse],
-  ['auth', codec('AuthPacket', encodeAuthPacket, decodeAuthPacket), null],
-  ['setWatches', codec('SetWatches', watches.encodeSetWatches, watches.decodeSetWatches), null],
-  ['sasl', codec('GetSASLRequest', encodeGetSASLRequest, decodeGetSASLRequest), codec('SetSASLResponse', encodeSetSASLResponse, decodeSetSASLResponse)],
-  [
-    'getEphemerals',
-    codec('GetEphemeralsRequest', children.encodeGetEphemeralsRequest, children.decodeGetEphemeralsRequest),
-    codec('GetEphemeralsResponse', children.encodeGetEphemeralsResponse, children.decodeGetEphemeralsResponse),
-  ],
-  [
-    'getAllChildrenNumber',
-    codec('GetAllChildrenNumberRequest', children.encodeGetAllChildrenNumberRequest, children.decodeGetAllChildrenNumberRequest),
-    codec('GetAllChildrenNumberResponse', children.encodeGetAllChildrenNumberResponse, children.decodeGetAllChildrenNumberResponse),
-  ],
-  ['setWatches2', codec('SetWatches2', watches.encodeSetWatches2, watches.decodeSetWatches2), null],
-  ['addWatch', codec('AddWatchRequest', watches.encodeAddWatchRequest, watches.decodeAddWatchRequest), codec('ErrorResponse', encodeErrorResponse, decodeErrorResponse)],
-  ['whoAmI', null, codec('WhoAmIResponse', encodeWhoAmIResponse, decodeWhoAmIResponse)],
-  ['createSession', null, null],
-  ['closeSession', null, null],
-  ['error', null, null],
-];
+// Built on first use: a module-level table would be a top-level statement a bundler must keep, and then every
+// record's codec with it, in the bundle of an application that only ever sends requests (the session has its own
+// half of the table, src/session/wire-codecs.ts).
+let table: Map<number, OpSpec> | undefined;
 
-const TABLE = new Map<number, OpSpec>();
-for (const [name, request, response] of ROWS) TABLE.set(OpCode[name], { code: OpCode[name], name, request, response });
+function row(opcode: number): OpSpec | undefined {
+  table ??= buildTable();
+  return table.get(opcode);
+}
+
+function buildTable(): Map<number, OpSpec> {
+  const createRequest = codec('CreateRequest', create.encodeCreateRequest, create.decodeCreateRequest);
+  const create2Response = codec('Create2Response', create.encodeCreate2Response, create.decodeCreate2Response);
+  const getDataResponse = codec('GetDataResponse', node.encodeGetDataResponse, node.decodeGetDataResponse);
+  const multiRequest = codec('MultiRequest', encodeMultiRequest, decodeMultiRequest);
+  const multiResponse = codec('MultiResponse', encodeMultiResponse, decodeMultiResponse);
+
+  const rows: [OpName, RecordCodec<any> | null, RecordCodec<any> | null][] = [
+    ['notification', null, null],
+    ['create', createRequest, codec('CreateResponse', create.encodeCreateResponse, create.decodeCreateResponse)],
+    ['delete', codec('DeleteRequest', node.encodeDeleteRequest, node.decodeDeleteRequest), null],
+    [
+      'exists',
+      codec('ExistsRequest', node.encodeExistsRequest, node.decodeExistsRequest),
+      codec('ExistsResponse', node.encodeExistsResponse, node.decodeExistsResponse),
+    ],
+    ['getData', codec('GetDataRequest', node.encodeGetDataRequest, node.decodeGetDataRequest), getDataResponse],
+    [
+      'setData',
+      codec('SetDataRequest', node.encodeSetDataRequest, node.decodeSetDataRequest),
+      codec('SetDataResponse', node.encodeSetDataResponse, node.decodeSetDataResponse),
+    ],
+    ['getACL', codec('GetACLRequest', encodeGetACLRequest, decodeGetACLRequest), codec('GetACLResponse', encodeGetACLResponse, decodeGetACLResponse)],
+    ['setACL', codec('SetACLRequest', encodeSetACLRequest, decodeSetACLRequest), codec('SetACLResponse', encodeSetACLResponse, decodeSetACLResponse)],
+    [
+      'getChildren',
+      codec('GetChildrenRequest', children.encodeGetChildrenRequest, children.decodeGetChildrenRequest),
+      codec('GetChildrenResponse', children.encodeGetChildrenResponse, children.decodeGetChildrenResponse),
+    ],
+    [
+      'sync',
+      codec('SyncRequest', node.encodeSyncRequest, node.decodeSyncRequest),
+      codec('SyncResponse', node.encodeSyncResponse, node.decodeSyncResponse),
+    ],
+    ['ping', null, null],
+    [
+      'getChildren2',
+      codec('GetChildren2Request', children.encodeGetChildren2Request, children.decodeGetChildren2Request),
+      codec('GetChildren2Response', children.encodeGetChildren2Response, children.decodeGetChildren2Response),
+    ],
+    // A standalone check has no reply record (a standalone ZooKeeper 3.8.0 never even answers a matching one).
+    ['check', codec('CheckVersionRequest', node.encodeCheckVersionRequest, node.decodeCheckVersionRequest), null],
+    ['multi', multiRequest, multiResponse],
+    ['create2', createRequest, create2Response],
+    ['reconfig', codec('ReconfigRequest', encodeReconfigRequest, decodeReconfigRequest), getDataResponse],
+    ['checkWatches', codec('CheckWatchesRequest', watches.encodeCheckWatchesRequest, watches.decodeCheckWatchesRequest), null],
+    ['removeWatches', codec('RemoveWatchesRequest', watches.encodeRemoveWatchesRequest, watches.decodeRemoveWatchesRequest), null],
+    ['createContainer', createRequest, create2Response],
+    // Server-internal; a client-sent one is parsed by the server as raw path bytes, so keep it opaque.
+    ['deleteContainer', opaque, null],
+    ['createTTL', codec('CreateTTLRequest', create.encodeCreateTTLRequest, create.decodeCreateTTLRequest), create2Response],
+    ['multiRead', multiRequest, multiResponse],
+    ['auth', codec('AuthPacket', encodeAuthPacket, decodeAuthPacket), null],
+    ['setWatches', codec('SetWatches', watches.encodeSetWatches, watches.decodeSetWatches), null],
+    ['sasl', codec('GetSASLRequest', encodeGetSASLRequest, decodeGetSASLRequest), codec('SetSASLResponse', encodeSetSASLResponse, decodeSetSASLResponse)],
+    [
+      'getEphemerals',
+      codec('GetEphemeralsRequest', children.encodeGetEphemeralsRequest, children.decodeGetEphemeralsRequest),
+      codec('GetEphemeralsResponse', children.encodeGetEphemeralsResponse, children.decodeGetEphemeralsResponse),
+    ],
+    [
+      'getAllChildrenNumber',
+      codec('GetAllChildrenNumberRequest', children.encodeGetAllChildrenNumberRequest, children.decodeGetAllChildrenNumberRequest),
+      codec('GetAllChildrenNumberResponse', children.encodeGetAllChildrenNumberResponse, children.decodeGetAllChildrenNumberResponse),
+    ],
+    ['setWatches2', codec('SetWatches2', watches.encodeSetWatches2, watches.decodeSetWatches2), null],
+    ['addWatch', codec('AddWatchRequest', watches.encodeAddWatchRequest, watches.decodeAddWatchRequest), codec('ErrorResponse', encodeErrorResponse, decodeErrorResponse)],
+    ['whoAmI', null, codec('WhoAmIResponse', encodeWhoAmIResponse, decodeWhoAmIResponse)],
+    ['createSession', null, null],
+    ['closeSession', null, null],
+    ['error', null, null],
+  ];
+  return new Map(rows.map(([name, request, response]) => [OpCode[name], { code: OpCode[name], name, request, response }]));
+}
 
 /** The table row of an opcode, or undefined for an opcode ZooKeeper 3.5–3.9 does not define. */
 export function opSpec(opcode: number): OpSpec | undefined {
-  return TABLE.get(opcode);
+  return row(opcode);
 }
 
 /** The request record name (`raw` for opaque bodies), null for header-only requests, undefined if unknown. */
 export function requestRecordName(opcode: number): string | null | undefined {
-  const spec = TABLE.get(opcode);
+  const spec = row(opcode);
   return spec === undefined ? undefined : (spec.request?.name ?? null);
 }
 
 /** The success-reply record name, null for header-only replies, undefined if the opcode is unknown. */
 export function responseRecordName(opcode: number): string | null | undefined {
-  const spec = TABLE.get(opcode);
+  const spec = row(opcode);
   return spec === undefined ? undefined : (spec.response?.name ?? null);
 }
 
 /** Writes a request body by opcode. Unknown opcodes and header-only ops accept an OpaqueBody (written as is). */
 export function encodeRequestBody(opcode: number, w: JuteWriter, body: unknown): void {
-  const c = TABLE.get(opcode)?.request ?? null;
+  const c = row(opcode)?.request ?? null;
   if (c !== null) {
     if (body === undefined) throw new JuteEncodeError(`opcode ${opcode} needs a ${c.name} body`);
     c.encode(w, body);
@@ -220,14 +232,14 @@ export function encodeRequestBody(opcode: number, w: JuteWriter, body: unknown):
 
 /** Reads a request body by opcode: undefined for header-only requests, OpaqueBody for unknown opcodes with bytes. */
 export function decodeRequestBody(opcode: number, r: JuteReader): unknown {
-  const c = TABLE.get(opcode)?.request ?? null;
+  const c = row(opcode)?.request ?? null;
   if (c === null || c === opaque) return r.remaining > 0 ? decodeOpaqueBody(r) : undefined;
   return c.decode(r);
 }
 
 /** Writes a success-reply body by opcode (for fake servers, tests and the re-encoding check). */
 export function encodeResponseBody(opcode: number, w: JuteWriter, body: unknown): void {
-  const c = TABLE.get(opcode)?.response ?? null;
+  const c = row(opcode)?.response ?? null;
   if (c !== null) {
     if (body === undefined) throw new JuteEncodeError(`opcode ${opcode} replies with a ${c.name} body`);
     c.encode(w, body);
@@ -243,7 +255,7 @@ export function encodeResponseBody(opcode: number, w: JuteWriter, body: unknown)
  * closeSession, ...); bytes after a header-only reply or for an unknown opcode come back as an OpaqueBody.
  */
 export function decodeResponseBody(opcode: number, r: JuteReader): unknown {
-  const c = TABLE.get(opcode)?.response ?? null;
+  const c = row(opcode)?.response ?? null;
   if (c === null) return r.remaining > 0 ? decodeOpaqueBody(r) : undefined;
   return c.decode(r);
 }

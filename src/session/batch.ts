@@ -5,10 +5,11 @@
  */
 
 import { clientError, type ZooKeeperError } from '../errors.js';
-import { encodeRequestFrame, OpCode, Xid, type JuteWriter } from '../protocol/index.js';
+import { OpCode, Xid, type JuteWriter } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { AuthRecord, Outgoing } from './outgoing.js';
 import type { XidCounter } from './pending.js';
+import { writeRequest } from './wire-codecs.js';
 
 export type QueueItem = Outgoing | { readonly auth: AuthRecord };
 
@@ -39,7 +40,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): Que
     const start = w.length;
     if ('auth' in item) {
       try {
-        encodeRequestFrame(w, { xid: Xid.auth, type: OpCode.auth }, { type: 0, scheme: item.auth.scheme, auth: item.auth.auth });
+        writeRequest(w, { xid: Xid.auth, type: OpCode.auth }, { type: 0, scheme: item.auth.scheme, auth: item.auth.auth });
       } catch (e) {
         rollback(w, start);
         ctx.rejectAuth(item.auth, clientError('BAD_ARGUMENT', 'cannot encode auth packet', { op: 'addAuth', cause: e }));
@@ -56,7 +57,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): Que
       }
       const xid = ctx.xids.next();
       try {
-        encodeRequestFrame(w, { xid, type: item.opcode }, item.body);
+        writeRequest(w, { xid, type: item.opcode }, item.body);
       } catch (e) {
         rollback(w, start);
         item.fail(clientError('BAD_ARGUMENT', 'cannot encode request', { cause: e }));

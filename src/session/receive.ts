@@ -13,7 +13,6 @@ import { clientError, type ZooKeeperError } from '../errors.js';
 import {
   decodeConnectResponse,
   decodeReplyHeader,
-  decodeResponseBody,
   decodeWatcherEvent,
   ErrorCode,
   errorName,
@@ -24,6 +23,7 @@ import {
 } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { WatchEvent } from './watches.js';
+import { readReply } from './wire-codecs.js';
 
 /** xid, zxid, err. */
 const REPLY_HEADER_BYTES = 16;
@@ -132,7 +132,7 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
   let body: unknown;
   if (header.err === 0) {
     try {
-      body = decodeResponseBody(head.opcode, r);
+      body = readReply(head.opcode, r);
     } catch (e) {
       const err = clientError('PROTOCOL_ERROR', `undecodable reply to xid ${head.xid}`, { cause: e });
       head.fail(err);

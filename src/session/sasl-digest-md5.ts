@@ -8,10 +8,27 @@
 import { clientError, type ZooKeeperError } from '../errors.js';
 import { utf8Encode } from '../protocol/index.js';
 import { md5 } from './md5.js';
+import type { SaslMechanism } from './sasl-login.js';
 
+/** The username and password of a SASL DIGEST-MD5 login (a `user_<name>="<password>"` of the servers' JAAS file). */
 export interface DigestCredentials {
   readonly username: string;
   readonly password: string;
+}
+
+/**
+ * SASL DIGEST-MD5 for the `sasl` client option, against servers with a JAAS DigestLoginModule:
+ * `connect(hosts, { sasl: saslDigestMd5({ username, password }) })`. The session's identity is then
+ * `sasl:<username>`. BAD_ARGUMENT for an empty username or a password that is not a string.
+ */
+export function saslDigestMd5(credentials: DigestCredentials): SaslMechanism {
+  const { username, password } = (credentials ?? {}) as Partial<DigestCredentials>;
+  if (typeof username !== 'string' || username === '' || typeof password !== 'string') {
+    throw clientError('BAD_ARGUMENT', 'SASL DIGEST-MD5 needs a non-empty username and a password string', { op: 'connect' });
+  }
+  // A copy in a closure: logging the mechanism (or the options holding it) shows no password.
+  const own = { username, password };
+  return { name: 'DIGEST-MD5', user: username, exchange: () => new DigestMd5Exchange(own) };
 }
 
 const DIGEST_URI = 'zookeeper/zk-sasl-md5';

@@ -9,7 +9,27 @@ import { clientError, type ZooKeeperError } from '../errors.js';
 import { ErrorCode, OpCode } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { Outgoing, Reply } from './outgoing.js';
-import { DigestMd5Exchange, type DigestCredentials } from './sasl-digest-md5.js';
+
+/**
+ * A SASL mechanism for the `sasl` client option, made by a function such as `saslDigestMd5`, which keeps the
+ * credentials. A separate object rather than a built-in table, so an application ships only the mechanism it imports.
+ */
+export interface SaslMechanism {
+  /** The mechanism's name, e.g. `DIGEST-MD5` (in error messages). */
+  readonly name: string;
+  /** Who logs in, e.g. the username (in error messages; never a secret). */
+  readonly user: string;
+  /** A new exchange: one per connection, since the server asks again on each. */
+  exchange(): SaslExchange;
+}
+
+/** One login's tokens, as the mechanism computes them. */
+export interface SaslExchange {
+  /** The token sent first (empty when the server speaks first, as in DIGEST-MD5). */
+  initial(): Uint8Array;
+  /** The answer to a server token, or undefined when the login is complete. Throws when the server's token is bad. */
+  next(serverToken: Uint8Array): Uint8Array | undefined;
+}
 
 /** What the login needs of its session. */
 export interface SaslLoginHooks {
@@ -23,10 +43,10 @@ export interface SaslLoginHooks {
   done(): void;
 }
 
-/** Runs the DIGEST-MD5 exchange on `conn`; `conn.saslPending` is true until it completes. */
-export function startSaslLogin(conn: Connection, credentials: DigestCredentials, hooks: SaslLoginHooks): void {
+/** Runs the mechanism's exchange on `conn`; `conn.saslPending` is true until it completes. */
+export function startSaslLogin(conn: Connection, mechanism: SaslMechanism, hooks: SaslLoginHooks): void {
   conn.saslPending = true;
-  const exchange = new DigestMd5Exchange(credentials);
+  const exchange = mechanism.exchange();
   const send = (token: Uint8Array): void => {
     const item: Outgoing = {
       opcode: OpCode.sasl,
@@ -43,7 +63,7 @@ export function startSaslLogin(conn: Connection, credentials: DigestCredentials,
     hooks.send(item);
   };
   const refused = (detail: string, cause?: unknown): void =>
-    hooks.refused(clientError('AUTHFAILED', `${conn.description} refused SASL DIGEST-MD5 for "${credentials.username}": ${detail}`, { cause }));
+    hooks.refused(clientError('AUTHFAILED', `${conn.description} refused SASL ${mechanism.name} for "${mechanism.user}": ${detail}`, { cause }));
   const onReply = (reply: Reply): void => {
     if (!hooks.current()) return;
     if (reply.err !== 0) {

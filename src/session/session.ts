@@ -24,8 +24,7 @@ import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
 import { ReadWriteSearch } from './rw-search.js';
-import type { DigestCredentials } from './sasl-digest-md5.js';
-import { startSaslLogin } from './sasl-login.js';
+import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
@@ -54,8 +53,8 @@ export interface SessionOptions {
   /** Resume an existing session instead of creating one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
-  /** SASL authentication run on every connection before anything else (DIGEST-MD5 only). */
-  readonly sasl?: DigestCredentials;
+  /** SASL authentication run on every connection before anything else. */
+  readonly sasl?: SaslMechanism;
   /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
   readonly serverVersion?: ServerVersion;
 }
@@ -72,7 +71,7 @@ export class Session {
   private readonly transport: Transport;
   private readonly knownVersion: ServerVersion | undefined;
   // ES private, like the credentials.
-  readonly #sasl: DigestCredentials | undefined;
+  readonly #sasl: SaslMechanism | undefined;
   /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
   private readonly sideConnections = new AbortController();
   private readonly closeTimeoutMs: number | undefined;

@@ -1,10 +1,11 @@
 /**
- * Frame tracing for the `onFrame` option: every frame sent or received, decoded by the protocol's
- * ConversationDecoder (the same describer `zkwire decode` and the tracing proxy use), timestamped, with
- * the session id in hex. Costs nothing when no onFrame is given: the session only calls in here then.
+ * Frame tracing for the `onFrame` option: every frame sent or received, as bytes, timestamped, with the session
+ * id in hex. Costs nothing when no onFrame is given: the session only calls in here then. The trace does not
+ * decode the frames: `describeFrames` (describe-frames.ts) wraps a listener to get them decoded, so the frame
+ * describer is in an application's bundle only when the application imports it.
  */
 
-import { ConversationDecoder, hexId, OpCode, Xid, type DescribedFrame } from '../protocol/index.js';
+import { hexId, OpCode, Xid } from '../protocol/index.js';
 
 /** One frame the session sent or received, as the `onFrame` option reports it. */
 export interface FrameTrace {
@@ -15,19 +16,17 @@ export interface FrameTrace {
   readonly connection: number;
   /** The session id as `0x…` (`0x0` before the first handshake). */
   readonly sessionId: string;
-  /** The whole frame including its 4-byte length prefix (a copy). */
+  /** The whole frame including its 4-byte length prefix (a copy; an AuthPacket's credential blanked). */
   readonly bytes: Uint8Array;
-  readonly frame: DescribedFrame;
 }
 
-/** The `onFrame` callback. */
+/** The `onFrame` callback (wrap it in `describeFrames` to get each frame decoded). */
 export type FrameListener = (trace: FrameTrace) => void;
 
 /** The session id as ZooKeeper prints it: one format for the client, traces and the CLI (hexId). */
 export const sessionIdHex: (id: bigint) => string = hexId;
 
 export class Tracer {
-  private conversation = new ConversationDecoder();
   private connection = 0;
 
   constructor(
@@ -36,7 +35,6 @@ export class Tracer {
   ) {}
 
   newConnection(): void {
-    this.conversation = new ConversationDecoder();
     this.connection++;
   }
 
@@ -57,8 +55,7 @@ export class Tracer {
 
   private emit(dir: 'c2s' | 's2c', bytes: Uint8Array, sessionId: bigint): void {
     try {
-      const frame = this.conversation.decode(dir, bytes);
-      this.listener({ dir, at: this.now(), connection: this.connection, sessionId: sessionIdHex(sessionId), bytes, frame });
+      this.listener({ dir, at: this.now(), connection: this.connection, sessionId: sessionIdHex(sessionId), bytes });
     } catch {
       // Tracing is for looking, never for breaking the session.
     }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf, connectShared, errorOf, uniquePath } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 describe('AbortSignal and closed clients', () => {
   it('an already aborted signal rejects ABORTED and sends nothing', async () => {
     const sent: string[] = [];
-    await using zk = await connectShared({ onFrame: (f) => f.dir === 'c2s' && sent.push(f.frame.op ?? f.frame.kind) });
+    await using zk = await connectShared({ onFrame: describeFrames((f) => f.dir === 'c2s' && sent.push(f.frame.op ?? f.frame.kind)) });
     const before = sent.length;
     const err = await errorOf(zk.create(uniquePath(), null, { signal: AbortSignal.abort() }));
     expect(err.code).toBe('ABORTED');
@@ -15,7 +16,7 @@ describe('AbortSignal and closed clients', () => {
 
   it('aborting in the same tick takes the request back before it is written', async () => {
     const sent: string[] = [];
-    await using zk = await connectShared({ onFrame: (f) => f.dir === 'c2s' && sent.push(f.frame.op ?? f.frame.kind) });
+    await using zk = await connectShared({ onFrame: describeFrames((f) => f.dir === 'c2s' && sent.push(f.frame.op ?? f.frame.kind)) });
     const path = uniquePath();
     const ac = new AbortController();
     const p = zk.create(path, null, { signal: ac.signal });

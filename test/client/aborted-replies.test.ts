@@ -10,6 +10,7 @@ import type { WatchEvent } from '../../src/session/watches.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 let proxy: FaultProxy;
 
@@ -28,9 +29,9 @@ async function connect(): Promise<{ zk: ZooKeeperClient; written(op: string): Pr
   const waiting = new Map<string, () => void>();
   const zk = await ZooKeeperClient.connect(proxy.connectString, {
     sessionTimeoutMs: 10_000,
-    onFrame: (f) => {
+    onFrame: describeFrames((f) => {
       if (f.dir === 'c2s' && f.frame.op !== undefined) waiting.get(f.frame.op)?.();
-    },
+    }),
   });
   return { zk, written: (op) => new Promise<void>((resolve) => waiting.set(op, resolve)) };
 }

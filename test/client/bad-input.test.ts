@@ -10,6 +10,7 @@ import { DEFAULT_MAX_DATA_SIZE, type ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import { connectShared, uniquePath } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 /** What the caller's bad call should produce, by name; `any` stands in for values TypeScript would refuse. */
 type Row = readonly [name: string, call: (zk: ZooKeeperClient, base: string) => Promise<unknown>];
@@ -161,9 +162,9 @@ let requestsWritten = 0;
 
 beforeAll(async () => {
   zk = await connectShared({
-    onFrame: (f) => {
+    onFrame: describeFrames((f) => {
       if (f.dir === 'c2s' && f.frame.kind === 'request' && f.frame.opcode !== OpCode.ping) requestsWritten++;
-    },
+    }),
   });
   base = uniquePath('bad-input');
   await zk.create(base, 'base');
@@ -223,9 +224,9 @@ describe('use after close: CLOSED, and nothing is sent', () => {
   let written = 0;
   beforeAll(async () => {
     closed = await connectShared({
-      onFrame: (f) => {
+      onFrame: describeFrames((f) => {
         if (f.dir === 'c2s' && f.frame.kind === 'request' && f.frame.opcode !== OpCode.ping) written++;
-      },
+      }),
     });
     await closed.close();
   });

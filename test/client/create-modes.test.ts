@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf, connectShared, errorOf, uniquePath } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 describe('create modes', () => {
   it('appends a 10-digit sequence for sequential modes, also to a trailing-slash prefix', async () => {
@@ -47,7 +48,7 @@ describe('create modes', () => {
 
   it('refuses bad paths, modes, ttls and oversized data before sending', async () => {
     const frames: string[] = [];
-    await using zk = await connectShared({ onFrame: (f) => f.dir === 'c2s' && frames.push(f.frame.op ?? f.frame.kind) });
+    await using zk = await connectShared({ onFrame: describeFrames((f) => f.dir === 'c2s' && frames.push(f.frame.op ?? f.frame.kind)) });
     const sentBefore = frames.length;
     for (const bad of ['', 'a', '/a/', '/a//b', '/a/./b', '/a/../b', '/a\u0000b', '/a\u0001', '/\ud83d\ude00']) {
       const err = await errorOf(zk.create(bad));

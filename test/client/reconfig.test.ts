@@ -1,12 +1,12 @@
 /**
- * client.reconfig() on a real 3-member ensemble with dynamic reconfiguration enabled: remove a member and add it
+ * reconfig(client, change) on a real 3-member ensemble with dynamic reconfiguration enabled: remove a member and add it
  * back, incrementally and in bulk, conditional on the configuration version, and check getConfig each time. The
  * servers allow reconfig to a superuser only (superDigest), as ZooKeeper's reconfig guide sets it up.
  */
 
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZooKeeperClient } from '../../src/node.js';
+import { reconfig, ZooKeeperClient } from '../../src/node.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
 import { codeOf, dec } from './helpers.js';
 
@@ -56,32 +56,33 @@ describe('reconfig', () => {
     const onPort = zk.connectedServer?.split(':')[1];
     const [id, line] = [...start.servers].find(([, l]) => !l.endsWith(`:${onPort}`)) as [string, string];
 
-    const removed = parseConfig(dec((await zk.reconfig({ leaving: [Number(id)] })).data));
+    const removed = parseConfig(dec((await reconfig(zk, { leaving: [Number(id)] })).data));
     expect([...removed.servers.keys()]).not.toContain(id);
     expect(removed.servers.size).toBe(2);
     expect(removed.version).not.toBe(start.version);
     expect(await config()).toEqual(removed);
 
     // Conditional on the version it replaces: a stale one is refused, the current one applies.
-    expect(await codeOf(zk.reconfig({ joining: line, fromConfig: start.version }))).toBe('BADVERSION');
-    const back = parseConfig(dec((await zk.reconfig({ joining: line, fromConfig: removed.version })).data));
+    expect(await codeOf(reconfig(zk, { joining: line, fromConfig: start.version }))).toBe('BADVERSION');
+    const back = parseConfig(dec((await reconfig(zk, { joining: line, fromConfig: removed.version })).data));
     expect(back.servers.get(id)).toBe(line);
     expect(await config()).toEqual(back);
 
     // Bulk: the whole new membership at once.
     const others = [...back.servers].filter(([sid]) => sid !== id).map(([, l]) => l);
-    const bulk = parseConfig(dec((await zk.reconfig({ newMembers: others })).data));
+    const bulk = parseConfig(dec((await reconfig(zk, { newMembers: others })).data));
     expect([...bulk.servers.keys()].sort()).toEqual([...removed.servers.keys()].sort());
-    const whole = parseConfig(dec((await zk.reconfig({ newMembers: [...others, line] })).data));
+    const whole = parseConfig(dec((await reconfig(zk, { newMembers: [...others, line] })).data));
     expect([...whole.servers.keys()].sort()).toEqual(['1', '2', '3']);
     expect(await config()).toEqual(whole);
   });
 
   it('refuses a session without the superuser identity, and bad arguments before sending', async () => {
     await using zk = await ZooKeeperClient.connect(ensemble.connectString, { sessionTimeoutMs: 10_000 });
-    expect(await codeOf(zk.reconfig({ leaving: [1] }))).toBe('NOAUTH');
-    expect(await codeOf(zk.reconfig({ leaving: [1], newMembers: ['server.1=127.0.0.1:1:2;3'] }))).toBe('BAD_ARGUMENT');
-    expect(await codeOf(zk.reconfig({}))).toBe('BAD_ARGUMENT');
-    expect(await codeOf(zk.reconfig({ leaving: [1], fromConfig: 'not-hex' }))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(reconfig(zk, { leaving: [1] }))).toBe('NOAUTH');
+    expect(await codeOf(reconfig(zk, { leaving: [1], newMembers: ['server.1=127.0.0.1:1:2;3'] }))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(reconfig(zk, {}))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(reconfig(zk, { leaving: [1], fromConfig: 'not-hex' }))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(reconfig({} as ZooKeeperClient, { leaving: [1] }))).toBe('BAD_ARGUMENT');
   });
 });

@@ -12,6 +12,7 @@ import type { StateChange } from '../../src/session/state.js';
 import type { HandshakeAct, ReplyAct } from './engine/hostile-server.js';
 import { Prng } from '../harness/prng.js';
 import { VirtualLink } from './engine/virtual-link.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 const T = 6000;
 /** A dead link is noticed after 2/3 T and the session given up 4/3 T after the last frame: 3 T is generous. */
@@ -35,9 +36,9 @@ function setup(plan: Setup = {}, maxFrameSize?: number) {
     random: () => 0.5,
     reconnectDelay: () => 10,
     ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
-    onFrame: (f) => {
+    onFrame: describeFrames((f) => {
       if (f.dir === 'c2s' && f.frame.opcode === OpCode.ping) pingsSent++;
-    },
+    }),
   });
   client.onStateChange((c) => void changes.push(c));
   return { link, client, changes, pings: () => pingsSent };

@@ -4,6 +4,7 @@ import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessReadWriteLock } from '../../src/recipes/locks/read-write-lock.js';
 import { childrenOf, closeAll, connectClient, connectClients, delay, eventually, lockPath, stillPending } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 /**
  * The one-round-trip hand-off: a waiter whose only blocker is deleted takes the lock on that NodeDeleted alone,
@@ -83,9 +84,9 @@ describe('one-round-trip hand-off', () => {
     for (let i = 0; i < 10; i++) ahead.push(await c(1).create(`${path}/_c_${randomUUID()}-lock-`, null, { mode: 'ephemeral-sequential' }));
     let listings = 0;
     await using traced = await connectClient(undefined, {
-      onFrame: (t) => {
+      onFrame: describeFrames((t) => {
         if (t.dir === 'c2s' && t.frame.op === 'getChildren') listings++;
-      },
+      }),
     });
     const waiting = new InterProcessMutex(traced, path).acquire();
     await queued(path, 12);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FrameTrace, ZooKeeperClient } from '../../src/node.js';
+import type { DescribedFrameTrace, ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { connectClient, lockPath } from './helpers.js';
+import { describeFrames } from '../../src/session/describe-frames.js';
 
 /**
  * Beyond Curator: an uncontended acquire sends the create and the getChildren back to back, so it costs one
@@ -14,7 +15,7 @@ describe('pipelined acquire', () => {
 
   beforeAll(async () => {
     client = await connectClient(undefined, {
-      onFrame: (t: FrameTrace) => frames.push({ dir: t.dir, opcode: t.frame.opcode, xid: t.frame.xid }),
+      onFrame: describeFrames((t: DescribedFrameTrace) => frames.push({ dir: t.dir, opcode: t.frame.opcode, xid: t.frame.xid })),
     });
   });
   afterAll(async () => {

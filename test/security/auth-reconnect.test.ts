@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { digestAcl, Perms } from '../../src/client/acl.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/index.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { codeOf, connectShared, firstEndpoint, nextChange, reaches, uniquePath } from './helpers.js';
@@ -23,11 +23,11 @@ describe('authentication across a reconnect', () => {
   it('re-sends every credential first on the new connection and stays authorised on the same session', async () => {
     proxy = await startFaultProxy(firstEndpoint((await sharedServer()).connectString));
     const [carolPw, davePw] = [randomUUID(), randomUUID()];
-    const frames: FrameTrace[] = [];
+    const frames: DescribedFrameTrace[] = [];
     await using zk = await ZooKeeperClient.connect(proxy.connectString, {
       sessionTimeoutMs: 10_000,
       authInfo: [{ scheme: 'digest', auth: `carol:${carolPw}` }],
-      onFrame: (t) => frames.push(t),
+      onFrame: describeFrames((t) => frames.push(t)),
     });
     await zk.addAuth('digest', `dave:${davePw}`);
     const path = uniquePath('sec');

@@ -4,10 +4,11 @@
  * AUTHFAILED, settling every call made meanwhile, and nothing is sent before the login is done.
  */
 
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Perms } from '../../src/client/acl.js';
-import { ZooKeeperClient } from '../../src/node.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { saslDigestMd5, ZooKeeperClient, type SaslMechanism } from '../../src/node.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
@@ -29,11 +30,11 @@ afterAll(async () => {
 
 describe('SASL DIGEST-MD5', () => {
   it('the right password makes the session sasl:<user>, and ACLs on that identity hold', async () => {
-    const frames: FrameTrace[] = [];
+    const frames: DescribedFrameTrace[] = [];
     await using alice = await ZooKeeperClient.connect(server.connectString, {
       sessionTimeoutMs: 10_000,
-      sasl: { mechanism: 'DIGEST-MD5', username: 'alice', password: 'alice-secret' },
-      onFrame: (f) => f.dir === 'c2s' && frames.push(f),
+      sasl: saslDigestMd5({ username: 'alice', password: 'alice-secret' }),
+      onFrame: describeFrames((f) => f.dir === 'c2s' && frames.push(f)),
     });
     expect(await alice.whoAmI()).toContainEqual({ scheme: 'sasl', user: 'alice' });
     const path = uniquePath('sasl');
@@ -42,7 +43,7 @@ describe('SASL DIGEST-MD5', () => {
 
     await using bob = await ZooKeeperClient.connect(server.connectString, {
       sessionTimeoutMs: 10_000,
-      sasl: { mechanism: 'DIGEST-MD5', username: 'bob', password: 'bob-secret' },
+      sasl: saslDigestMd5({ username: 'bob', password: 'bob-secret' }),
     });
     expect(await codeOf(bob.getData(path))).toBe('NOAUTH');
     await alice.delete(path);
@@ -58,7 +59,7 @@ describe('SASL DIGEST-MD5', () => {
       await using zk = await ZooKeeperClient.connect(proxy.connectString, {
         sessionTimeoutMs: 10_000,
         reconnectDelay: () => 20,
-        sasl: { mechanism: 'DIGEST-MD5', username: 'alice', password: 'alice-secret' },
+        sasl: saslDigestMd5({ username: 'alice', password: 'alice-secret' }),
       });
       const id = zk.sessionId;
       const back = new Promise<void>((resolve) => {
@@ -81,7 +82,7 @@ describe('SASL DIGEST-MD5', () => {
   it('a wrong password fails closed with AUTHFAILED and settles every pending call', async () => {
     const zk = new ZooKeeperClient(server.connectString, {
       sessionTimeoutMs: 10_000,
-      sasl: { mechanism: 'DIGEST-MD5', username: 'alice', password: 'wrong' },
+      sasl: saslDigestMd5({ username: 'alice', password: 'wrong' }),
     });
     const pending = [zk.getData('/'), zk.create(uniquePath('sasl'), 'x'), zk.whoAmI()];
     expect(await Promise.all(pending.map(codeOf))).toEqual(['AUTHFAILED', 'AUTHFAILED', 'AUTHFAILED']);
@@ -90,13 +91,23 @@ describe('SASL DIGEST-MD5', () => {
     await zk.close();
 
     expect(
-      await codeOf(ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 10_000, sasl: { mechanism: 'DIGEST-MD5', username: 'nobody', password: 'x' } })),
+      await codeOf(ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 10_000, sasl: saslDigestMd5({ username: 'nobody', password: 'x' }) })),
     ).toBe('AUTHFAILED');
   });
 
-  it('refuses other mechanisms up front', async () => {
-    expect(
-      await codeOf(ZooKeeperClient.connect(server.connectString, { sasl: { mechanism: 'GSSAPI' as 'DIGEST-MD5', username: 'a', password: 'b' } })),
-    ).toBe('BAD_ARGUMENT');
+  it('refuses what is not a mechanism, and DIGEST-MD5 without a username, up front', async () => {
+    // The option's shape before 0.1.0: a plain object naming the mechanism. It is not a mechanism.
+    const named = { mechanism: 'GSSAPI', username: 'a', password: 'b' } as unknown as SaslMechanism;
+    expect(await codeOf(ZooKeeperClient.connect(server.connectString, { sasl: named }))).toBe('BAD_ARGUMENT');
+    const badArgument = expect.objectContaining({ code: 'BAD_ARGUMENT' });
+    expect(() => saslDigestMd5({ username: '', password: 'b' })).toThrow(badArgument);
+    expect(() => saslDigestMd5({ username: 'a', password: 7 as unknown as string })).toThrow(badArgument);
+  });
+
+  it('keeps the password out of the mechanism object and of the client', () => {
+    const mechanism = saslDigestMd5({ username: 'alice', password: 'alice-secret' });
+    expect(inspect(mechanism, { depth: 10, showHidden: true })).not.toContain('alice-secret');
+    expect(JSON.stringify(mechanism)).not.toContain('alice-secret');
+    expect(mechanism.name).toBe('DIGEST-MD5');
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { digestAcl } from '../../src/client/acl.js';
 import { OpCode, toJsonValue } from '../../src/protocol/index.js';
 import type { StateChange } from '../../src/session/state.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { bytesContain, connectShared, errorOf, leaksOf, uniquePath } from './helpers.js';
 
 const newSecret = (): string => `pw-${randomUUID()}`;
@@ -17,8 +17,8 @@ const newSecret = (): string => `pw-${randomUUID()}`;
 describe('credentials stay out of traces', () => {
   it('no frame summary, path or decode error of a traced session shows a password', async () => {
     const [inOptions, added, rejected] = [newSecret(), newSecret(), newSecret()];
-    const traces: FrameTrace[] = [];
-    const zk = await connectShared({ authInfo: [{ scheme: 'digest', auth: `opt:${inOptions}` }], onFrame: (t) => traces.push(t) });
+    const traces: DescribedFrameTrace[] = [];
+    const zk = await connectShared({ authInfo: [{ scheme: 'digest', auth: `opt:${inOptions}` }], onFrame: describeFrames((t) => traces.push(t)) });
     await zk.addAuth('digest', `added:${added}`);
     const path = uniquePath('sec');
     await zk.create(path, 'x', { acl: [digestAcl('opt', inOptions)] });
@@ -48,8 +48,8 @@ describe('credentials stay out of traces', () => {
     // A trace record is what a tap writes to a JSON-lines file (toJsonValue(frame.decoded), the bytes as hex): a
     // password in either ends up on disk and in bug reports. The length may stay; the characters must not.
     const secret = newSecret();
-    const traces: FrameTrace[] = [];
-    await using zk = await connectShared({ onFrame: (t) => traces.push(t) });
+    const traces: DescribedFrameTrace[] = [];
+    await using zk = await connectShared({ onFrame: describeFrames((t) => traces.push(t)) });
     await zk.addAuth('digest', `tap:${secret}`);
     const auth = traces.find((t) => t.dir === 'c2s' && t.frame.opcode === OpCode.auth);
     expect(auth).toBeDefined();

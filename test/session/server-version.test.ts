@@ -7,7 +7,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
-import type { FrameTrace } from '../../src/session/trace.js';
+import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { fourLetterWord, parseServerVersion } from '../../src/tools/four-letter-client.js';
 import { startVersionFront, type VersionFront } from '../harness/version-front.js';
 import { sharedServer } from '../harness/zookeeper.js';
@@ -24,11 +24,11 @@ async function upstream(): Promise<{ host: string; port: number }> {
   return { host, port: Number(port) };
 }
 
-async function viaFront(answers: Record<string, string>): Promise<{ zk: ZooKeeperClient; front: VersionFront; sent: FrameTrace[] }> {
+async function viaFront(answers: Record<string, string>): Promise<{ zk: ZooKeeperClient; front: VersionFront; sent: DescribedFrameTrace[] }> {
   const front = await startVersionFront(await upstream(), answers);
   fronts.push(front);
-  const sent: FrameTrace[] = [];
-  const zk = await ZooKeeperClient.connect(front.connectString, { sessionTimeoutMs: 10_000, onFrame: (f) => f.dir === 'c2s' && sent.push(f) });
+  const sent: DescribedFrameTrace[] = [];
+  const zk = await ZooKeeperClient.connect(front.connectString, { sessionTimeoutMs: 10_000, onFrame: describeFrames((f) => f.dir === 'c2s' && sent.push(f)) });
   return { zk, front, sent };
 }
 

@@ -1,6 +1,6 @@
 /** `zkwire reconfig`: changes the ensemble's membership (dynamic reconfiguration), incrementally or in bulk. */
 
-import type { ReconfigChange } from '../../node.js';
+import { reconfig, type ReconfigChange } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
 import { printConfig } from './config.js';
 import { parseCommandArgs, runWithClient, usageError } from './node-client.js';
@@ -54,7 +54,7 @@ export const reconfigCommand: Command = {
     const change = changeFrom(parsed.repeated, parsed.values.get('--from-config'));
     if (typeof change === 'string') return usageError('reconfig', change, usage, io);
     return runWithClient('reconfig', io, async (client) => {
-      printConfig(io, await client.reconfig(change));
+      printConfig(io, await reconfig(client, change));
       return 0;
     });
   },

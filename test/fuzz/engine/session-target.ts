@@ -18,6 +18,7 @@ import type { FuzzTarget } from './engine.js';
 import type { Prng } from '../../harness/prng.js';
 import { FuzzViolation, describeThrown } from './violation.js';
 import { VirtualLink } from './virtual-link.js';
+import { describeFrames } from '../../../src/session/describe-frames.js';
 
 const KNOWN_CODES = new Set<string>([...Object.keys(ErrorCode), ...Object.keys(ClientErrorCode)]);
 const TERMINAL = new Set(['closed', 'expired', 'auth-failed']);
@@ -130,10 +131,10 @@ export async function runSessionScenario(
       ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
       random: () => rng.float(),
       reconnectDelay: (attempt, passes) => (attempt === 0 ? rng.int(100) : passes === 0 ? 0 : 100 * Math.min(10, passes)),
-      onFrame: (t) => {
+      onFrame: describeFrames((t) => {
         traced++;
         if (typeof t.frame.summary !== 'string') problems.push('trace frame without a summary');
-      },
+      }),
       ...(rng.chance(0.2) ? { authInfo: [{ scheme: 'digest', auth: 'fuzz:pw' }] } : {}),
     });
     client.onStateChange((change) => {
