@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessSemaphoreMutex } from '../../src/recipes/locks/semaphore-mutex.js';
@@ -147,5 +148,33 @@ describe('InterProcessSemaphoreV2 waiting by position', () => {
     await got.release();
     await (await second).release();
     expect(await childrenOf(c(0), `${path}/leases`)).toEqual([]);
+  });
+
+  it('a waiter whose gate node was deleted never keeps a lease made while someone else holds the gate', async () => {
+    // The gate's waiter keeps no watch on its own gate node: the gate's release, sent right behind the lease create,
+    // finds it gone, and the lease node is taken back. Two plain clients play Curator acquirers on the gate.
+    const path = lockPath('sem');
+    await c(0).mkdirp(`${path}/locks`);
+    await c(0).mkdirp(`${path}/leases`);
+    const curatorGate = (): string => `${path}/locks/_c_${randomUUID()}-lock-`;
+    const first = (await c(0).create(curatorGate(), null, { mode: 'ephemeral-sequential' })).split('/').pop() as string;
+    const ours = new InterProcessSemaphoreV2(c(1), path, 1).acquireOne();
+    await eventually(async () => (await childrenOf(c(0), `${path}/locks`)).length === 2, 10_000, 'our waiter queued on the gate');
+    const ourGate = (await childrenOf(c(0), `${path}/locks`)).find((name) => name !== first) as string;
+    await c(0).delete(`${path}/locks/${ourGate}`); // an operator (or a session's end) removes it while we wait
+    const second = (await c(2).create(curatorGate(), null, { mode: 'ephemeral-sequential' })).split('/').pop() as string;
+    await c(0).delete(`${path}/locks/${first}`); // the second Curator acquirer now holds the gate
+    // Our waiter thought it held the gate, made its lease, found its gate node gone, took the lease back and queued
+    // again behind the gate's real holder: while that one holds, no lease node of ours is there.
+    await eventually(async () => (await childrenOf(c(0), `${path}/locks`)).filter((n) => n !== second).length === 1, 10_000, 'our waiter queued again');
+    const leases = await c(0).exists(`${path}/leases`);
+    expect(leases?.numChildren).toBe(0);
+    expect(leases?.cversion).toBe(2); // one lease node made and deleted
+    expect(await stillPending(ours)).toBe(true);
+    await c(2).delete(`${path}/locks/${second}`);
+    const lease = await ours;
+    expect(await childrenOf(c(0), `${path}/leases`)).toEqual([lease.node.split('/').pop()]);
+    expect(await childrenOf(c(0), `${path}/locks`)).toEqual([]);
+    await lease.release();
   });
 });

@@ -39,6 +39,12 @@ export interface AttemptOptions {
   readonly signal?: AbortSignal | undefined;
   readonly data?: Uint8Array | undefined;
   readonly decide: Decide;
+  /**
+   * False when the caller learns by itself whether our node survived the wait: the semaphore deletes its gate node
+   * right behind the create it makes under the gate, and the delete's answer says whether the node was still
+   * there. Saves the read that arms the watch on our own node and the notification it sends when we delete it.
+   */
+  readonly watchOwnNode?: boolean;
 }
 
 /** The node an attempt holds. */
@@ -162,7 +168,8 @@ export class LockInternals {
    *    session ended). That we learn from a watch on our own node, set in the same write as the first watches on
    *    the blockers: on one connection the server delivers notifications in zxid order, so if our node went
    *    before the last blocker, its NodeDeleted is handled first and the attempt starts over. A session end
-   *    arrives as a None event, not NodeDeleted, and falls back to listing.
+   *    arrives as a None event, not NodeDeleted, and falls back to listing. (Unless the caller checks it itself
+   *    with its next write: see AttemptOptions.watchOwnNode.)
    *  - across a reconnect the order of the events the server replays for re-armed watches is not the order of the
    *    deletes, so a wait that saw the link break lists again, and from then on waits like Curator.
    */
@@ -171,6 +178,7 @@ export class LockInternals {
     const { signal } = opts;
     let children = firstChildren;
     let own: OwnWatch | undefined;
+    const watchOwn = opts.watchOwnNode !== false;
     let linkBroke = false;
     let unsubscribe: (() => void) | undefined;
     /** Blockers not yet seen deleted, in lock order; undefined: decide from a listing. */
@@ -220,7 +228,7 @@ export class LockInternals {
         // Every read queues in this tick, so they all leave in one write: one round trip however many.
         // (settled at once into a value: it may fail while we still wait for the other reads)
         const arming =
-          remembering && own === undefined
+          remembering && watchOwn && own === undefined
             ? this.watchBlocker(node.path, signal, true).then((w) => ({ w }), (err: unknown) => ({ err }))
             : undefined;
         const reads = targets.map((name) => this.watchBlocker(name, signal));
@@ -247,7 +255,7 @@ export class LockInternals {
         // Wait until the blockers are all deleted, or the watched ones need topping up, or something else happens.
         for (;;) {
           if (ahead !== undefined && ahead.length === 0) {
-            if (!linkBroke && own !== undefined && own.event === undefined) return true;
+            if (!linkBroke && (watchOwn ? own !== undefined && own.event === undefined : true)) return true;
             ahead = undefined; // list again
             await dropAll();
             break;

@@ -10,6 +10,13 @@
  * around the create (the create and the gate's release leave in one write), then waits by position: it holds
  * once fewer than maxLeases lease nodes sort ahead of its own.
  *
+ * Holding the gate means our gate node exists and every node ahead of it is gone. The second half is permanent
+ * (a deleted node never comes back); the first we check with the gate's release itself: the delete sent right
+ * behind the create succeeds only if our gate node was still there, so it was there when the create was applied
+ * before it. If the delete finds no node (an operator deleted it, or it went with a session) or its answer is
+ * lost, the lease node may have been made outside the gate: we delete it and start over. So the gate's waiter
+ * needs no watch on its own node.
+ *
  * Safety (never more than maxLeases holders), with both kinds of client on one path:
  *  - lease nodes sort by sequence, and a node created later sorts after every node present; so a node that is
  *    among the first maxLeases present stays among them until it is deleted.
@@ -31,7 +38,7 @@
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import { LockInternals, waitForEvent } from './internals.js';
+import { LockInternals, waitForEvent, type Decide } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import { joinPath, LEASE_NAME, LOCK_NAME, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
@@ -40,13 +47,16 @@ import { isCode } from '../../errors.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
 import type { LockPort, PortWatch } from './port.js';
 import { getsTheLock, mutexVerdict, sortLockChildren } from './predicate.js';
-import { deadlineOf, ReentrantLock, type AcquireOptions } from './reentrant-lock.js';
+import { deadlineOf, type AcquireOptions } from './reentrant-lock.js';
 
 /** Options of a semaphore acquire: like AcquireOptions, without an owner (semaphore leases are not re-entrant). */
 export type SemaphoreAcquireOptions = Omit<AcquireOptions, 'owner'>;
 
 const EMPTY = new Uint8Array(0);
 const LEASE_SORT = [LEASE_NAME] as const;
+
+/** The gate is a mutex of Curator's layout: `lock-` nodes under `<path>/locks/`. */
+const gateVerdict: Decide = (children, ours, limit) => mutexVerdict(children, ours, [LOCK_NAME], limit);
 
 /** Our lease node vanished while we waited (session lost): start that lease over. */
 class LeaseGone extends Error {}
@@ -55,7 +65,7 @@ class LeaseGone extends Error {}
 export class InterProcessSemaphoreV2 {
   private readonly port: LockPort;
   private readonly ops: NodeOps;
-  private readonly gate: ReentrantLock;
+  private readonly gate: LockInternals;
   private readonly leasesPath: string;
   private readonly retry: RetryPolicy;
   private readonly lockLost: LockLostPolicy;
@@ -82,8 +92,7 @@ export class InterProcessSemaphoreV2 {
     this.ops = new NodeOps(this.port, this.retry);
     this.leasesPath = joinPath(path, SEMAPHORE_LEASES);
     const locksPath = joinPath(path, SEMAPHORE_LOCKS);
-    const internals = new LockInternals(this.port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.retry);
-    this.gate = new ReentrantLock(this.port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, [LOCK_NAME], limit), this.lockLost, undefined);
+    this.gate = new LockInternals(this.port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.retry);
   }
 
   /**
@@ -173,26 +182,38 @@ export class InterProcessSemaphoreV2 {
    * Our lease node, created while we hold the gate; undefined when the deadline passed first. The gate's release
    * is queued right behind the create (and the listing of the leases), so all three leave in one write: the
    * server applies the create first, so it still happens under the gate, and the gate costs no extra round trip.
+   * The release's answer tells whether we still held the gate (see the file comment).
    */
   private async createUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
     for (;;) {
-      const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.port.clock.now());
-      const gate = await this.gate.acquire({ ...(remaining === undefined ? {} : { timeoutMs: remaining }), ...(signal === undefined ? {} : { signal }) });
-      if (!gate.acquired) return undefined;
-      let released: Promise<void> | undefined;
-      const release = (): void => {
-        if (released !== undefined) return;
-        released = gate.release();
-        released.catch(() => undefined); // awaited below, after the create; handled meanwhile
-      };
-      try {
-        const node = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, release);
-        if (node !== undefined) return node;
-      } finally {
-        release();
-        await released;
-      }
+      const gate = await this.gate.attempt({ deadline, signal, decide: gateVerdict, watchOwnNode: false });
+      if (gate === undefined) return undefined;
+      let released: Promise<boolean> | undefined;
+      const release = (): Promise<boolean> => (released ??= this.releaseGate(gate.path));
+      const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, release).then(
+        (node) => ({ node }),
+        (err: unknown) => ({ err }),
+      );
+      // Every way out waits for the gate's release, so a failed or aborted acquire leaves no gate node behind.
+      const heldGate = await release();
+      if ('err' in created) throw created.err;
+      const { node } = created;
+      if (node !== undefined && heldGate) return node;
+      // Made outside the gate (or we cannot tell): a Curator waiter holding the gate may be counting it. Take it back.
+      if (node !== undefined) await this.ops.guaranteedDelete(node.path);
       if (signal?.aborted) throw abortError(signal, 'acquire');
+    }
+  }
+
+  /** Deletes our gate node: true when it was still there, false when it was already gone or the answer was lost. */
+  private async releaseGate(path: string): Promise<boolean> {
+    try {
+      await this.port.delete(path);
+      return true;
+    } catch (err) {
+      // Lost answer or ended session: make sure it goes (guaranteedDelete gives up once the session is over).
+      if (!isCode(err, 'NONODE')) void this.ops.guaranteedDelete(path).catch(() => undefined);
+      return false;
     }
   }
 
