@@ -7,8 +7,9 @@ import { childrenOf, closeAll, codeOf, connectClients, delay, eventually, lockPa
 import { startCuratorPeer, type CuratorPeer } from './curator-peer.js';
 
 /**
- * zkwire's semaphore holds Curator's gate (`locks/`) only around creating its lease node and then waits by
- * position; Curator's waits holding the gate. Mixed on one path they must still never exceed maxLeases, and
+ * zkwire's semaphore creates its lease node without Curator's gate (`locks/`) when nobody is at the gate, and
+ * otherwise holds the gate only around the create; either way it then waits by position. Curator's waits
+ * holding the gate. Mixed on one path they must still never exceed maxLeases, and
  * every acquirer must be served, also when a session expires in the middle.
  */
 describe('semaphore shared by Curator and zkwire', () => {
@@ -72,8 +73,10 @@ describe('semaphore shared by Curator and zkwire', () => {
     // Curator takes the gate and waits holding it
     const curator = (peers[0] as CuratorPeer).semaphoreAcquire(path, 1, 60_000);
     await eventually(async () => (await childrenOf(z0, `${path}/leases`)).length === 3, 10_000, 'Curator queued');
-    // a later zkwire acquirer queues on the gate behind Curator, creating nothing yet
+    // a later zkwire acquirer finds the gate held: the lease node it made without the gate is taken back before it
+    // queues on the gate behind Curator (the gate's directory then has both gate nodes)
     const late = new InterProcessSemaphoreV2(z2, path, 1).acquireOne();
+    await eventually(async () => (await childrenOf(z0, `${path}/locks`)).length === 2, 10_000, 'late acquirer queued on the gate');
     expect(await stillPending(late)).toBe(true);
     expect((await childrenOf(z0, `${path}/leases`)).length).toBe(3);
     await holder.release();

@@ -150,6 +150,37 @@ describe('InterProcessSemaphoreV2 waiting by position', () => {
     expect(await childrenOf(c(0), `${path}/leases`)).toEqual([]);
   });
 
+  it('with nobody at the gate, leases are made without it: the gate directory is never created', async () => {
+    const path = lockPath('sem');
+    await Promise.all(
+      clients.map(async (client) => {
+        const sem = new InterProcessSemaphoreV2(client, path, 2);
+        for (let i = 0; i < 5; i++) await (await sem.acquireOne()).release();
+      }),
+    );
+    expect(await c(0).exists(`${path}/locks`)).toBeNull();
+    expect((await c(0).exists(`${path}/leases`))?.cversion).toBe(30); // 15 leases, each made once and deleted once
+  });
+
+  it('a lease made while someone holds the gate is taken back at once, and the acquirer queues on the gate', async () => {
+    const path = lockPath('sem');
+    await c(0).mkdirp(`${path}/leases`);
+    await c(0).mkdirp(`${path}/locks`);
+    // a plain client plays a Curator acquirer that holds the gate (and might be waiting with it)
+    const curator = await c(0).create(`${path}/locks/_c_${randomUUID()}-lock-`, null, { mode: 'ephemeral-sequential' });
+    const ours = new InterProcessSemaphoreV2(c(1), path, 1).acquireOne();
+    await eventually(async () => (await childrenOf(c(0), `${path}/locks`)).length === 2, 10_000, 'our acquirer queued on the gate');
+    const leases = await c(0).exists(`${path}/leases`);
+    expect(leases?.numChildren).toBe(0);
+    expect(leases?.cversion).toBe(2); // made without the gate, then deleted before queuing
+    expect(await stillPending(ours)).toBe(true);
+    await c(0).delete(curator);
+    const lease = await ours;
+    expect(await childrenOf(c(0), `${path}/leases`)).toEqual([lease.node.split('/').pop()]);
+    expect(await childrenOf(c(0), `${path}/locks`)).toEqual([]);
+    await lease.release();
+  });
+
   it('a waiter whose gate node was deleted never keeps a lease made while someone else holds the gate', async () => {
     // The gate's waiter keeps no watch on its own gate node: the gate's release, sent right behind the lease create,
     // finds it gone, and the lease node is taken back. Two plain clients play Curator acquirers on the gate.
@@ -169,7 +200,9 @@ describe('InterProcessSemaphoreV2 waiting by position', () => {
     await eventually(async () => (await childrenOf(c(0), `${path}/locks`)).filter((n) => n !== second).length === 1, 10_000, 'our waiter queued again');
     const leases = await c(0).exists(`${path}/leases`);
     expect(leases?.numChildren).toBe(0);
-    expect(leases?.cversion).toBe(2); // one lease node made and deleted
+    // two lease nodes made and deleted: one without the gate, taken back because the gate was held; one when our
+    // waiter thought it held the gate, taken back because its gate node was gone
+    expect(leases?.cversion).toBe(4);
     expect(await stillPending(ours)).toBe(true);
     await c(2).delete(`${path}/locks/${second}`);
     const lease = await ours;

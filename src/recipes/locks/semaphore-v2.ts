@@ -6,31 +6,35 @@
  *   <path>/leases/_c_<uuid>-lease-<seq>   one ephemeral node per lease, held or waited for
  *
  * Curator's acquirer takes the gate, creates its lease node, and waits *still holding the gate* until the leases
- * directory has at most maxLeases children, so one acquisition at a time makes progress. Ours holds the gate only
- * around the create (the create and the gate's release leave in one write), then waits by position: it holds
- * once fewer than maxLeases lease nodes sort ahead of its own.
- *
- * Holding the gate means our gate node exists and every node ahead of it is gone. The second half is permanent
- * (a deleted node never comes back); the first we check with the gate's release itself: the delete sent right
- * behind the create succeeds only if our gate node was still there, so it was there when the create was applied
- * before it. If the delete finds no node (an operator deleted it, or it went with a session) or its answer is
- * lost, the lease node may have been made outside the gate: we delete it and start over. So the gate's waiter
- * needs no watch on its own node.
+ * directory has at most maxLeases children, so one acquisition at a time makes progress. Ours creates its lease
+ * node without the gate when nobody holds or waits for it, and otherwise holds the gate only around the create;
+ * either way it then waits by position: it holds once fewer than maxLeases lease nodes sort ahead of its own.
  *
  * Safety (never more than maxLeases holders), with both kinds of client on one path:
  *  - lease nodes sort by sequence, and a node created later sorts after every node present; so a node that is
  *    among the first maxLeases present stays among them until it is deleted.
  *  - a node admitted by our rule (fewer than maxLeases ahead) is among the first maxLeases; one admitted by
  *    Curator's (at most maxLeases nodes in all) is too. So every holder is among the first maxLeases nodes
- *    present, and there are never more than maxLeases holders.
+ *    present, and there are never more than maxLeases holders. None of this depends on the gate.
  *
- * Liveness (every acquirer is eventually served, holders permitting):
- *  - we create only while holding the gate, as Curator does. A waiting Curator client holds the gate, so no
- *    lease node can appear behind it while it waits: it only waits for nodes ahead of it, each a holder (which
- *    releases) or a waiter of ours ahead of it, which is admitted as the nodes ahead of it drain, and releases.
- *  - the hazard would be creating without the gate: a Curator waiter would count our later node, and our node
- *    would wait for the Curator node ahead of it, for ever. That is why the gate stays.
- *  - our waiters hold nothing while they wait, so they never block another acquirer's create.
+ * Liveness (every acquirer is eventually served, holders permitting) is what the gate is for. The hazard: a
+ * Curator client waiting with the gate counts every lease node, so a node created behind its own while it waits
+ * keeps it waiting, while that node (ours) waits for the Curator node ahead of it, for ever. So a node of ours may
+ * stay only if no Curator client was waiting with the gate when it was created:
+ *  - without the gate: the create leaves with a listing of the leases and a listing of the gate's directory, in one
+ *    write. The server answers one session's requests in order, so the gate listing sees every change up to our
+ *    create. A Curator client waiting with the gate at our create either still holds it at that listing (so the
+ *    listing is not empty) or was admitted in between (so it no longer waits). An empty listing therefore proves
+ *    nobody was left waiting behind our node, and we keep it; otherwise we delete it at once (a waiting Curator
+ *    client sees it come and go, and counts again) and go through the gate.
+ *  - through the gate: our create happens while we hold it, as Curator's does, so no Curator client is waiting
+ *    then. The gate's release is sent right behind the create and succeeds only if our gate node was still there
+ *    when the create was applied before it (the nodes ahead of it being gone for good): if it finds no node (an
+ *    operator deleted it, or it went with a session) or its answer is lost, we delete the lease node and start
+ *    over. So the gate's waiter needs no watch on its own node.
+ *  - our waiters hold nothing while they wait, so they never block another acquirer's create; a Curator waiter
+ *    holding the gate only ever waits for nodes ahead of it, each a holder (which releases) or a waiter of ours,
+ *    admitted as the nodes ahead of it drain.
  *
  * As in Curator, all clients must agree on maxLeases; nothing checks it.
  */
@@ -160,7 +164,7 @@ export class InterProcessSemaphoreV2 {
     const clock = this.port.clock;
     const started = clock.now();
     for (let retryCount = 0; ; retryCount++) {
-      const node = await this.createUnderGate(deadline, signal);
+      const node = (await this.createWithoutGate(signal)) ?? (await this.createUnderGate(deadline, signal));
       if (node === undefined) return undefined;
       try {
         return await this.waitForPlace(node, deadline, signal);
@@ -175,6 +179,41 @@ export class InterProcessSemaphoreV2 {
         }
         await sleep(delay, clock, signal);
       }
+    }
+  }
+
+  /**
+   * Our lease node, created without the gate and kept only when the gate's directory, listed right behind the
+   * create, is empty (see the file comment); undefined when it was not kept, so the caller goes through the gate.
+   */
+  private async createWithoutGate(signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
+    // A second try when the first made no node: the leases directory did not exist yet (it does now), or the
+    // create's answer was lost and it had not been applied.
+    for (let tries = 0; tries < 2; tries++) {
+      let idle: Promise<boolean> | undefined;
+      const listGate = (): Promise<boolean> => (idle ??= this.gateIdle(signal));
+      const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, listGate).then(
+        (node) => ({ node }),
+        (err: unknown) => ({ err }),
+      );
+      const gateIdle = await listGate();
+      if ('err' in created) throw created.err;
+      const { node } = created;
+      if (node === undefined) continue;
+      if (gateIdle) return node;
+      // Somebody holds or waits for the gate, maybe a Curator client counting our node: take it back.
+      await this.ops.guaranteedDelete(node.path);
+      return undefined;
+    }
+    return undefined;
+  }
+
+  /** True when the gate's directory is empty or missing; false when not, or when it cannot be told. */
+  private async gateIdle(signal: AbortSignal | undefined): Promise<boolean> {
+    try {
+      return (await this.port.getChildren(this.gate.basePath, signal)).length === 0;
+    } catch (err) {
+      return isCode(err, 'NONODE');
     }
   }
 
