@@ -5,7 +5,6 @@
  * either side is.
  */
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +19,8 @@ import type { VsCuratorReport } from '../../src/tools/bench/vs-curator.js';
 import { VS_FIGURES } from '../../src/tools/bench/vs-figures.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { zkwire } from './cli-io.js';
+import { alive, runCliProcess as run } from './cli-process.js';
 
-const MAIN = join(process.cwd(), 'dist/cli/main.js');
 /** Four workloads, two sides and a warm-up, each a JVM start: far longer than a unit test. */
 const RUN_TIMEOUT_MS = 180_000;
 
@@ -35,35 +34,6 @@ afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs the built CLI; `until(re)` resolves once stderr matches (rejects if it exits first). */
-function run(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const waiters: (() => void)[] = [];
-  const poke = (): void => void waiters.splice(0).forEach((w) => w());
-  child.stdout.on('data', (d: Buffer) => ((stdout += d.toString()), poke()));
-  child.stderr.on('data', (d: Buffer) => ((stderr += d.toString()), poke()));
-  let exited = false;
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => {
-      exited = true;
-      resolve({ code, stdout, stderr });
-      poke();
-    }),
-  );
-  return {
-    child,
-    exit,
-    async until(re: RegExp): Promise<void> {
-      while (!re.test(stderr)) {
-        if (exited) throw new Error(`exited before ${String(re)}: ${stderr}`);
-        await new Promise<void>((r) => waiters.push(r));
-      }
-    },
-  };
-}
 
 /** The table's rows as cells, keyed by figure. */
 function tableRows(stdout: string): Map<string, string[]> {
@@ -85,15 +55,6 @@ async function leftovers(): Promise<{ bench: string[]; ephemerals: number }> {
   const bench = await zk.getChildren('/zkwire-bench').catch(() => [] as string[]);
   const mntr = parseMntr(await server.fourLetter('mntr'));
   return { bench, ephemerals: Number(mntr['zk_ephemerals_count']) };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('bench lock --vs curator on a real server', () => {

@@ -4,14 +4,11 @@
  * a partial report where there is one, and nothing left on the server: no bench nodes, no ephemerals (mntr).
  */
 
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { parseMntr } from '../../src/protocol/index.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
-
-const MAIN = join(process.cwd(), 'dist/cli/main.js');
+import { runCliProcess as run } from './cli-process.js';
 
 let server: ZkServer;
 beforeAll(async () => {
@@ -20,35 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-/** Runs the CLI; `until(re)` resolves once stderr matches (rejects if it exits first). */
-function run(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const waiters: (() => void)[] = [];
-  const poke = (): void => void waiters.splice(0).forEach((w) => w());
-  child.stdout.on('data', (d: Buffer) => ((stdout += d.toString()), poke()));
-  child.stderr.on('data', (d: Buffer) => ((stderr += d.toString()), poke()));
-  let exited = false;
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => {
-      exited = true;
-      resolve({ code, signal, stdout, stderr });
-      poke();
-    }),
-  );
-  return {
-    child,
-    exit,
-    async until(re: RegExp): Promise<void> {
-      while (!re.test(stderr)) {
-        if (exited) throw new Error(`exited before ${String(re)}: ${stderr}`);
-        await new Promise<void>((r) => waiters.push(r));
-      }
-    },
-  };
-}
 
 /** What the server still holds: children of the bench roots and the ephemeral count. */
 async function leftovers(): Promise<{ bench: string[]; raw: string[]; ephemerals: number }> {

@@ -12,15 +12,7 @@ import { fourLetterWord, parseServerMode } from '../../src/tools/four-letter-cli
 import { missingInstallMessage } from '../../src/tools/local-server/install.js';
 import { startLocalServer } from '../../src/tools/local-server/standalone.js';
 import { withServer } from '../../src/tools/local-server/with-server.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from './cli-process.js';
 
 async function until(pred: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
