@@ -84,7 +84,7 @@ export function errorFromServer(errno: number, op?: string, path?: string, detai
  * names the op and the path instead. That also keeps an expected error cheap: a lock waiter reading a node that
  * has just gone gets NONODE on its hot path, and capturing ten frames costs several times the rest of the error.
  */
-function withoutStack(make: () => ZooKeeperError): ZooKeeperError {
+export function withoutStack(make: () => ZooKeeperError): ZooKeeperError {
   const E = Error as { stackTraceLimit?: unknown };
   const limit = E.stackTraceLimit;
   if (typeof limit !== 'number') return make();

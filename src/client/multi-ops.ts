@@ -3,7 +3,7 @@
  * and turn a failed multi into one ZooKeeperError carrying every op's result.
  */
 
-import { errorFromServer, ZooKeeperError } from '../errors.js';
+import { errorFromServer, withoutStack, ZooKeeperError } from '../errors.js';
 import { guard, ok, type ClientContext } from './context.js';
 import { encodeMulti, multiResults, type OpResult, type ReadOp, type WriteOp } from './multi-wire.js';
 import { multiRequestSize } from './request-size.js';
@@ -21,12 +21,16 @@ export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: Call
       if (failed >= 0) {
         const r = results[failed] as { errno: number };
         const base = errorFromServer(r.errno, 'multi', ops[failed]?.path);
-        throw new ZooKeeperError(base.code, `${base.message} (op ${failed})`, {
-          errno: r.errno,
-          op: 'multi',
-          ...(ops[failed] === undefined ? {} : { path: ops[failed].path }),
-          results,
-        });
+        // built from the reply, like errorFromServer's: no stack (see withoutStack)
+        throw withoutStack(
+          () =>
+            new ZooKeeperError(base.code, `${base.message} (op ${failed})`, {
+              errno: r.errno,
+              op: 'multi',
+              ...(ops[failed] === undefined ? {} : { path: ops[failed].path }),
+              results,
+            }),
+        );
       }
       return results;
     });

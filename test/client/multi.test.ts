@@ -38,6 +38,8 @@ describe('multi and multiRead', () => {
       { type: 'error', code: 'BADVERSION', errno: -103 },
       { type: 'error', code: 'RUNTIMEINCONSISTENCY', errno: -2 },
     ]);
+    // built from the reply, as every server error: its stack is its message (frames would be the receive path)
+    expect(err.stack).toBe(`ZooKeeperError: ${err.message}`);
     expect(await zk.exists(`${root}/b`)).toBeNull();
     expect(await codeOf(zk.multi([Op.create('bad')]))).toBe('BAD_ARGUMENT');
     await zk.delete(root);
