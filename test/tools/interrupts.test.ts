@@ -18,13 +18,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** What the server still holds: children of the bench roots and the ephemeral count. */
-async function leftovers(): Promise<{ bench: string[]; raw: string[]; ephemerals: number }> {
+/** What the server still holds: children of the bench roots, the ephemeral count and the other open sessions. */
+async function leftovers(): Promise<{ bench: string[]; raw: string[]; ephemerals: number; sessions: number }> {
   await using zk = await ZooKeeperClient.connect(server.connectString);
   const bench = await zk.getChildren('/zkwire-bench').catch(() => [] as string[]);
   const raw = (await zk.getChildren('/')).filter((n) => n.startsWith('zkwire-bench-raw-'));
   const mntr = parseMntr(await server.fourLetter('mntr'));
-  return { bench, raw, ephemerals: Number(mntr['zk_ephemerals_count']) };
+  // every session the server tracks but this one
+  return { bench, raw, ephemerals: Number(mntr['zk_ephemerals_count']), sessions: Number(mntr['zk_global_sessions']) - 1 };
 }
 
 const SIGNALS = [
@@ -45,7 +46,7 @@ describe('bench lock interrupted', () => {
     expect(r.stdout).toContain('INTERRUPTED: partial figures');
     expect(r.stdout).toMatch(/acquisitions: [1-9]\d* in /);
     expect(r.stdout).toMatch(/mutual exclusion: 0 overlaps/);
-    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0 });
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
   });
 
   it('SIGINT while measuring the floor: exit 130, the floor nodes and directory gone', async () => {
@@ -55,7 +56,7 @@ describe('bench lock interrupted', () => {
     const r = await p.exit;
     expect(r.code, r.stderr).toBe(130);
     expect(r.stdout).toContain('INTERRUPTED');
-    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0 });
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
   });
 });
 
@@ -68,7 +69,18 @@ describe('bench raw and demo interrupted', () => {
     expect(r.code, r.stderr).toBe(143);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('no report');
-    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0 });
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
+  });
+
+  it('bench raw on SIGTERM while its idle sessions are open: exit 143, every one of them closed before it exits', async () => {
+    const p = run(['bench', 'raw', '--server', server.connectString, '--samples', '200', '--rounds', '1', '--pipeline', '1000', '--pipeline-rounds', '1', '--sessions', '3000']);
+    await p.until(/idle sessions open: [1-9]/);
+    p.child.kill('SIGTERM');
+    const r = await p.exit;
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('no report');
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
   });
 
   it('demo on SIGHUP: the report so far, exit 129, nothing left', async () => {
@@ -79,6 +91,6 @@ describe('bench raw and demo interrupted', () => {
     expect(r.code, r.stderr).toBe(129);
     expect(r.stdout).toContain('INTERRUPTED: partial figures');
     expect(r.stdout).not.toContain('More: zkwire bench lock --help'); // the closing line of a finished demo
-    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0 });
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
   });
 });

@@ -7,7 +7,10 @@
 import { measureIdleSessions } from './idle-sessions.js';
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as { connectString: string; sessions: number };
-measureIdleSessions({ ...opts, onProgress: (n) => process.stdout.write(`progress ${n}\n`) }).then(
+// The parent stops a run with SIGTERM (its own interrupt): close every session, then exit.
+const stop = new AbortController();
+for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
+measureIdleSessions({ ...opts, signal: stop.signal, onProgress: (n) => process.stdout.write(`progress ${n}\n`) }).then(
   (result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   },

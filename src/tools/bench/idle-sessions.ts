@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ZooKeeperClient } from '../../node.js';
+import { abortError, sleep } from '../../recipes/retry.js';
+import { systemClock } from '../../session/clock.js';
 
 export interface IdleSessionsResult {
   sessions: number;
@@ -31,6 +33,8 @@ export interface IdleSessionsOptions {
   /** How long to hold them idle, ms. Default 2000. */
   holdMs?: number;
   onProgress?: (opened: number) => void;
+  /** Stops opening and holding: every session opened is closed before the promise rejects with ABORTED. */
+  signal?: AbortSignal;
 }
 
 function gc(): void {
@@ -46,6 +50,7 @@ export async function measureIdleSessions(opts: IdleSessionsOptions): Promise<Id
   const t0 = performance.now();
   try {
     while (clients.length < opts.sessions) {
+      if (opts.signal?.aborted === true) throw abortError(opts.signal, 'idle sessions');
       const n = Math.min(batch, opts.sessions - clients.length);
       const opened = await Promise.allSettled(
         Array.from({ length: n }, () => ZooKeeperClient.connect(opts.connectString, { sessionTimeoutMs: 30_000, connectTimeoutMs: 20_000 })),
@@ -56,7 +61,7 @@ export async function measureIdleSessions(opts: IdleSessionsOptions): Promise<Id
       opts.onProgress?.(clients.length);
     }
     const openMs = performance.now() - t0;
-    await new Promise((r) => setTimeout(r, opts.holdMs ?? 2000));
+    await sleep(opts.holdMs ?? 2000, systemClock, opts.signal);
     gc();
     const mem = process.memoryUsage();
     const t1 = performance.now();
@@ -85,8 +90,14 @@ export async function measureIdleSessionsIsolated(opts: IdleSessionsOptions): Pr
   const child = fileURLToPath(new URL('./idle-sessions-child.js', import.meta.url));
   if (!existsSync(child)) return { ...(await measureIdleSessions(opts)), isolated: false };
   const arg = JSON.stringify({ connectString: opts.connectString, sessions: opts.sessions, batch: opts.batch, holdMs: opts.holdMs });
+  const { signal } = opts;
+  if (signal?.aborted === true) throw abortError(signal, 'idle sessions');
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--expose-gc', child, arg], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The child closes its sessions on SIGTERM; the promise settles only once it has exited, so nothing it opened
+    // outlives an interrupted run.
+    const stop = (): void => void proc.kill('SIGTERM');
+    signal?.addEventListener('abort', stop, { once: true });
     let out = '';
     let err = '';
     proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -108,7 +119,9 @@ export async function measureIdleSessionsIsolated(opts: IdleSessionsOptions): Pr
     proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     proc.once('error', reject);
     proc.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`idle-sessions child exited with ${code}: ${err.trim()}`));
+      signal?.removeEventListener('abort', stop);
+      if (signal?.aborted === true) reject(abortError(signal, 'idle sessions'));
+      else if (code !== 0) reject(new Error(`idle-sessions child exited with ${code}: ${err.trim()}`));
     });
   });
 }

@@ -104,6 +104,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   const progress = opts.onProgress ?? (() => {});
 
   const signal = opts.signal;
+  const interrupted = (): boolean => signal?.aborted === true;
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
   const client = await ZooKeeperClient.connect(opts.connectString);
@@ -216,11 +217,22 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   let idleResult: (IdleSessionsResult & { isolated: boolean }) | null = null;
   if (idle > 0) {
     progress(`opening ${idle} idle sessions`);
-    idleResult = await measureIdleSessionsIsolated({
-      connectString: opts.connectString,
-      sessions: idle,
-      onProgress: (n) => progress(`idle sessions open: ${n}/${idle}`),
-    });
+    const stopping = (): void => opts.onCleanup?.('the idle sessions to close');
+    signal?.addEventListener('abort', stopping, { once: true });
+    try {
+      idleResult = await measureIdleSessionsIsolated({
+        connectString: opts.connectString,
+        sessions: idle,
+        onProgress: (n) => progress(`idle sessions open: ${n}/${idle}`),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (err) {
+      // a call, not `signal?.aborted`: TypeScript would keep the narrowing from before the awaits
+      if (interrupted()) throw new ZooKeeperError('ABORTED', 'interrupted before the end: no report (a partial comparison would mislead)');
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', stopping);
+    }
   }
 
   const client_ = {
