@@ -190,20 +190,8 @@ export class InterProcessSemaphoreV2 {
     // A second try when the first made no node: the leases directory did not exist yet (it does now), or the
     // create's answer was lost and it had not been applied.
     for (let tries = 0; tries < 2; tries++) {
-      let idle: Promise<boolean> | undefined;
-      const listGate = (): Promise<boolean> => (idle ??= this.gateIdle(signal));
-      const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, listGate).then(
-        (node) => ({ node }),
-        (err: unknown) => ({ err }),
-      );
-      const gateIdle = await listGate();
-      if ('err' in created) throw created.err;
-      const { node } = created;
-      if (node === undefined) continue;
-      if (gateIdle) return node;
-      // Somebody holds or waits for the gate, maybe a Curator client counting our node: take it back.
-      await this.ops.guaranteedDelete(node.path);
-      return undefined;
+      const made = await this.createChecked(signal, () => this.gateIdle(signal));
+      if (made !== 'none') return made === 'taken back' ? undefined : made;
     }
     return undefined;
   }
@@ -227,21 +215,32 @@ export class InterProcessSemaphoreV2 {
     for (;;) {
       const gate = await this.gate.attempt({ deadline, signal, decide: gateVerdict, watchOwnNode: false });
       if (gate === undefined) return undefined;
-      let released: Promise<boolean> | undefined;
-      const release = (): Promise<boolean> => (released ??= this.releaseGate(gate.path));
-      const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, release).then(
-        (node) => ({ node }),
-        (err: unknown) => ({ err }),
-      );
-      // Every way out waits for the gate's release, so a failed or aborted acquire leaves no gate node behind.
-      const heldGate = await release();
-      if ('err' in created) throw created.err;
-      const { node } = created;
-      if (node !== undefined && heldGate) return node;
-      // Made outside the gate (or we cannot tell): a Curator waiter holding the gate may be counting it. Take it back.
-      if (node !== undefined) await this.ops.guaranteedDelete(node.path);
+      const made = await this.createChecked(signal, () => this.releaseGate(gate.path));
+      if (typeof made === 'object') return made;
       if (signal?.aborted) throw abortError(signal, 'acquire');
     }
+  }
+
+  /**
+   * Creates our lease node (with a listing of the leases) and sends `check` right behind it, in the same write.
+   * The node is kept when the check says so; otherwise it may have been made where a Curator client waiting with
+   * the gate counts it, so it is deleted before this returns. 'none' when no node was made. Every way out waits
+   * for the check, so nothing it started (the gate's release) outlives the call.
+   */
+  private async createChecked(signal: AbortSignal | undefined, check: () => Promise<boolean>): Promise<CreatedNode | 'none' | 'taken back'> {
+    let checked: Promise<boolean> | undefined;
+    const sendCheck = (): Promise<boolean> => (checked ??= check());
+    const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, sendCheck).then(
+      (node) => ({ node }),
+      (err: unknown) => ({ err }),
+    );
+    const keep = await sendCheck();
+    if ('err' in created) throw created.err;
+    const { node } = created;
+    if (node === undefined) return 'none';
+    if (keep) return node;
+    await this.ops.guaranteedDelete(node.path);
+    return 'taken back';
   }
 
   /** Deletes our gate node: true when it was still there, false when it was already gone or the answer was lost. */
