@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { DistributedAtomicLong, longFromBytes } from '../../src/recipes/atomic/distributed-atomic-long.js';
 import { noRetry } from '../../src/recipes/retry.js';
-import { closeAll, codeOf, connectClients, lockPath, useProxiedServer } from './helpers.js';
+import { codeOf, lockPath, useClients, useProxiedServer } from './helpers.js';
 
 describe('DistributedAtomicLong', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('reads 0 when missing; every change reports pre/post values; data is Curator’s 8 big-endian bytes', async () => {
     const path = lockPath('counter');

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { DistributedBarrier } from '../../src/recipes/barriers/distributed-barrier.js';
 import { DistributedDoubleBarrier } from '../../src/recipes/barriers/double-barrier.js';
-import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, stillPending, useProxiedServer } from './helpers.js';
+import { childrenOf, codeOf, eventually, lockPath, stillPending, useClients, useProxiedServer } from './helpers.js';
 
 /** A client whose method calls are counted by name (to prove a wait sends nothing while it waits). */
 function counted(client: ZooKeeperClient): { client: ZooKeeperClient; calls: Map<string, number> } {
@@ -21,14 +21,7 @@ function counted(client: ZooKeeperClient): { client: ZooKeeperClient; calls: Map
 }
 
 describe('DistributedBarrier', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('waiters pass only once the barrier is removed; spurious wake-ups do not release them', async () => {
     const path = lockPath('barrier');
@@ -52,14 +45,7 @@ describe('DistributedBarrier', () => {
 });
 
 describe('DistributedDoubleBarrier', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('enter waits for memberQty members, even through spurious wake-ups (GitHub #1290); leave waits for all to go', async () => {
     const path = lockPath('barrier');

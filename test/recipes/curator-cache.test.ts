@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache, type CuratorCacheEvent } from '../../src/recipes/cache/curator-cache.js';
 import { cacheTree, serverTree, treeDiff } from './cache-helpers.js';
-import { closeAll, codeOf, connectClients, eventually, lockPath, useProxiedServer } from './helpers.js';
+import { closeAll, codeOf, connectClients, eventually, lockPath, useClients, useProxiedServer } from './helpers.js';
 
 /** A short, readable form of an event: `CREATED /a/b`, `CHANGED /a v2`, `DELETED /a`. */
 function show(root: string, e: CuratorCacheEvent): string {
@@ -25,14 +25,7 @@ async function converged(cache: CuratorCache, client: ZooKeeperClient): Promise<
 
 for (const watchMode of ['persistent', 'one-shot'] as const) {
   describe(`CuratorCache (${watchMode} watches)`, () => {
-    let zk: ZooKeeperClient[];
-    beforeAll(async () => {
-      zk = await connectClients(2);
-    });
-    afterAll(async () => {
-      await closeAll(zk ?? []);
-    });
-    const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+    const z = useClients(2);
 
     it('loads the tree (one NODE_CREATED each, then INITIALIZED) and follows creates, changes and deletes in order', async () => {
       const root = lockPath('cache');

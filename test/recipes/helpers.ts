@@ -32,6 +32,21 @@ export async function closeAll(clients: readonly ZooKeeperClient[]): Promise<voi
 }
 
 /**
+ * `n` clients on the shared server for the enclosing describe block: connected before its tests, closed after them.
+ * Returns the accessor: `z(i)` is the i-th client.
+ */
+export function useClients(n: number): (i: number) => ZooKeeperClient {
+  let clients: ZooKeeperClient[] = [];
+  beforeAll(async () => {
+    clients = await connectClients(n);
+  });
+  afterAll(async () => {
+    await closeAll(clients);
+  });
+  return (i) => clients[i] as ZooKeeperClient;
+}
+
+/**
  * Resolves once `path` has no children (or does not exist), woken by a child watch rather than by polling: for
  * deletes that another client makes in the background after its call returned (Curator's LeaderLatch.close()).
  */

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZooKeeperClient } from '../../src/node.js';
+import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/leader/leader-latch.js';
 import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, serverWatchesOf, UUID } from './helpers.js';
+import { childrenOf, codeOf, eventually, lockPath, serverWatchesOf, useClients, UUID } from './helpers.js';
 
 /** LeaderLatch against a real server: one leader, in join order, and every misuse a typed error. */
 describe('LeaderLatch', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('the first to join leads; the next takes over when it closes; Curator node names and ids', async () => {
     const path = lockPath('latch');

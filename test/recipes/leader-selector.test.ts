@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderSelector, type Leadership } from '../../src/recipes/leader/leader-selector.js';
-import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, UUID, useProxiedServer } from './helpers.js';
+import { childrenOf, closeAll, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
 
 /** A leadership the test ends by hand: takeLeadership waits until `end()` or its signal aborts. */
 function gate(): { take: (l: Leadership) => Promise<void>; end: () => void; current: Leadership | undefined; terms: number } {
@@ -26,14 +26,7 @@ function gate(): { take: (l: Leadership) => Promise<void>; end: () => void; curr
 }
 
 describe('LeaderSelector', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('leads one at a time, in queue order (fair), on Curator-named mutex nodes holding the ids', async () => {
     const path = lockPath('election');

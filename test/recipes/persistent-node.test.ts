@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { GroupMember } from '../../src/recipes/nodes/group-member.js';
 import { PersistentNode } from '../../src/recipes/nodes/persistent-node.js';
 import { PersistentTtlNode } from '../../src/recipes/nodes/persistent-ttl-node.js';
-import { childrenOf, closeAll, codeOf, connectClients, eventually, lockPath, UUID, useProxiedServer } from './helpers.js';
+import { childrenOf, closeAll, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
 
 describe('PersistentNode, PersistentTtlNode, GroupMember', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(2);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(2);
 
   it('an ephemeral node: created, re-created when deleted, data updates, deleted on close', async () => {
     const path = `${lockPath('nodes')}/me`;

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { countFromBytes, countToBytes, SharedCount, type SharedCountEvent } from '../../src/recipes/shared/shared-count.js';
 import { SharedValue } from '../../src/recipes/shared/shared-value.js';
 import { supersedes } from '../../src/recipes/shared/versioned.js';
-import { closeAll, codeOf, connectClients, eventually, lockPath, useProxiedServer } from './helpers.js';
+import { codeOf, eventually, lockPath, useClients, useProxiedServer } from './helpers.js';
 
 describe('SharedCount / SharedValue', () => {
-  let zk: ZooKeeperClient[];
-  beforeAll(async () => {
-    zk = await connectClients(3);
-  });
-  afterAll(async () => {
-    await closeAll(zk ?? []);
-  });
-  const z = (i: number): ZooKeeperClient => zk[i] as ZooKeeperClient;
+  const z = useClients(3);
 
   it('the first start seeds the node with 4 big-endian bytes; others see the value, changes and versions', async () => {
     const path = lockPath('count');
