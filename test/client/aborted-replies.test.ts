@@ -4,30 +4,19 @@
  * drifts from the server's. The proxy holds the reply until the abort has happened.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import type { WatchEvent } from '../../src/session/watches.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
+import { useSharedServerProxy } from '../harness/shared-server-proxy.js';
 import { codeOf, uniquePath } from './helpers.js';
 import { describeFrames } from '../../src/session/describe-frames.js';
 
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  const { connectString } = await sharedServer();
-  const [host = '', port = ''] = connectString.split(',')[0]?.split(':') ?? [];
-  proxy = await startFaultProxy({ host, port: Number(port) });
-});
-
-afterAll(async () => {
-  await proxy?.close();
-});
+const fx = useSharedServerProxy();
 
 /** A client through the proxy, and a promise per op name that resolves when a request of that op is written. */
 async function connect(): Promise<{ zk: ZooKeeperClient; written(op: string): Promise<void> }> {
   const waiting = new Map<string, () => void>();
-  const zk = await ZooKeeperClient.connect(proxy.connectString, {
+  const zk = await ZooKeeperClient.connect(fx.proxy.connectString, {
     sessionTimeoutMs: 10_000,
     onFrame: describeFrames((f) => {
       if (f.dir === 'c2s' && f.frame.op !== undefined) waiting.get(f.frame.op)?.();
@@ -46,14 +35,14 @@ describe('a reply that arrives after its call was aborted', () => {
     let event: WatchEvent | undefined;
     void watch.then((e) => (event = e));
 
-    proxy.pause();
+    fx.proxy.pause();
     const ac = new AbortController();
     const sent = written('removeWatches');
     const removing = zk.removeWatches(path, 'data', { signal: ac.signal });
     await sent;
     ac.abort();
     expect(await codeOf(removing)).toBe('ABORTED');
-    proxy.resume();
+    fx.proxy.resume();
     // The next reply comes after removeWatches's on the same connection: by then it has been handled.
     await zk.exists(path);
     await new Promise((r) => setImmediate(r));
@@ -67,14 +56,14 @@ describe('a reply that arrives after its call was aborted', () => {
     const path = uniquePath();
     await zk.create(path);
 
-    proxy.pause();
+    fx.proxy.pause();
     const ac = new AbortController();
     const sent = written('addWatch');
     const adding = zk.addWatch(path, { signal: ac.signal });
     await sent;
     ac.abort();
     expect(await codeOf(adding)).toBe('ABORTED');
-    proxy.resume();
+    fx.proxy.resume();
     // Once a later reply is in, the addWatch reply has been read; the abandoned handle's removal was queued then,
     // so it reaches the server ahead of this check.
     await zk.exists(path);
@@ -88,14 +77,14 @@ describe('a reply that arrives after its call was aborted', () => {
     await zk.create(path);
     const persistent = await zk.addWatch(path);
 
-    proxy.pause();
+    fx.proxy.pause();
     const ac = new AbortController();
     const sent = written('getData');
     const reading = zk.getData(path, { watch: true, signal: ac.signal });
     await sent;
     ac.abort();
     expect(await codeOf(reading)).toBe('ABORTED');
-    proxy.resume();
+    fx.proxy.resume();
     await zk.exists(path);
     // Closing the persistent handle removes the path's server watches only when no local watcher is left on it:
     // an orphaned one-shot watcher from the aborted read would keep every watch on the path on the server.

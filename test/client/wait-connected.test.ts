@@ -1,22 +1,11 @@
 /** client.waitConnected(): the one wait for a usable session, which the recipes use after a CONNECTIONLOSS. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
-import { sharedServer } from '../harness/zookeeper.js';
+import { useSharedServerProxy } from '../harness/shared-server-proxy.js';
 import { codeOf, connectShared } from './helpers.js';
 
-let proxy: FaultProxy;
-
-beforeAll(async () => {
-  const { connectString } = await sharedServer();
-  const [host = '', port = ''] = connectString.split(',')[0]?.split(':') ?? [];
-  proxy = await startFaultProxy({ host, port: Number(port) });
-});
-
-afterAll(async () => {
-  await proxy?.close();
-});
+const fx = useSharedServerProxy();
 
 /** Resolves on the first change to `to`. */
 function reaches(zk: ZooKeeperClient, to: string): Promise<void> {
@@ -38,29 +27,29 @@ describe('client.waitConnected()', () => {
   });
 
   it('waits through a lost link and resolves on the reconnect, with the same session', async () => {
-    proxy.pass();
-    await using zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    fx.proxy.pass();
+    await using zk = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     const session = zk.sessionId;
     const disconnected = reaches(zk, 'disconnected');
-    proxy.pause();
-    proxy.resetAll();
+    fx.proxy.pause();
+    fx.proxy.resetAll();
     await disconnected;
     let settled = false;
     const waiting = zk.waitConnected().then(() => (settled = true));
     await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
-    proxy.pass();
+    fx.proxy.pass();
     await waiting;
     expect(zk.state).toBe('connected');
     expect(zk.sessionId).toBe(session);
   });
 
   it('rejects with ABORTED when the signal fires first, and with CLOSED once the client is closed', async () => {
-    proxy.pass();
-    const zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 10_000 });
+    fx.proxy.pass();
+    const zk = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
     const disconnected = reaches(zk, 'disconnected');
-    proxy.pause();
-    proxy.resetAll();
+    fx.proxy.pause();
+    fx.proxy.resetAll();
     await disconnected;
     const ac = new AbortController();
     const aborted = zk.waitConnected({ signal: ac.signal });
@@ -70,6 +59,6 @@ describe('client.waitConnected()', () => {
     await zk.close();
     expect(await codeOf(closedWhileWaiting)).toBe('CLOSED');
     expect(await codeOf(zk.waitConnected())).toBe('CLOSED');
-    proxy.pass();
+    fx.proxy.pass();
   });
 });

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
-import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
+import type { FaultProxy } from '../harness/fault-proxy.js';
+import { useSharedServerProxy } from '../harness/shared-server-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 
 export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -144,16 +145,15 @@ export interface ProxiedServer {
  * beforeAll, and closes both in its afterAll; the fields are set once beforeAll has run.
  */
 export function useProxiedServer(): ProxiedServer {
+  const shared = useSharedServerProxy();
   const fx = {} as ProxiedServer;
   beforeAll(async () => {
-    fx.connectString = (await sharedServer()).connectString;
-    const [host, port] = fx.connectString.split(':');
-    fx.proxy = await startFaultProxy({ host: host as string, port: Number(port) });
+    fx.connectString = shared.connectString;
+    fx.proxy = shared.proxy;
     fx.direct = await connectClient(fx.connectString);
   });
   afterAll(async () => {
     await fx.direct?.close();
-    await fx.proxy?.close();
   });
   return fx;
 }
