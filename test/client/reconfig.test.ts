@@ -4,25 +4,17 @@
  * servers allow reconfig to a superuser only (superDigest), as ZooKeeper's reconfig guide sets it up.
  */
 
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconfig, ZooKeeperClient } from '../../src/node.js';
-import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
+import { startReconfigEnsemble } from '../harness/reconfig-ensemble.js';
+import type { ZkEnsemble } from '../harness/zookeeper.js';
 import { codeOf, dec } from './helpers.js';
 
 const SUPER = 'super:reconfig-secret';
 let ensemble: ZkEnsemble;
 
 beforeAll(async () => {
-  const digest = createHash('sha1').update(SUPER).digest('base64');
-  ensemble = await startEnsemble(3, {
-    extraConfig: {
-      reconfigEnabled: 'true',
-      standaloneEnabled: 'false',
-      // Not a zoo.cfg key: the server turns it into the system property zookeeper.DigestAuthenticationProvider.superDigest.
-      'DigestAuthenticationProvider.superDigest': `super:${digest}`,
-    },
-  });
+  ensemble = await startReconfigEnsemble(SUPER);
 }, 120_000);
 
 afterAll(async () => {

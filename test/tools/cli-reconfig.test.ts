@@ -6,10 +6,10 @@
  */
 
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
+import { startReconfigEnsemble } from '../harness/reconfig-ensemble.js';
+import type { ZkEnsemble } from '../harness/zookeeper.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
 const SUPER = 'super:reconfig-cli-secret';
@@ -46,15 +46,7 @@ let leaving: number;
 let staying: string;
 
 beforeAll(async () => {
-  const digest = createHash('sha1').update(SUPER).digest('base64');
-  ensemble = await startEnsemble(3, {
-    extraConfig: {
-      reconfigEnabled: 'true',
-      standaloneEnabled: 'false',
-      // Not a zoo.cfg key: the server turns it into the system property zookeeper.DigestAuthenticationProvider.superDigest.
-      'DigestAuthenticationProvider.superDigest': `super:${digest}`,
-    },
-  });
+  ensemble = await startReconfigEnsemble(SUPER);
   const leader = await ensemble.leaderIndex();
   const follower = [0, 1, 2].find((i) => i !== leader)!;
   leaving = follower + 1; // member i has server id i + 1
