@@ -13,7 +13,7 @@
 import { clientError } from './errors.js';
 import type { Stat } from './protocol/index.js';
 import { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
-import { systemClock, type Clock } from './session/clock.js';
+import { clockOf, type Clock } from './session/clock.js';
 import { parseConnectString } from './session/connect-string.js';
 import { Session } from './session/session.js';
 import type { SessionState, StateChange } from './session/state.js';
@@ -82,7 +82,7 @@ export class ZooKeeperClient implements AsyncDisposable {
         { op: 'connect' },
       );
     }
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#session = new Session(sessionOptions(parsed.hosts, options.transport, this.#clock, options));
     this.#ctx = new ClientContext(
       this.#session,

@@ -14,7 +14,11 @@ export type TimerHandle = unknown;
 export interface Clock {
   /** Milliseconds on a monotonic-enough scale; only differences are used. */
   now(): number;
-  /** Calls `fn` once after `ms`; Infinity never fires, NaN and negative delays count as 0. */
+  /**
+   * Calls `fn` once after `ms`; NaN and negative delays count as 0. An application's clock given as an option is
+   * only ever asked for delays the runtime's timers honour (at most 2^31−1 ms): zkwire chains longer ones and arms
+   * nothing for Infinity.
+   */
   setTimeout(fn: () => void, ms: number): TimerHandle;
   /** Cancels a timer. */
   clearTimeout(handle: TimerHandle): void;
@@ -71,6 +75,22 @@ const runtimeTimers: Clock = {
 
 /** The runtime's own timers, for any delay: longer ones than the runtime honours are chained, Infinity never fires. */
 export const systemClock: Clock = longDelayClock(runtimeTimers);
+
+/** Clocks that already take any delay: the system clock and every one clockOf has made. */
+const takesAnyDelay = new WeakSet<Clock>([systemClock]);
+
+/**
+ * The clock an option names, or the system clock. An application's own clock is made to take any delay
+ * (longDelayClock), as the system clock does: one built on the runtime's timers would otherwise fire a delay of
+ * 2^31 ms or more (a long acquire timeout) after about 1 ms.
+ */
+export function clockOf(given: Clock | undefined): Clock {
+  if (given === undefined) return systemClock;
+  if (takesAnyDelay.has(given)) return given;
+  const clock = longDelayClock(given);
+  takesAnyDelay.add(clock);
+  return clock;
+}
 
 /** One re-armable timer on a clock: `arm` replaces any earlier deadline. */
 export class Timer {

@@ -12,7 +12,7 @@
 import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from '../protocol/index.js';
 import type { Endpoint, Transport } from '../transport/types.js';
-import { settleWithin, systemClock, Timer, type Clock } from './clock.js';
+import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
 import { ConnectLoop } from './connect-loop.js';
 import { HostRing } from './connect-string.js';
 import type { Connection } from './connection.js';
@@ -110,7 +110,7 @@ export class Session {
 
   constructor(options: SessionOptions) {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
-    const clock = (this.clock = options.clock ?? systemClock);
+    const clock = (this.clock = clockOf(options.clock));
     this.machine = new StateMachine(() => clock.now());
     const hosts = new HostRing(options.hosts, options.random);
     this.hostCount = hosts.size;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import type { Lease, NotAcquired } from '../../src/recipes/index.js';
+import type { Clock } from '../../src/session/clock.js';
 import { childrenOf, closeAll, codeOf, connectClients, lockPath } from './helpers.js';
 
 let a: ZooKeeperClient;
@@ -46,6 +47,27 @@ describe('acquire with long timeouts', () => {
     await queued(path, 2, waiting);
     // Real work on the holder's side, each a full round trip after the waiter queued: B's own reads and timers
     // have had every chance to run meanwhile.
+    for (let i = 0; i < 20; i++) await a.setData(held.node, `tick ${i}`);
+    await b.sync(path);
+    expect(outcome).toBeUndefined();
+    await held.release();
+    const next = await waiting;
+    expect(next.acquired).toBe(true);
+    await (next as Lease).release();
+  });
+
+  it('a 30-day timeout on an application clock built on the runtime timers waits too (zkwire chains its long delays)', async () => {
+    const runtimeTimers: Clock = {
+      now: () => Date.now(),
+      setTimeout: (fn, ms) => setTimeout(fn, ms), // fires a delay over 2^31-1 ms after 1 ms, on its own
+      clearTimeout: (h) => clearTimeout(h as Parameters<typeof clearTimeout>[0]),
+    };
+    const path = lockPath();
+    const held = await new InterProcessMutex(a, path).acquire();
+    let outcome: Lease | NotAcquired | undefined;
+    const waiting = new InterProcessMutex(b, path, { clock: runtimeTimers }).acquire({ timeoutMs: 30 * DAY });
+    void waiting.then((r) => (outcome = r));
+    await queued(path, 2, waiting);
     for (let i = 0; i < 20; i++) await a.setData(held.node, `tick ${i}`);
     await b.sync(path);
     expect(outcome).toBeUndefined();

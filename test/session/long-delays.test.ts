@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { longDelayClock, MAX_TIMER_DELAY_MS, type Clock } from '../../src/session/clock.js';
+import { clockOf, longDelayClock, MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../../src/session/clock.js';
 import { ManualClock } from '../harness/manual-clock.js';
 
 /** A ManualClock with the runtime's limit: a delay over 2^31−1 ms is a test failure, not a 1 ms timer. */
@@ -79,5 +79,18 @@ describe('long delays on the clock', () => {
     const t = firedAt(longDelayClock(base), base, MAX_TIMER_DELAY_MS);
     base.advance(MAX_TIMER_DELAY_MS);
     expect(t.fired()).toBe(MAX_TIMER_DELAY_MS);
+  });
+});
+
+describe('an application clock', () => {
+  it('is made to take any delay once (clockOf), as the system clock does', () => {
+    expect(clockOf(undefined)).toBe(systemClock);
+    expect(clockOf(systemClock)).toBe(systemClock);
+    const base = new LimitedFakeClock();
+    const clock = clockOf(base);
+    expect(clockOf(clock)).toBe(clock); // not wrapped twice
+    const t = firedAt(clock, base, 40 * 24 * 3600 * 1000); // would throw on the bare fake clock
+    base.advance(40 * 24 * 3600 * 1000);
+    expect(t.fired()).toBe(40 * 24 * 3600 * 1000);
   });
 });

@@ -21,7 +21,7 @@ import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retr
 import { badArgument } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** How an operation went (Curator's AtomicStats). */
 export interface AtomicStats {
@@ -129,7 +129,7 @@ export class DistributedAtomicLong {
   ) {
     checkRecipePath(path, 'DistributedAtomicLong');
     this.#client = client;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#retry = options.retry ?? exponentialBackoff({ baseDelayMs: 10, maxDelayMs: 500, maxRetries: 10 });
     const promoted = options.promotedToLock;
     if (promoted !== undefined) {

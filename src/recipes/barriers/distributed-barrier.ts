@@ -9,7 +9,7 @@ import { isRetryable } from '../../errors.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /**
  * Curator's DistributedBarrier: one node at `path`; while it exists, waitOnBarrier() blocks, and deleting it
@@ -30,7 +30,7 @@ export class DistributedBarrier {
   ) {
     checkRecipePath(path, 'DistributedBarrier');
     this.#client = client;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
   }
 
   /** Raises the barrier (creates its node; parents as containers). Already raised is fine. */

@@ -15,7 +15,7 @@ import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '..
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The node the last member to arrive creates (Curator's READY_NODE). */
 export const READY_NODE = 'ready';
@@ -52,7 +52,7 @@ export class DistributedDoubleBarrier {
     checkRecipePath(path, 'DistributedDoubleBarrier');
     if (!Number.isSafeInteger(memberQty) || memberQty < 1) throw badArgument('DistributedDoubleBarrier', path, 'memberQty must be an integer >= 1');
     this.#client = client;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#readyPath = joinPath(path, READY_NODE);
   }
 

@@ -29,7 +29,7 @@ import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
 import { TreeStore, type ChildData } from './tree-store.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 export type { ChildData } from './tree-store.js';
 
@@ -101,7 +101,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#client = client;
     this.#singleNode = options.singleNode ?? false;
     this.#watchMode = mode;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));

@@ -40,7 +40,7 @@ import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The name Curator gives latch nodes (after the protection prefix). */
 export const LATCH_NAME = 'latch-';
@@ -140,7 +140,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
     this.#closeMode = closeMode;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#stopped = whenAborted(this.#stop.signal);
     this.#lastLoss = new ZooKeeperError('ILLEGAL_STATE', `ILLEGAL_STATE (LeaderLatch ${path}): not the leader`, { op: 'LeaderLatch', path });
   }

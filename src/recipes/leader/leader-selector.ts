@@ -29,7 +29,7 @@ import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
 import { leaderOf, participantsOf, type Participant } from './participant.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** What takeLeadership is given while it leads. */
 export interface Leadership {
@@ -107,7 +107,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#take = takeLeadership;
     this.#policy = policy;
     this.#retry = options.retry ?? exponentialBackoff({ maxRetries: Number.MAX_SAFE_INTEGER });
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#autoRequeue = options.autoRequeue ?? false;
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);

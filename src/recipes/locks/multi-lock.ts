@@ -12,7 +12,7 @@ import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { InterProcessMutex } from './mutex.js';
 import type { LockOptions } from './options.js';
 import { deadlineOf, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The leases of one multi-lock acquisition, released together (in reverse). */
 export class MultiLease implements AsyncDisposable {
@@ -75,14 +75,14 @@ export class InterProcessMultiLock {
   ) {
     if (Array.isArray(first)) {
       this.locks = [...(first as readonly InterProcessLock[])];
-      this.clock = (second as { clock?: Clock } | undefined)?.clock ?? systemClock;
+      this.clock = clockOf((second as { clock?: Clock } | undefined)?.clock);
     } else {
       const paths = second as readonly string[] | undefined;
       if (!Array.isArray(paths)) {
         throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessMultiLock): paths must be an array', { op: 'InterProcessMultiLock' });
       }
       this.locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
-      this.clock = third?.clock ?? systemClock;
+      this.clock = clockOf(third?.clock);
     }
   }
 

@@ -2,7 +2,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, type RetryPolicy } from '../retry.js';
 import { clientPort } from './client-port.js';
 import type { LockLostPolicy } from './lock-lost.js';
@@ -48,7 +48,7 @@ export function resolveLockOptions(
     throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what}): lockLost must be "suspended" or "lost"`, { op: what, path });
   }
   return {
-    port: clientPort(client, options.clock ?? systemClock),
+    port: clientPort(client, clockOf(options.clock)),
     lockLost,
     retry: options.retry ?? exponentialBackoff(),
     data: options.data,

@@ -24,7 +24,7 @@ import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** What kind of node a PersistentNode keeps present. */
 export interface PersistentNodeOptions {
@@ -92,7 +92,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#mode = mode;
     this.#protected = SEQUENTIAL.has(mode) && (options.useProtection ?? true);
     this.#ttlMs = options.ttlMs;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
     this.#stopped = whenAborted(this.#stop.signal);
   }

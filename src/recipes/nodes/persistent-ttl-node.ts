@@ -15,7 +15,7 @@ import { isCode } from '../../errors.js';
 import { joinPath } from '../common/nodes.js';
 import type { ClientSource } from '../common/client-source.js';
 import { PersistentNode } from './persistent-node.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The TTL child's name, as Curator names it. */
 export const TTL_CHILD_NAME = 'touch';
@@ -60,7 +60,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     this.#source = client;
     this.#ttlMs = ttlMs;
     this.#everyMs = Math.max(1, Math.floor(ttlMs * factor));
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#touchPath = joinPath(path, TTL_CHILD_NAME);
   }
 

@@ -21,7 +21,7 @@ import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
-import { systemClock, type Clock } from '../../session/clock.js';
+import { clockOf, type Clock } from '../../session/clock.js';
 
 /**
  * Where a SharedValue (or SharedCount) is in its life: `LATENT` constructed, not yet started; `STARTED` from the
@@ -85,7 +85,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     checkRecipePath(path, 'SharedValue');
     this.#client = client;
     this.#seed = toData(seedValue, 'SharedValue', path);
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = clockOf(options.clock);
     this.#stopped = whenAborted(this.#stop.signal);
   }
 
