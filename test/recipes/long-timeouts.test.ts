@@ -32,6 +32,27 @@ async function queued(path: string, n: number, early: Promise<unknown>): Promise
   }
 }
 
+/**
+ * A waits-then-acquires run: `a` holds a lock at `path`, `acquire` (B's acquire with a long timeout) queues behind
+ * it and is still pending after the holder has done real round trips, then acquires once the holder releases.
+ */
+async function waitsThenAcquires(path: string, acquire: () => Promise<Lease | NotAcquired>): Promise<void> {
+  const held = await new InterProcessMutex(a, path).acquire();
+  let outcome: Lease | NotAcquired | undefined;
+  const waiting = acquire();
+  void waiting.then((r) => (outcome = r));
+  await queued(path, 2, waiting);
+  // Real work on the holder's side, each a full round trip after the waiter queued: B's own reads and timers
+  // have had every chance to run meanwhile.
+  for (let i = 0; i < 20; i++) await a.setData(held.node, `tick ${i}`);
+  await b.sync(path);
+  expect(outcome).toBeUndefined();
+  await held.release();
+  const next = await waiting;
+  expect(next.acquired).toBe(true);
+  await (next as Lease).release();
+}
+
 describe('acquire with long timeouts', () => {
   const DAY = 24 * 3600 * 1000;
   it.each([
@@ -40,20 +61,7 @@ describe('acquire with long timeouts', () => {
     ['Number.MAX_SAFE_INTEGER', Number.MAX_SAFE_INTEGER],
   ])('timeoutMs %s waits while another session holds the lock, and acquires when it is released', async (_name, timeoutMs) => {
     const path = lockPath();
-    const held = await new InterProcessMutex(a, path).acquire();
-    let outcome: Lease | NotAcquired | undefined;
-    const waiting = new InterProcessMutex(b, path).acquire({ timeoutMs });
-    void waiting.then((r) => (outcome = r));
-    await queued(path, 2, waiting);
-    // Real work on the holder's side, each a full round trip after the waiter queued: B's own reads and timers
-    // have had every chance to run meanwhile.
-    for (let i = 0; i < 20; i++) await a.setData(held.node, `tick ${i}`);
-    await b.sync(path);
-    expect(outcome).toBeUndefined();
-    await held.release();
-    const next = await waiting;
-    expect(next.acquired).toBe(true);
-    await (next as Lease).release();
+    await waitsThenAcquires(path, () => new InterProcessMutex(b, path).acquire({ timeoutMs }));
   });
 
   it('a 30-day timeout on an application clock built on the runtime timers waits too (zkwire chains its long delays)', async () => {
@@ -63,18 +71,7 @@ describe('acquire with long timeouts', () => {
       clearTimeout: (h) => clearTimeout(h as Parameters<typeof clearTimeout>[0]),
     };
     const path = lockPath();
-    const held = await new InterProcessMutex(a, path).acquire();
-    let outcome: Lease | NotAcquired | undefined;
-    const waiting = new InterProcessMutex(b, path, { clock: runtimeTimers }).acquire({ timeoutMs: 30 * DAY });
-    void waiting.then((r) => (outcome = r));
-    await queued(path, 2, waiting);
-    for (let i = 0; i < 20; i++) await a.setData(held.node, `tick ${i}`);
-    await b.sync(path);
-    expect(outcome).toBeUndefined();
-    await held.release();
-    const next = await waiting;
-    expect(next.acquired).toBe(true);
-    await (next as Lease).release();
+    await waitsThenAcquires(path, () => new InterProcessMutex(b, path, { clock: runtimeTimers }).acquire({ timeoutMs: 30 * DAY }));
   });
 
   it('refuses NaN, negative and non-number timeouts with BAD_ARGUMENT', async () => {
