@@ -8,7 +8,7 @@
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import { esc, histogramSvg, lockTimelineSvg, sessionTimelineSvg } from './html-charts.js';
 import type { AnalysisReport, GuardrailKind, LatencyFigures, LockReport, OpRow } from './report.js';
-import { endText, fmtAt, fmtMs } from './render-text.js';
+import { fmtAt, fmtMs, sessionCells } from './render-text.js';
 
 export interface HtmlOptions {
   /** What was analysed (a file name), shown in the title. */
@@ -141,18 +141,7 @@ export function renderReportHtml(r: AnalysisReport, opts: HtmlOptions = {}): str
   const title = `ZooKeeper conversation${opts.title === undefined ? '' : `: ${opts.title}`}`;
   const start = r.startUs > 0 ? `, starting ${new Date(r.startUs / 1000).toISOString()}` : '';
   const w = r.watches;
-  const sessionsRows = r.sessions.map((s) => [
-    s.id,
-    s.timeoutMs === null ? '?' : fmtMs(s.timeoutMs),
-    String(s.connections.length),
-    String(s.reconnects),
-    String(s.disconnects),
-    s.pingMs === null ? '-' : `${fmtMs(s.pingMs.p50)} / ${fmtMs(s.pingMs.p99)}`,
-    String(s.silences.length),
-    String(s.ephemerals.length),
-    String(s.requests),
-    endText(s.end),
-  ]);
+  const sessionsRows = r.sessions.map(sessionCells);
   const ephemerals = r.sessions.flatMap((s) => s.ephemerals.map((e) => [e.path, s.id, fmtAt(e.atMs), e.deletedAtMs === null ? 'still there' : fmtAt(e.deletedAtMs)]));
   const watchRows = w.list.slice(0, 300).map((x) => [x.path, x.kind, x.session, fmtAt(x.setMs), x.fired === null ? (x.dropped ?? 'still armed') : `${x.fired.event} at ${fmtAt(x.fired.atMs)}`, x.fired === null ? '-' : fmtMs(x.fired.latencyMs)]);
   const body = `

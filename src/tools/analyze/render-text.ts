@@ -56,8 +56,9 @@ export function endText(e: SessionEnd): string {
   }
 }
 
-export function sessionsTable(sessions: readonly SessionReport[]): string {
-  const rows = sessions.map((s) => [
+/** One session's cells in the sessions table, for the terminal and the HTML report alike. */
+export function sessionCells(s: SessionReport): string[] {
+  return [
     s.id,
     s.timeoutMs === null ? '?' : fmtMs(s.timeoutMs),
     String(s.connections.length),
@@ -68,7 +69,11 @@ export function sessionsTable(sessions: readonly SessionReport[]): string {
     String(s.ephemerals.length),
     String(s.requests),
     endText(s.end),
-  ]);
+  ];
+}
+
+export function sessionsTable(sessions: readonly SessionReport[]): string {
+  const rows = sessions.map(sessionCells);
   return renderTable(['session', 'timeout', 'conns', 'reconnects', 'disconnects', 'ping p50/p99', 'silences', 'ephemerals', 'requests', 'end'], rows, 1);
 }
 
