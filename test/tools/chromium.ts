@@ -49,7 +49,9 @@ export async function loadInChromium(file: string, opts: { screenshot: string; w
       '--remote-debugging-pipe',
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+    // its own process group: the helpers it starts (renderer, zygote, crash handler) join it, so they can be
+    // stopped and waited for together
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -134,8 +136,24 @@ export async function loadInChromium(file: string, opts: { screenshot: string; w
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await exited;
-    // Chromium's helper processes (renderer, crash handler) may still be writing into the profile for a moment
-    // after the browser process is gone: rmSync retries ENOTEMPTY/EBUSY instead of failing the test.
+    // Chromium's helpers may outlive the browser process and still write into the profile: stop the whole group and
+    // wait until none of it is left before removing the profile.
+    if (child.pid !== undefined) await stopProcessGroup(child.pid);
     rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  }
+}
+
+/**
+ * SIGKILLs every process of the group until the group is empty (ESRCH). Bounded: a process already dead but not yet
+ * reaped by its new parent still counts as a member, yet writes nothing.
+ */
+async function stopProcessGroup(pgid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      return; // no process left in the group
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
