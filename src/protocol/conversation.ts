@@ -119,12 +119,12 @@ export interface ConversationOptions {
  * each pending xid) to decode replies.
  */
 export class ConversationDecoder {
-  private mode: 'start' | 'zk' | '4lw' = 'start';
-  private connectSent = false;
-  private connectReceived = false;
+  #mode: 'start' | 'zk' | '4lw' = 'start';
+  #connectSent = false;
+  #connectReceived = false;
   /** Replies to requests the decoder never saw are expected, not errors (mid-stream start, or after a gap). */
-  private lenient = false;
-  private readonly pending = new Map<number, Pending>();
+  #lenient = false;
+  readonly #pending = new Map<number, Pending>();
 
   constructor(opts: ConversationOptions = {}) {
     if (opts.midStream === true) this.resumeAfterGap();
@@ -135,15 +135,15 @@ export class ConversationDecoder {
    * the gap, is over), and a reply whose request was lost is reported as `unmatched`, not as an error.
    */
   resumeAfterGap(): void {
-    if (this.mode === 'start') this.mode = 'zk';
-    this.connectSent = true;
-    this.connectReceived = true;
-    this.lenient = true;
+    if (this.#mode === 'start') this.#mode = 'zk';
+    this.#connectSent = true;
+    this.#connectReceived = true;
+    this.#lenient = true;
   }
 
   /** True when a request with this xid was seen and not answered yet (used to resynchronise after a gap). */
   awaitsReply(xid: number): boolean {
-    return this.pending.has(xid);
+    return this.#pending.has(xid);
   }
 
   /**
@@ -152,23 +152,23 @@ export class ConversationDecoder {
    */
   decode(dir: Direction, frame: Uint8Array): DescribedFrame {
     try {
-      return this.decodeUnsafe(dir, frame);
+      return this.#decodeUnsafe(dir, frame);
     } catch (e) {
       // Records throw JuteDecodeError; anything else is a bug, but the contract is that decode never throws.
       return { kind: dir === 'c2s' ? 'request' : 'reply', error: e instanceof Error ? e.message : String(e), summary: 'undecodable frame' };
     }
   }
 
-  private decodeUnsafe(dir: Direction, frame: Uint8Array): DescribedFrame {
-    if (this.mode === 'start' && dir === 'c2s' && detectFourLetterWord(frame) !== undefined) this.mode = '4lw';
-    if (this.mode === '4lw') return describeFourLetterFrame(dir, frame);
-    this.mode = 'zk';
+  #decodeUnsafe(dir: Direction, frame: Uint8Array): DescribedFrame {
+    if (this.#mode === 'start' && dir === 'c2s' && detectFourLetterWord(frame) !== undefined) this.#mode = '4lw';
+    if (this.#mode === '4lw') return describeFourLetterFrame(dir, frame);
+    this.#mode = 'zk';
 
     const firstKind: FrameKind | undefined =
-      dir === 'c2s' ? (this.connectSent ? undefined : 'connect-request') : this.connectReceived ? undefined : 'connect-response';
+      dir === 'c2s' ? (this.#connectSent ? undefined : 'connect-request') : this.#connectReceived ? undefined : 'connect-response';
     const kindGuess: FrameKind = firstKind ?? (dir === 'c2s' ? 'request' : 'reply');
-    if (dir === 'c2s') this.connectSent = true;
-    else this.connectReceived = true;
+    if (dir === 'c2s') this.#connectSent = true;
+    else this.#connectReceived = true;
 
     const framing = checkFraming(frame);
     if (framing !== undefined) return { kind: kindGuess, error: framing, summary: framing };
@@ -177,10 +177,10 @@ export class ConversationDecoder {
 
     if (firstKind === 'connect-request') return describeConnect(firstKind, r, decodeConnectRequest);
     if (firstKind === 'connect-response') return describeConnect(firstKind, r, decodeConnectResponse);
-    return dir === 'c2s' ? this.describeRequest(r) : this.describeReply(r);
+    return dir === 'c2s' ? this.#describeRequest(r) : this.#describeReply(r);
   }
 
-  private describeRequest(r: JuteReader): DescribedFrame {
+  #describeRequest(r: JuteReader): DescribedFrame {
     let header: RequestHeader;
     try {
       header = decodeRequestHeader(r);
@@ -194,11 +194,11 @@ export class ConversationDecoder {
       body = decodeRequestBody(header.type, r);
     } catch (e) {
       // Remember the xid anyway: the reply still belongs to this request.
-      this.pending.set(header.xid, { opcode: header.type, path: undefined });
+      this.#pending.set(header.xid, { opcode: header.type, path: undefined });
       return { ...base, ...failed('request', `${op} request body`, e) };
     }
     const path = bodyPath(body);
-    this.pending.set(header.xid, { opcode: header.type, path });
+    this.#pending.set(header.xid, { opcode: header.type, path });
     if (header.type === OpCode.multi || header.type === OpCode.multiRead) body = describeMultiRequest(body as MultiRequest);
     const decoded: DecodedRequest = body === undefined ? { header } : { header, body };
     const out: DescribedFrame = { ...base, decoded, summary: `${op} ${summarizeRequestBody(op, body)}`.trim() };
@@ -206,7 +206,7 @@ export class ConversationDecoder {
     return withTrailing(out, r);
   }
 
-  private describeReply(r: JuteReader): DescribedFrame {
+  #describeReply(r: JuteReader): DescribedFrame {
     let header: ReplyHeader;
     try {
       header = decodeReplyHeader(r);
@@ -215,10 +215,10 @@ export class ConversationDecoder {
     }
     if (header.xid === Xid.notification) return describeNotification(header, r);
 
-    const pending = this.pending.get(header.xid);
-    if (pending !== undefined) this.pending.delete(header.xid);
+    const pending = this.#pending.get(header.xid);
+    if (pending !== undefined) this.#pending.delete(header.xid);
     const opcode = pending?.opcode ?? RESERVED_REPLY_OPS.get(header.xid);
-    if (opcode === undefined && this.lenient) {
+    if (opcode === undefined && this.#lenient) {
       return {
         kind: 'reply',
         xid: header.xid,

@@ -94,29 +94,31 @@ export function clockOf(given: Clock | undefined): Clock {
 
 /** One re-armable timer on a clock: `arm` replaces any earlier deadline. */
 export class Timer {
-  private handle: TimerHandle | undefined;
+  #handle: TimerHandle | undefined;
+  readonly #clock: Clock;
+  readonly #fire: () => void;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly fire: () => void,
-  ) {}
+  constructor(clock: Clock, fire: () => void) {
+    this.#clock = clock;
+    this.#fire = fire;
+  }
 
   get armed(): boolean {
-    return this.handle !== undefined;
+    return this.#handle !== undefined;
   }
 
   arm(ms: number): void {
     this.cancel();
-    this.handle = this.clock.setTimeout(() => {
-      this.handle = undefined;
-      this.fire();
+    this.#handle = this.#clock.setTimeout(() => {
+      this.#handle = undefined;
+      this.#fire();
     }, Math.max(0, ms));
   }
 
   cancel(): void {
-    if (this.handle !== undefined) {
-      this.clock.clearTimeout(this.handle);
-      this.handle = undefined;
+    if (this.#handle !== undefined) {
+      this.#clock.clearTimeout(this.#handle);
+      this.#handle = undefined;
     }
   }
 }

@@ -37,72 +37,73 @@ export interface ConnectionHooks {
 }
 
 export class ConnectLoop {
-  private connections = 0;
-  private readonly sleepTimer: Timer;
-  private wakeSleeper: (() => void) | undefined;
-  private connectAbort: AbortController | undefined;
+  #connections = 0;
+  readonly #sleepTimer: Timer;
+  #wakeSleeper: (() => void) | undefined;
+  #connectAbort: AbortController | undefined;
+  readonly #options: ConnectLoopOptions;
+  readonly #hooks: ConnectionHooks;
 
-  constructor(
-    private readonly options: ConnectLoopOptions,
-    private readonly hooks: ConnectionHooks,
-  ) {
-    this.sleepTimer = new Timer(options.clock, () => this.wakeSleeper?.());
+  constructor(options: ConnectLoopOptions, hooks: ConnectionHooks) {
+    this.#options = options;
+    this.#hooks = hooks;
+    this.#sleepTimer = new Timer(options.clock, () => this.#wakeSleeper?.());
   }
 
   /** Runs until the hooks say stop. */
   async run(): Promise<void> {
-    const { hosts, reconnectDelay } = this.options;
+    const { hosts, reconnectDelay } = this.#options;
     let attempt = 0;
     let first = true;
-    while (!this.hooks.stopped()) {
+    while (!this.#hooks.stopped()) {
       if (!first) {
         const passes = Math.floor(attempt / hosts.size);
         const delay = reconnectDelay(attempt, passes);
-        await this.sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
-        if (this.hooks.stopped()) break;
+        await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
+        if (this.#hooks.stopped()) break;
       }
       first = false;
-      const established = await this.connectOnce(hosts.next().endpoint);
+      const established = await this.#connectOnce(hosts.next().endpoint);
       attempt = established ? 0 : attempt + 1;
-      if (attempt > 0 && attempt % hosts.size === 0 && !this.hooks.stopped()) this.hooks.passFailed(attempt);
+      if (attempt > 0 && attempt % hosts.size === 0 && !this.#hooks.stopped()) this.#hooks.passFailed(attempt);
     }
   }
 
   /** The next connect attempt goes to `endpoint` (then the ring goes on from there). */
   preferNext(endpoint: Endpoint): void {
-    this.options.hosts.preferNext(endpoint);
+    this.#options.hosts.preferNext(endpoint);
   }
 
   /** Gives up on a connection still being opened (the transport is told through its signal). */
   abortConnect(): void {
-    this.connectAbort?.abort();
+    this.#connectAbort?.abort();
   }
 
   /** The session ended: cut the pause short and abandon any connect in progress. */
   stop(): void {
-    this.wakeSleeper?.();
-    this.connectAbort?.abort();
+    this.#wakeSleeper?.();
+    this.#connectAbort?.abort();
   }
 
-  private sleep(ms: number): Promise<void> {
+  #sleep(ms: number): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      this.wakeSleeper = () => {
-        this.wakeSleeper = undefined;
-        this.sleepTimer.cancel();
+      this.#wakeSleeper = () => {
+        this.#wakeSleeper = undefined;
+        this.#sleepTimer.cancel();
         resolve();
       };
-      this.sleepTimer.arm(ms);
+      this.#sleepTimer.arm(ms);
     });
   }
 
   /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
-  private async connectOnce(endpoint: Endpoint): Promise<boolean> {
-    const conn = new Connection(++this.connections, `${endpoint.host}:${endpoint.port}`, this.options.maxFrameSize, endpoint);
-    const hooks = this.hooks;
+  async #connectOnce(endpoint: Endpoint): Promise<boolean> {
+    const conn = new Connection(++this.#connections, `${endpoint.host}:${endpoint.port}`, this.#options.maxFrameSize, endpoint);
+    const hooks = this.#hooks;
     hooks.begin(conn);
     const abort = new AbortController();
-    this.connectAbort = abort;
+    this.#connectAbort = abort;
     const handlers = {
       onData: (chunk: Uint8Array) => hooks.data(conn, chunk),
       onClose: (error?: Error) => {
@@ -115,7 +116,7 @@ export class ConnectLoop {
     const cannotConnect = (e: unknown): void =>
       hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}${e instanceof Error ? `: ${e.message}` : ''}`, { cause: e }));
     try {
-      this.options.transport.connect(endpoint, handlers, { signal: abort.signal }).then((stream) => {
+      this.#options.transport.connect(endpoint, handlers, { signal: abort.signal }).then((stream) => {
         if (conn.isOver) {
           stream.close();
           return;
@@ -127,7 +128,7 @@ export class ConnectLoop {
       cannotConnect(e);
     }
     await conn.ended;
-    if (this.connectAbort === abort) this.connectAbort = undefined;
+    if (this.#connectAbort === abort) this.#connectAbort = undefined;
     return conn.handshakeDone;
   }
 }

@@ -79,31 +79,31 @@ export function shuffled<T>(items: readonly T[], random: () => number = Math.ran
 
 /** Cycles through the (shuffled) hosts; `next` also says when a full pass has been completed. */
 export class HostRing {
-  private readonly hosts: readonly Endpoint[];
-  private index = -1;
+  readonly #hosts: readonly Endpoint[];
+  #index = -1;
 
   constructor(hosts: readonly Endpoint[], random: () => number = Math.random) {
-    this.hosts = shuffled(hosts, random);
+    this.#hosts = shuffled(hosts, random);
   }
 
   get size(): number {
-    return this.hosts.length;
+    return this.#hosts.length;
   }
 
   /** Every host, in ring order. */
   all(): readonly Endpoint[] {
-    return this.hosts;
+    return this.#hosts;
   }
 
   /** Makes `endpoint` the next one `next` returns (a read-write server found while on a read-only one). */
   preferNext(endpoint: Endpoint): void {
-    const i = this.hosts.findIndex((h) => h.host === endpoint.host && h.port === endpoint.port);
-    if (i >= 0) this.index = (i - 1 + this.hosts.length) % this.hosts.length;
+    const i = this.#hosts.findIndex((h) => h.host === endpoint.host && h.port === endpoint.port);
+    if (i >= 0) this.#index = (i - 1 + this.#hosts.length) % this.#hosts.length;
   }
 
   /** The next host; `wrapped` is true when this starts another pass over the list. */
   next(): { endpoint: Endpoint; wrapped: boolean } {
-    this.index = (this.index + 1) % this.hosts.length;
-    return { endpoint: this.hosts[this.index] as Endpoint, wrapped: this.index === 0 };
+    this.#index = (this.#index + 1) % this.#hosts.length;
+    return { endpoint: this.#hosts[this.#index] as Endpoint, wrapped: this.#index === 0 };
   }
 }

@@ -43,13 +43,13 @@ export class Connection {
   written = 0;
   /** For each ping in flight: how many requests and auth packets had been written before it. */
   readonly pingMarks: number[] = [];
-  private endedWith: ZooKeeperError | undefined;
-  private isEnded = false;
-  private resolveEnded!: () => void;
+  #endedWith: ZooKeeperError | undefined;
+  #isEnded = false;
+  #resolveEnded!: () => void;
   /** Resolves once the connection is over. */
   readonly ended: Promise<void>;
-  private resolveReleased!: () => void;
-  private streamOpen = false;
+  #resolveReleased!: () => void;
+  #streamOpen = false;
   /**
    * Resolves once the transport has reported the stream closed (its onClose), or at once if no stream
    * was ever opened: close() waits for it so no socket outlives the client.
@@ -64,28 +64,28 @@ export class Connection {
     readonly endpoint?: Endpoint,
   ) {
     this.frames = new FrameDecoder({ maxFrameSize });
-    this.ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
-    this.released = new Promise<void>((resolve) => (this.resolveReleased = resolve));
+    this.ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
+    this.released = new Promise<void>((resolve) => (this.#resolveReleased = resolve));
   }
 
   /** The transport opened the stream. */
   attach(stream: ByteStream): void {
     this.stream = stream;
-    this.streamOpen = true;
+    this.#streamOpen = true;
   }
 
   /** The transport's onClose arrived. */
   streamClosed(): void {
-    this.streamOpen = false;
-    this.resolveReleased();
+    this.#streamOpen = false;
+    this.#resolveReleased();
   }
 
   get isOver(): boolean {
-    return this.isEnded;
+    return this.#isEnded;
   }
 
   get reason(): ZooKeeperError | undefined {
-    return this.endedWith;
+    return this.#endedWith;
   }
 
   /**
@@ -93,9 +93,9 @@ export class Connection {
    * (the auth packets still unanswered stay readable in `authInFlight`).
    */
   end(reason: ZooKeeperError): Outgoing[] | undefined {
-    if (this.isEnded) return undefined;
-    this.isEnded = true;
-    this.endedWith = reason;
+    if (this.#isEnded) return undefined;
+    this.#isEnded = true;
+    this.#endedWith = reason;
     this.ready = false;
     try {
       this.stream?.close();
@@ -103,8 +103,8 @@ export class Connection {
       // A transport that throws on close is already closed as far as we are concerned.
     }
     const left = this.pending.drain();
-    if (!this.streamOpen) this.resolveReleased();
-    this.resolveEnded();
+    if (!this.#streamOpen) this.#resolveReleased();
+    this.#resolveEnded();
     return left;
   }
 }

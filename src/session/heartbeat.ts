@@ -18,66 +18,68 @@ export interface HeartbeatHooks {
 }
 
 export class Heartbeat {
-  private lastSend: number;
-  private lastRecv: number;
-  private readonly pingTimer: Timer;
-  private readonly readTimer: Timer;
-  private running = false;
+  #lastSend: number;
+  #lastRecv: number;
+  readonly #pingTimer: Timer;
+  readonly #readTimer: Timer;
+  #running = false;
+  readonly #clock: Clock;
+  #timing: SessionTiming;
+  readonly #hooks: HeartbeatHooks;
 
-  constructor(
-    private readonly clock: Clock,
-    private timing: SessionTiming,
-    private readonly hooks: HeartbeatHooks,
-  ) {
-    this.lastSend = this.lastRecv = clock.now();
-    this.pingTimer = new Timer(clock, () => this.checkPing());
-    this.readTimer = new Timer(clock, () => this.checkRead());
+  constructor(clock: Clock, timing: SessionTiming, hooks: HeartbeatHooks) {
+    this.#clock = clock;
+    this.#timing = timing;
+    this.#hooks = hooks;
+    this.#lastSend = this.#lastRecv = clock.now();
+    this.#pingTimer = new Timer(clock, () => this.#checkPing());
+    this.#readTimer = new Timer(clock, () => this.#checkRead());
   }
 
   start(timing: SessionTiming): void {
-    this.timing = timing;
-    this.running = true;
-    this.lastSend = this.lastRecv = this.clock.now();
-    this.pingTimer.arm(timing.pingIntervalMs);
-    this.readTimer.arm(timing.readTimeoutMs);
+    this.#timing = timing;
+    this.#running = true;
+    this.#lastSend = this.#lastRecv = this.#clock.now();
+    this.#pingTimer.arm(timing.pingIntervalMs);
+    this.#readTimer.arm(timing.readTimeoutMs);
   }
 
   stop(): void {
-    this.running = false;
-    this.pingTimer.cancel();
-    this.readTimer.cancel();
+    this.#running = false;
+    this.#pingTimer.cancel();
+    this.#readTimer.cancel();
   }
 
   sent(): void {
-    this.lastSend = this.clock.now();
+    this.#lastSend = this.#clock.now();
   }
 
   received(): void {
-    this.lastRecv = this.clock.now();
+    this.#lastRecv = this.#clock.now();
   }
 
-  private checkPing(): void {
-    if (!this.running) return;
-    const idle = this.clock.now() - this.lastSend;
-    const due = this.timing.pingIntervalMs - idle;
+  #checkPing(): void {
+    if (!this.#running) return;
+    const idle = this.#clock.now() - this.#lastSend;
+    const due = this.#timing.pingIntervalMs - idle;
     if (due <= 0) {
-      this.hooks.sendPing();
-      this.lastSend = this.clock.now();
-      this.pingTimer.arm(this.timing.pingIntervalMs);
+      this.#hooks.sendPing();
+      this.#lastSend = this.#clock.now();
+      this.#pingTimer.arm(this.#timing.pingIntervalMs);
     } else {
-      this.pingTimer.arm(due);
+      this.#pingTimer.arm(due);
     }
   }
 
-  private checkRead(): void {
-    if (!this.running) return;
-    const idle = this.clock.now() - this.lastRecv;
-    const left = this.timing.readTimeoutMs - idle;
+  #checkRead(): void {
+    if (!this.#running) return;
+    const idle = this.#clock.now() - this.#lastRecv;
+    const left = this.#timing.readTimeoutMs - idle;
     if (left <= 0) {
       this.stop();
-      this.hooks.onReadTimeout(idle);
+      this.#hooks.onReadTimeout(idle);
     } else {
-      this.readTimer.arm(left);
+      this.#readTimer.arm(left);
     }
   }
 }

@@ -33,76 +33,78 @@ export interface OutboxHost {
 }
 
 export class Outbox {
-  private items: QueueItem[] = [];
-  private flushScheduled = false;
+  #items: QueueItem[] = [];
+  #flushScheduled = false;
   // ES private: the reused buffer still holds the last batch written, AuthPackets included.
   readonly #writer = new JuteWriter(4096);
-  private readonly xids = new XidCounter();
+  readonly #xids = new XidCounter();
+  readonly #host: OutboxHost;
+  readonly #tracer: Tracer | undefined;
 
-  constructor(
-    private readonly host: OutboxHost,
-    private readonly tracer: Tracer | undefined,
-  ) {}
+  constructor(host: OutboxHost, tracer: Tracer | undefined) {
+    this.#host = host;
+    this.#tracer = tracer;
+  }
 
   /** Queues an item; schedules the tick's write if the connection can take it now. */
   push(item: QueueItem): void {
-    this.items.push(item);
-    if (this.host.connection()?.ready === true && !this.flushScheduled) {
-      this.flushScheduled = true;
+    this.#items.push(item);
+    if (this.#host.connection()?.ready === true && !this.#flushScheduled) {
+      this.#flushScheduled = true;
       queueMicrotask(() => this.flush());
     }
   }
 
   /** Takes back a request aborted before it was written. */
   withdraw(item: Outgoing): void {
-    const i = this.items.indexOf(item);
-    if (i >= 0) this.items.splice(i, 1);
+    const i = this.#items.indexOf(item);
+    if (i >= 0) this.#items.splice(i, 1);
   }
 
   /** Puts items ahead of everything queued (the resume packets of a new handshake). */
   putFirst(items: readonly QueueItem[]): void {
-    this.items = [...items, ...this.items];
+    this.#items = [...items, ...this.#items];
   }
 
   /** Forgets queued auth packets: the next handshake re-sends every credential from the list, never twice. */
   dropAuthPackets(): void {
-    this.items = this.items.filter((item) => !('auth' in item));
+    this.#items = this.#items.filter((item) => !('auth' in item));
   }
 
   /** Empties the queue, failing every request in it (auth callers are settled by the credential list). */
   failAll(err: ZooKeeperError): void {
-    const queued = this.items;
-    this.items = [];
+    const queued = this.#items;
+    this.#items = [];
     for (const item of queued) if (!('auth' in item)) item.fail(err);
   }
 
   /** Encodes everything queued this tick into the one reused writer and hands it over in a single write. */
   flush(): void {
-    this.flushScheduled = false;
-    const conn = this.host.connection();
+    this.#flushScheduled = false;
+    const conn = this.#host.connection();
     const stream = conn?.stream;
-    if (conn === undefined || stream === undefined || !conn.ready || this.items.length === 0) return;
-    const items = this.items;
-    this.items = [];
+    if (conn === undefined || stream === undefined || !conn.ready || this.#items.length === 0) return;
+    const items = this.#items;
+    this.#items = [];
     const w = this.#writer.reset();
-    const frames: number[] | undefined = this.tracer === undefined ? undefined : [];
+    const frames: number[] | undefined = this.#tracer === undefined ? undefined : [];
     const held = encodeBatch(items, {
       writer: w,
       conn,
-      xids: this.xids,
+      xids: this.#xids,
       frames,
-      rejectAuth: (record, err) => this.host.rejectAuth(record, err),
-      admit: (item) => this.host.admit(conn, item),
+      rejectAuth: (record, err) => this.#host.rejectAuth(record, err),
+      admit: (item) => this.#host.admit(conn, item),
     });
     // Held back until the server's version is known: ahead of anything queued meanwhile, order kept.
-    if (held.length > 0) this.items = [...held, ...this.items];
+    if (held.length > 0) this.#items = [...held, ...this.#items];
     if (w.length === 0) return;
     const bytes = w.toBytes();
     stream.write(bytes);
-    this.host.wrote();
-    if (frames !== undefined && this.tracer !== undefined) {
-      const id = this.host.sessionId();
-      for (let i = 0; i < frames.length; i += 2) this.tracer.sent(bytes.subarray(frames[i], frames[i + 1]), id);
+    this.#host.wrote();
+    if (frames !== undefined && this.#tracer !== undefined) {
+      const id = this.#host.sessionId();
+      for (let i = 0; i < frames.length; i += 2) this.#tracer.sent(bytes.subarray(frames[i], frames[i + 1]), id);
     }
   }
 
@@ -112,15 +114,15 @@ export class Outbox {
     encodeConnectRequestFrame(w, request);
     const bytes = w.toBytes();
     conn.stream?.write(bytes);
-    this.tracer?.sent(bytes, request.sessionId);
+    this.#tracer?.sent(bytes, request.sessionId);
   }
 
   /** A ping on the established connection, marking how many frames it follows (to spot a lost reply). */
   ping(): void {
-    const conn = this.host.connection();
+    const conn = this.#host.connection();
     if (conn?.stream === undefined || !conn.handshakeDone) return;
     conn.pingMarks.push(conn.written);
     conn.stream.write(PING_FRAME);
-    this.tracer?.sent(PING_FRAME, this.host.sessionId());
+    this.#tracer?.sent(PING_FRAME, this.#host.sessionId());
   }
 }

@@ -14,38 +14,38 @@ export interface InFlight {
 
 /** A FIFO with O(1) push/shift (an array with a moving head, compacted now and then). */
 export class PendingQueue<T extends InFlight> {
-  private items: T[] = [];
-  private head = 0;
+  #items: T[] = [];
+  #head = 0;
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.#items.length - this.#head;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    this.#items.push(item);
   }
 
   peek(): T | undefined {
-    return this.items[this.head];
+    return this.#items[this.#head];
   }
 
   shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined as unknown as T;
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
+    if (this.#head >= this.#items.length) return undefined;
+    const item = this.#items[this.#head];
+    this.#items[this.#head] = undefined as unknown as T;
+    this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
     }
     return item;
   }
 
   /** Empties the queue and returns what was in it, oldest first (to settle them all). */
   drain(): T[] {
-    const out = this.items.slice(this.head);
-    this.items = [];
-    this.head = 0;
+    const out = this.#items.slice(this.#head);
+    this.#items = [];
+    this.#head = 0;
     return out;
   }
 }
@@ -56,14 +56,14 @@ export class PendingQueue<T extends InFlight> {
  * never produced.
  */
 export class XidCounter {
-  private last = 0;
+  #last = 0;
 
   constructor(start = 0) {
-    this.last = start;
+    this.#last = start;
   }
 
   next(): number {
-    this.last = this.last >= 0x7fffffff ? 1 : this.last + 1;
-    return this.last;
+    this.#last = this.#last >= 0x7fffffff ? 1 : this.#last + 1;
+    return this.#last;
   }
 }

@@ -12,46 +12,52 @@ const FIRST_PAUSE_MS = 100;
 const MAX_PAUSE_MS = 60_000;
 
 export class ReadWriteSearch {
-  private readonly timer: Timer;
-  private running = false;
-  private pauseMs = FIRST_PAUSE_MS;
+  readonly #timer: Timer;
+  #running = false;
+  #pauseMs = FIRST_PAUSE_MS;
+  readonly #hosts: () => readonly Endpoint[];
+  /** `isro` on one host: the answer text, or undefined when it could not be asked. */
+  readonly #isro: (endpoint: Endpoint) => Promise<string | undefined>;
+  /** A read-write server answered: move the session there. */
+  readonly #found: (endpoint: Endpoint) => void;
 
   constructor(
     clock: Clock,
-    private readonly hosts: () => readonly Endpoint[],
-    /** `isro` on one host: the answer text, or undefined when it could not be asked. */
-    private readonly isro: (endpoint: Endpoint) => Promise<string | undefined>,
-    /** A read-write server answered: move the session there. */
-    private readonly found: (endpoint: Endpoint) => void,
+    hosts: () => readonly Endpoint[],
+    isro: (endpoint: Endpoint) => Promise<string | undefined>,
+    found: (endpoint: Endpoint) => void,
   ) {
-    this.timer = new Timer(clock, () => void this.round());
+    this.#hosts = hosts;
+    this.#isro = isro;
+    this.#found = found;
+    this.#timer = new Timer(clock, () => void this.#round());
   }
 
   /** Starts searching (idempotent); the first round comes after the shortest pause. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.pauseMs = FIRST_PAUSE_MS;
-    this.timer.arm(this.pauseMs);
+    if (this.#running) return;
+    this.#running = true;
+    this.#pauseMs = FIRST_PAUSE_MS;
+    this.#timer.arm(this.#pauseMs);
   }
 
   stop(): void {
-    this.running = false;
-    this.timer.cancel();
+    this.#running = false;
+    this.#timer.cancel();
   }
 
-  private async round(): Promise<void> {
-    for (const endpoint of this.hosts()) {
-      if (!this.running) return;
-      const answer = await this.isro(endpoint);
-      if (!this.running) return;
+  async #round(): Promise<void> {
+    for (const endpoint of this.#hosts()) {
+      if (!this.#running) return;
+      const answer = await this.#isro(endpoint);
+      if (!this.#running) return;
       if (answer?.trim() === 'rw') {
         this.stop();
-        this.found(endpoint);
+        this.#found(endpoint);
         return;
       }
     }
-    this.pauseMs = Math.min(MAX_PAUSE_MS, this.pauseMs * 2);
-    this.timer.arm(this.pauseMs);
+    this.#pauseMs = Math.min(MAX_PAUSE_MS, this.#pauseMs * 2);
+    this.#timer.arm(this.#pauseMs);
   }
 }

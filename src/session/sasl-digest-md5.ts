@@ -37,21 +37,25 @@ const DIGEST_URI = 'zookeeper/zk-sasl-md5';
 export class DigestMd5Exchange {
   // ES private: logging the exchange shows no password.
   readonly #credentials: DigestCredentials;
-  private expectedRspauth: string | undefined;
-  private done = false;
+  #expectedRspauth: string | undefined;
+  #done = false;
+  readonly #cnonce: string;
+  readonly #digestUri: string;
 
   constructor(
     credentials: DigestCredentials,
     /** Client nonce (tests pin it); default 16 random bytes as hex. */
-    private readonly cnonce: string = randomNonce(),
+    cnonce: string = randomNonce(),
     /** ZooKeeper's for DIGEST-MD5; other services (RFC 2831's examples) use their own. */
-    private readonly digestUri: string = DIGEST_URI,
+    digestUri: string = DIGEST_URI,
   ) {
     this.#credentials = credentials;
+    this.#cnonce = cnonce;
+    this.#digestUri = digestUri;
   }
 
   get complete(): boolean {
-    return this.done;
+    return this.#done;
   }
 
   /** The token to send first: empty (DIGEST-MD5 has no initial response; the server speaks first). */
@@ -62,10 +66,10 @@ export class DigestMd5Exchange {
   /** Our answer to a server token; undefined when the exchange is complete. Throws AUTHFAILED on a bad token. */
   next(serverToken: Uint8Array): Uint8Array | undefined {
     const text = latin1(serverToken);
-    if (this.expectedRspauth !== undefined) {
+    if (this.#expectedRspauth !== undefined) {
       const rspauth = parseDirectives(text).get('rspauth');
-      if (rspauth !== this.expectedRspauth) throw fail('the server did not prove it knows the password (rspauth mismatch)');
-      this.done = true;
+      if (rspauth !== this.#expectedRspauth) throw fail('the server did not prove it knows the password (rspauth mismatch)');
+      this.#done = true;
       return undefined;
     }
     const challenge = parseDirectives(text);
@@ -78,19 +82,19 @@ export class DigestMd5Exchange {
     const { username, password } = this.#credentials;
     const nc = '00000001';
     const digest = (a2: string): string => {
-      const a1 = concat(md5(text8(`${username}:${realm}:${password}`, utf8Charset)), text8(`:${nonce}:${this.cnonce}`, utf8Charset));
-      return hex(md5(text8(`${hex(md5(a1))}:${nonce}:${nc}:${this.cnonce}:auth:${hex(md5(text8(a2, utf8Charset)))}`, utf8Charset)));
+      const a1 = concat(md5(text8(`${username}:${realm}:${password}`, utf8Charset)), text8(`:${nonce}:${this.#cnonce}`, utf8Charset));
+      return hex(md5(text8(`${hex(md5(a1))}:${nonce}:${nc}:${this.#cnonce}:auth:${hex(md5(text8(a2, utf8Charset)))}`, utf8Charset)));
     };
-    const response = digest(`AUTHENTICATE:${this.digestUri}`);
-    this.expectedRspauth = digest(`:${this.digestUri}`);
+    const response = digest(`AUTHENTICATE:${this.#digestUri}`);
+    this.#expectedRspauth = digest(`:${this.#digestUri}`);
     const fields = [
       ...(utf8Charset ? ['charset=utf-8'] : []),
       `username="${quote(username)}"`,
       ...(challenge.has('realm') ? [`realm="${quote(realm)}"`] : []),
       `nonce="${quote(nonce)}"`,
       `nc=${nc}`,
-      `cnonce="${quote(this.cnonce)}"`,
-      `digest-uri="${this.digestUri}"`,
+      `cnonce="${quote(this.#cnonce)}"`,
+      `digest-uri="${this.#digestUri}"`,
       'maxbuf=65536',
       `response=${response}`,
       'qop=auth',

@@ -63,94 +63,94 @@ const ZERO_PASSWORD = new Uint8Array(16);
 
 export class Session {
   readonly watches = new WatchRegistry();
-  private readonly machine: StateMachine;
-  private readonly clock: Clock;
-  private readonly hostCount: number;
-  private readonly requestedTimeoutMs: number;
-  private readonly canBeReadOnly: boolean;
-  private readonly transport: Transport;
-  private readonly knownVersion: ServerVersion | undefined;
+  readonly #machine: StateMachine;
+  readonly #clock: Clock;
+  readonly #hostCount: number;
+  readonly #requestedTimeoutMs: number;
+  readonly #canBeReadOnly: boolean;
+  readonly #transport: Transport;
+  readonly #knownVersion: ServerVersion | undefined;
   // ES private, like the credentials.
   readonly #sasl: SaslMechanism | undefined;
   /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
-  private readonly sideConnections = new AbortController();
-  private readonly closeTimeoutMs: number | undefined;
-  private timing: SessionTiming;
+  readonly #sideConnections = new AbortController();
+  readonly #closeTimeoutMs: number | undefined;
+  #timing: SessionTiming;
 
-  private id: bigint;
+  #id: bigint;
   // ES private, like the credentials: inspecting or logging the session shows neither.
   #passwd: Uint8Array;
-  private negotiatedMs = 0;
-  private lastZxid = 0n;
-  private lastHeard: number;
-  private readonly tracer: Tracer | undefined;
-  private readonly outbox: Outbox;
+  #negotiatedMs = 0;
+  #lastZxid = 0n;
+  #lastHeard: number;
+  readonly #tracer: Tracer | undefined;
+  readonly #outbox: Outbox;
   readonly #credentials: Credentials;
-  private readonly loop: ConnectLoop;
-  private readonly routes: FrameRoutes;
+  readonly #loop: ConnectLoop;
+  readonly #routes: FrameRoutes;
 
-  private conn: Connection | undefined;
+  #conn: Connection | undefined;
   /** The most recent connection, live or not: close() waits for its socket to be released. */
-  private lastConn: Connection | undefined;
-  private readonly heartbeat: Heartbeat;
-  private readonly rwSearch: ReadWriteSearch;
+  #lastConn: Connection | undefined;
+  readonly #heartbeat: Heartbeat;
+  readonly #rwSearch: ReadWriteSearch;
   /**
    * A read-write server has been seen. Until then the session id is one a read-only server made up, which no
    * read-write server knows: the next connection asks for a new session instead (as ClientCnxn's seenRwServerBefore).
    */
-  private seenRwServer: boolean;
-  private readonly connectTimer: Timer;
-  private readonly expiryTimer: Timer;
-  private started = false;
-  private closing = false;
-  private closePromise: Promise<void> | undefined;
-  private terminalError: ZooKeeperError | undefined;
+  #seenRwServer: boolean;
+  readonly #connectTimer: Timer;
+  readonly #expiryTimer: Timer;
+  #started = false;
+  #closing = false;
+  #closePromise: Promise<void> | undefined;
+  #terminalError: ZooKeeperError | undefined;
   /** Why the most recent connection ended (refused, TLS, handshake, lost): what a connect timeout reports. */
-  private lastFailure: ZooKeeperError | undefined;
+  #lastFailure: ZooKeeperError | undefined;
 
   constructor(options: SessionOptions) {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
-    const clock = (this.clock = clockOf(options.clock));
-    this.machine = new StateMachine(() => clock.now());
+    const clock = (this.#clock = clockOf(options.clock));
+    this.#machine = new StateMachine(() => clock.now());
     const hosts = new HostRing(options.hosts, options.random);
-    this.hostCount = hosts.size;
-    this.requestedTimeoutMs = options.sessionTimeoutMs;
-    this.canBeReadOnly = options.canBeReadOnly ?? false;
-    this.transport = options.transport;
-    this.knownVersion = options.serverVersion;
+    this.#hostCount = hosts.size;
+    this.#requestedTimeoutMs = options.sessionTimeoutMs;
+    this.#canBeReadOnly = options.canBeReadOnly ?? false;
+    this.#transport = options.transport;
+    this.#knownVersion = options.serverVersion;
     this.#sasl = options.sasl;
-    this.closeTimeoutMs = options.closeTimeoutMs;
-    this.timing = timingFor(options.sessionTimeoutMs, hosts.size);
-    this.id = options.sessionId ?? 0n;
+    this.#closeTimeoutMs = options.closeTimeoutMs;
+    this.#timing = timingFor(options.sessionTimeoutMs, hosts.size);
+    this.#id = options.sessionId ?? 0n;
     this.#passwd = options.sessionPassword ?? ZERO_PASSWORD;
-    this.seenRwServer = options.sessionId !== undefined;
-    this.lastHeard = clock.now();
-    this.tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
+    this.#seenRwServer = options.sessionId !== undefined;
+    this.#lastHeard = clock.now();
+    this.#tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
     this.#credentials = new Credentials(options.authInfo);
-    this.outbox = new Outbox(
+    this.#outbox = new Outbox(
       {
-        connection: () => this.conn,
-        sessionId: () => this.id,
-        wrote: () => this.heartbeat.sent(),
-        admit: (conn, item) => this.admit(conn, item),
+        connection: () => this.#conn,
+        sessionId: () => this.#id,
+        wrote: () => this.#heartbeat.sent(),
+        admit: (conn, item) => this.#admit(conn, item),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
           // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
-          if (this.conn !== undefined) this.announce(this.conn);
+          if (this.#conn !== undefined) this.#announce(this.#conn);
         },
       },
-      this.tracer,
+      this.#tracer,
     );
-    this.routes = {
-      connectResponse: (conn, res) => this.onConnectResponse(conn, res),
+    this.#routes = {
+      connectResponse: (conn, res) => this.#onConnectResponse(conn, res),
       notification: (event) => this.watches.dispatch(event),
-      authReply: (conn, err) => this.onAuthReply(conn, err),
+      authReply: (conn, err) => this.#onAuthReply(conn, err),
       replied: (zxid) => {
-        if (zxid > this.lastZxid) this.lastZxid = zxid;
+        if (zxid > this.#lastZxid) this.#lastZxid = zxid;
       },
-      drop: (conn, reason) => this.drop(conn, reason),
+      drop: (conn, reason) => this.#drop(conn, reason),
     };
-    this.loop = new ConnectLoop(
+    this.#loop = new ConnectLoop(
       {
         clock,
         hosts,
@@ -159,58 +159,58 @@ export class Session {
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
       },
       {
-        stopped: () => this.machine.terminal || this.closing,
-        begin: (conn) => this.begin(conn),
-        opened: (conn) => this.sendConnectRequest(conn),
-        data: (conn, chunk) => receiveChunk(conn, chunk, this.onFrame, this.routes.drop),
-        drop: this.routes.drop,
-        passFailed: (attempts) => this.onPassFailed(attempts),
+        stopped: () => this.#machine.terminal || this.#closing,
+        begin: (conn) => this.#begin(conn),
+        opened: (conn) => this.#sendConnectRequest(conn),
+        data: (conn, chunk) => receiveChunk(conn, chunk, this.#onFrame, this.#routes.drop),
+        drop: this.#routes.drop,
+        passFailed: (attempts) => this.#onPassFailed(attempts),
       },
     );
-    this.rwSearch = new ReadWriteSearch(
+    this.#rwSearch = new ReadWriteSearch(
       clock,
       () => hosts.all(),
-      (endpoint) => fourLetterOver(this.transport, endpoint, 'isro', clock, this.versionProbeTimeoutMs, this.sideConnections.signal),
-      (endpoint) => this.moveTo(endpoint),
+      (endpoint) => fourLetterOver(this.#transport, endpoint, 'isro', clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal),
+      (endpoint) => this.#moveTo(endpoint),
     );
-    this.machine.subscribe((change) => {
-      if (change.to === 'connected-read-only') this.rwSearch.start();
-      else this.rwSearch.stop();
+    this.#machine.subscribe((change) => {
+      if (change.to === 'connected-read-only') this.#rwSearch.start();
+      else this.#rwSearch.stop();
     });
-    this.heartbeat = new Heartbeat(clock, this.timing, {
-      sendPing: () => this.outbox.ping(),
+    this.#heartbeat = new Heartbeat(clock, this.#timing, {
+      sendPing: () => this.#outbox.ping(),
       onReadTimeout: (idle) => {
-        const conn = this.conn;
-        if (conn !== undefined) this.drop(conn, clientError('CONNECTIONLOSS', `nothing received for ${idle} ms`));
+        const conn = this.#conn;
+        if (conn !== undefined) this.#drop(conn, clientError('CONNECTIONLOSS', `nothing received for ${idle} ms`));
       },
     });
-    this.connectTimer = new Timer(clock, () => {
-      const conn = this.conn;
+    this.#connectTimer = new Timer(clock, () => {
+      const conn = this.#conn;
       if (conn !== undefined && !conn.handshakeDone) {
-        this.loop.abortConnect();
-        this.drop(conn, clientError('CONNECTIONLOSS', `no session established with ${conn.description} within ${this.timing.connectTimeoutMs} ms`));
+        this.#loop.abortConnect();
+        this.#drop(conn, clientError('CONNECTIONLOSS', `no session established with ${conn.description} within ${this.#timing.connectTimeoutMs} ms`));
       }
     });
-    this.expiryTimer = new Timer(clock, () => {
-      if (this.conn?.handshakeDone !== true) {
-        this.finish(
+    this.#expiryTimer = new Timer(clock, () => {
+      if (this.#conn?.handshakeDone !== true) {
+        this.#finish(
           'expired',
-          clientError('SESSIONEXPIRED', `no server reachable for ${this.timing.clientExpiryMs} ms (4/3 of the session timeout)`),
+          clientError('SESSIONEXPIRED', `no server reachable for ${this.#timing.clientExpiryMs} ms (4/3 of the session timeout)`),
         );
       }
     });
   }
 
   get state(): SessionState {
-    return this.machine.state;
+    return this.#machine.state;
   }
 
   get stateMachine(): StateMachine {
-    return this.machine;
+    return this.#machine;
   }
 
   get sessionId(): bigint {
-    return this.id;
+    return this.#id;
   }
 
   get sessionPassword(): Uint8Array {
@@ -219,33 +219,33 @@ export class Session {
 
   /** The negotiated session timeout (0 before the first handshake). */
   get negotiatedTimeoutMs(): number {
-    return this.negotiatedMs;
+    return this.#negotiatedMs;
   }
 
   /** The server the session is currently established on (`host:port`), if any. */
   get server(): string | undefined {
-    return this.conn?.handshakeDone === true ? this.conn.description : undefined;
+    return this.#conn?.handshakeDone === true ? this.#conn.description : undefined;
   }
 
   get lastZxidSeen(): bigint {
-    return this.lastZxid;
+    return this.#lastZxid;
   }
 
   /** Why the most recent connection failed or ended, if one did: the cause behind a connect TIMEOUT. */
   get lastConnectionFailure(): ZooKeeperError | undefined {
-    return this.lastFailure;
+    return this.#lastFailure;
   }
 
   /** Begins connecting (idempotent). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    void this.loop.run();
+    if (this.#started) return;
+    this.#started = true;
+    void this.#loop.run();
   }
 
   /** Resolves once connected (or read-only); rejects on a terminal state or an abort. */
   waitConnected(signal?: AbortSignal): Promise<void> {
-    return untilConnected(this.machine, () => this.terminalError, signal);
+    return untilConnected(this.#machine, () => this.#terminalError, signal);
   }
 
   // ---- requests ------------------------------------------------------------------------------------
@@ -257,13 +257,13 @@ export class Session {
    */
   request<T>(spec: RequestSpec<T>): Promise<T> {
     const { op, path, signal } = spec;
-    const refused = this.refusal();
+    const refused = this.#refusal();
     if (refused !== undefined) return Promise.reject(withContext(refused, op, path));
     if (signal?.aborted === true) {
       return Promise.reject(clientError('ABORTED', 'aborted before sending', { op, path, cause: signal.reason }));
     }
     return new Promise<T>((resolve, reject) => {
-      this.outbox.push(callerItem(spec, resolve, reject, (item) => this.outbox.withdraw(item)));
+      this.#outbox.push(callerItem(spec, resolve, reject, (item) => this.#outbox.withdraw(item)));
     });
   }
 
@@ -272,12 +272,12 @@ export class Session {
    * Resolves on the server's first answer; AUTHFAILED ends the session (the server closes the link).
    */
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
-    const refused = this.refusal();
+    const refused = this.#refusal();
     if (refused !== undefined) return Promise.reject(withContext(refused, 'addAuth'));
     return new Promise<void>((resolve, reject) => {
       const record = this.#credentials.add(scheme, auth, { resolve, reject });
       // While disconnected the record goes out with the next handshake's auth packets.
-      if (this.conn?.ready === true) this.outbox.push({ auth: record });
+      if (this.#conn?.ready === true) this.#outbox.push({ auth: record });
     });
   }
 
@@ -285,12 +285,12 @@ export class Session {
    * Whether a request may be written on `conn`: ops newer than 3.5 wait until the server's version is known (asked
    * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
    */
-  private admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+  #admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
     if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
     if (!needsVersion(item.opcode)) return true;
-    const version = this.knownVersion ?? conn.serverVersion;
+    const version = this.#knownVersion ?? conn.serverVersion;
     if (version === undefined) {
-      this.learnVersion(conn);
+      this.#learnVersion(conn);
       return 'wait';
     }
     return (version === null ? undefined : refusal(item.opcode, version, conn.description)) ?? true;
@@ -301,90 +301,90 @@ export class Session {
    * default), then `envi`. A server that allows neither gets null: its ops are sent as they come, as before. No op
    * on the session's own connection is a safe probe — a server older than the op closes the connection.
    */
-  private learnVersion(conn: Connection): void {
+  #learnVersion(conn: Connection): void {
     if (conn.versionAsked || conn.endpoint === undefined) return;
     conn.versionAsked = true;
     const endpoint = conn.endpoint;
     const ask = (word: string): Promise<ServerVersion | undefined> =>
-      fourLetterOver(this.transport, endpoint, word, this.clock, this.versionProbeTimeoutMs, this.sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
+      fourLetterOver(this.#transport, endpoint, word, this.#clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
     void (async () => {
       const version = (await ask('srvr')) ?? (await ask('envi')) ?? null;
       if (conn.isOver) return;
       conn.serverVersion = version;
-      this.outbox.flush();
+      this.#outbox.flush();
     })();
   }
 
   /** A side connection's 4lw answer is awaited this long at most (the held ops then go as they are). */
-  private get versionProbeTimeoutMs(): number {
-    return Math.min(this.timing.readTimeoutMs, 2000);
+  get #versionProbeTimeoutMs(): number {
+    return Math.min(this.#timing.readTimeoutMs, 2000);
   }
 
   /** The version of the server the session is on, once learnt (see learnVersion); undefined when unknown. */
   get serverVersion(): ServerVersion | undefined {
-    return this.knownVersion ?? this.conn?.serverVersion ?? undefined;
+    return this.#knownVersion ?? this.#conn?.serverVersion ?? undefined;
   }
 
   /** Why a new request is refused at once: the session is over or closing. */
-  private refusal(): ZooKeeperError | undefined {
-    return this.terminalError ?? (this.closing ? clientError('CLOSED', 'the client is closing') : undefined);
+  #refusal(): ZooKeeperError | undefined {
+    return this.#terminalError ?? (this.#closing ? clientError('CLOSED', 'the client is closing') : undefined);
   }
 
   // ---- connecting ----------------------------------------------------------------------------------
 
-  private begin(conn: Connection): void {
-    this.conn = conn;
-    this.lastConn = conn;
-    this.tracer?.newConnection();
-    this.connectTimer.arm(this.timing.connectTimeoutMs);
+  #begin(conn: Connection): void {
+    this.#conn = conn;
+    this.#lastConn = conn;
+    this.#tracer?.newConnection();
+    this.#connectTimer.arm(this.#timing.connectTimeoutMs);
   }
 
-  private sendConnectRequest(conn: Connection): void {
-    const resume = this.seenRwServer;
-    this.outbox.writeConnectRequest(conn, {
+  #sendConnectRequest(conn: Connection): void {
+    const resume = this.#seenRwServer;
+    this.#outbox.writeConnectRequest(conn, {
       protocolVersion: 0,
-      lastZxidSeen: this.lastZxid,
-      timeOut: this.requestedTimeoutMs,
-      sessionId: resume ? this.id : 0n,
+      lastZxidSeen: this.#lastZxid,
+      timeOut: this.#requestedTimeoutMs,
+      sessionId: resume ? this.#id : 0n,
       passwd: resume ? this.#passwd : ZERO_PASSWORD,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
-      readOnly: this.canBeReadOnly,
+      readOnly: this.#canBeReadOnly,
     });
   }
 
-  private onConnectResponse(conn: Connection, res: ConnectResponse): void {
-    this.connectTimer.cancel();
+  #onConnectResponse(conn: Connection, res: ConnectResponse): void {
+    this.#connectTimer.cancel();
     if (res.timeOut <= 0) {
-      this.finish('expired', clientError('SESSIONEXPIRED', `${conn.description} reports the session expired`));
+      this.#finish('expired', clientError('SESSIONEXPIRED', `${conn.description} reports the session expired`));
       return;
     }
-    this.id = res.sessionId;
+    this.#id = res.sessionId;
     this.#passwd = res.passwd ?? ZERO_PASSWORD;
-    this.negotiatedMs = res.timeOut;
-    this.timing = timingFor(res.timeOut, this.hostCount);
+    this.#negotiatedMs = res.timeOut;
+    this.#timing = timingFor(res.timeOut, this.#hostCount);
     conn.handshakeDone = true;
-    this.expiryTimer.cancel();
-    this.heartbeat.start(this.timing);
-    this.outbox.putFirst(resumePackets(this.#credentials, this.watches, this.lastZxid));
+    this.#expiryTimer.cancel();
+    this.#heartbeat.start(this.#timing);
+    this.#outbox.putFirst(resumePackets(this.#credentials, this.watches, this.#lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
     if (this.#sasl !== undefined) {
       startSaslLogin(conn, this.#sasl, {
         send: (item) => {
-          this.outbox.putFirst([item]);
-          this.outbox.flush();
+          this.#outbox.putFirst([item]);
+          this.#outbox.flush();
         },
-        current: () => this.conn === conn && !conn.isOver,
-        refused: (err) => this.finish('auth-failed', err),
+        current: () => this.#conn === conn && !conn.isOver,
+        refused: (err) => this.#finish('auth-failed', err),
         done: () => {
-          this.announce(conn);
-          this.outbox.flush();
+          this.#announce(conn);
+          this.#outbox.flush();
         },
       });
     }
-    if (!conn.readOnly) this.seenRwServer = true;
-    this.announce(conn);
-    this.outbox.flush();
+    if (!conn.readOnly) this.#seenRwServer = true;
+    this.#announce(conn);
+    this.#outbox.flush();
   }
 
   /**
@@ -392,59 +392,59 @@ export class Session {
    * credential. Auth replies come ahead of any later reply, so this costs connect() one round trip at most,
    * and a refused authInfo makes connect() reject with AUTHFAILED instead of resolving on a dying session.
    */
-  private announce(conn: Connection): void {
-    if (this.conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed || conn.saslPending) return;
-    this.machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
+  #announce(conn: Connection): void {
+    if (this.#conn !== conn || !conn.handshakeDone || !this.#credentials.confirmed || conn.saslPending) return;
+    this.#machine.change(conn.readOnly ? 'connected-read-only' : 'connected');
   }
 
   // ---- receiving -----------------------------------------------------------------------------------
 
   /** Every frame read: the link is alive, the tracer sees it, then it is routed. */
-  private readonly onFrame = (conn: Connection, payload: Uint8Array): void => {
-    this.heartbeat.received();
-    this.lastHeard = this.clock.now();
-    this.tracer?.received(payload, this.id);
-    routeFrame(conn, payload, this.routes);
+  readonly #onFrame = (conn: Connection, payload: Uint8Array): void => {
+    this.#heartbeat.received();
+    this.#lastHeard = this.#clock.now();
+    this.#tracer?.received(payload, this.#id);
+    routeFrame(conn, payload, this.#routes);
   };
 
-  private onAuthReply(conn: Connection, err: number): void {
+  #onAuthReply(conn: Connection, err: number): void {
     const record = conn.authInFlight.shift()?.record;
     if (err === ErrorCode.AUTHFAILED) {
       // Every request still awaiting its reply fails with AUTHFAILED, but like CONNECTIONLOSS that leaves the
       // outcome of a request already written unknown: ZooKeeper 3.8 may still execute requests pipelined behind
       // the refused AuthPacket before it closes the link (a setData seen applied yet reported AUTHFAILED).
-      this.finish('auth-failed', clientError('AUTHFAILED', `${conn.description} rejected the credentials${record === undefined ? '' : ` for scheme ${record.scheme}`}`));
+      this.#finish('auth-failed', clientError('AUTHFAILED', `${conn.description} rejected the credentials${record === undefined ? '' : ` for scheme ${record.scheme}`}`));
       return;
     }
     this.#credentials.answered(record, err);
-    this.announce(conn);
+    this.#announce(conn);
   }
 
   // ---- losing and ending ---------------------------------------------------------------------------
 
   /** Ends one connection: fails its in-flight requests with CONNECTIONLOSS and lets the loop reconnect. */
-  private drop(conn: Connection, reason: ZooKeeperError): void {
+  #drop(conn: Connection, reason: ZooKeeperError): void {
     const wasUp = conn.handshakeDone;
     const left = conn.end(reason);
     if (left === undefined) return;
-    this.lastFailure = reason;
-    if (this.conn === conn) {
-      this.conn = undefined;
-      this.heartbeat.stop();
-      this.connectTimer.cancel();
+    this.#lastFailure = reason;
+    if (this.#conn === conn) {
+      this.#conn = undefined;
+      this.#heartbeat.stop();
+      this.#connectTimer.cancel();
     }
-    this.outbox.dropAuthPackets();
+    this.#outbox.dropAuthPackets();
     const loss =
       reason.code === 'CONNECTIONLOSS' ? reason : clientError('CONNECTIONLOSS', reason.message, { cause: reason });
     for (const item of left) item.fail(loss);
     // An auth packet's reply lost with its link: its addAuth caller cannot know whether the server took it (like
     // any call in flight); the credential stays in the list and goes out again first on the next connection.
     this.#credentials.lost(conn.authInFlight.splice(0).map((a) => a.record), loss);
-    if (this.machine.terminal || this.closing) return;
-    if (wasUp) this.machine.change('disconnected', reason);
+    if (this.#machine.terminal || this.#closing) return;
+    if (wasUp) this.#machine.change('disconnected', reason);
     // Expiry is judged from the last frame heard on an established link; only a session we had can expire.
-    if (this.id !== 0n && !this.expiryTimer.armed) {
-      this.expiryTimer.arm(this.timing.clientExpiryMs - (this.clock.now() - this.lastHeard));
+    if (this.#id !== 0n && !this.#expiryTimer.armed) {
+      this.#expiryTimer.arm(this.#timing.clientExpiryMs - (this.#clock.now() - this.#lastHeard));
     }
   }
 
@@ -454,10 +454,10 @@ export class Session {
    * servers that never answer would hold them until close() (no session id yet, so no local expiry to end them).
    * The session itself goes on trying; later calls queue again. Credentials stay and go out on the next link.
    */
-  private onPassFailed(attempts: number): void {
-    const last = this.lastFailure;
-    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.hostCount} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
-    this.outbox.failAll(err);
+  #onPassFailed(attempts: number): void {
+    const last = this.#lastFailure;
+    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hostCount} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
   }
 
@@ -465,29 +465,29 @@ export class Session {
    * A read-write server answered `isro` while we are on a read-only one: drop this link and connect there next,
    * as the Java client does. Calls in flight on the read-only link fail with CONNECTIONLOSS, as on any move.
    */
-  private moveTo(endpoint: Endpoint): void {
-    const conn = this.conn;
-    if (conn === undefined || !conn.readOnly || this.machine.terminal || this.closing) return;
-    this.loop.preferNext(endpoint);
-    this.drop(conn, clientError('CONNECTIONLOSS', `moving from read-only ${conn.description} to read-write ${endpoint.host}:${endpoint.port}`));
+  #moveTo(endpoint: Endpoint): void {
+    const conn = this.#conn;
+    if (conn === undefined || !conn.readOnly || this.#machine.terminal || this.#closing) return;
+    this.#loop.preferNext(endpoint);
+    this.#drop(conn, clientError('CONNECTIONLOSS', `moving from read-only ${conn.description} to read-write ${endpoint.host}:${endpoint.port}`));
   }
 
   /** Enters a terminal state: every timer and socket released, every promise settled, every watch told. */
-  private finish(state: 'expired' | 'auth-failed' | 'closed', err: ZooKeeperError): void {
-    if (this.machine.terminal) return;
-    this.terminalError = err;
-    this.expiryTimer.cancel();
-    this.connectTimer.cancel();
-    this.heartbeat.stop();
-    this.loop.stop();
-    this.rwSearch.stop();
-    this.sideConnections.abort();
-    const conn = this.conn;
-    this.conn = undefined;
+  #finish(state: 'expired' | 'auth-failed' | 'closed', err: ZooKeeperError): void {
+    if (this.#machine.terminal) return;
+    this.#terminalError = err;
+    this.#expiryTimer.cancel();
+    this.#connectTimer.cancel();
+    this.#heartbeat.stop();
+    this.#loop.stop();
+    this.#rwSearch.stop();
+    this.#sideConnections.abort();
+    const conn = this.#conn;
+    this.#conn = undefined;
     for (const item of conn?.end(err) ?? []) item.fail(err);
-    this.outbox.failAll(err);
+    this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
-    this.machine.change(state, err);
+    this.#machine.change(state, err);
     this.watches.closeAll(state === 'expired' ? 'Expired' : state === 'auth-failed' ? 'AuthFailed' : 'Closed');
   }
 
@@ -496,25 +496,25 @@ export class Session {
    * ephemerals at once, then releases everything. Requests sent before close() still get their replies.
    */
   close(): Promise<void> {
-    this.closePromise ??= this.doClose();
-    return this.closePromise;
+    this.#closePromise ??= this.#doClose();
+    return this.#closePromise;
   }
 
-  private async doClose(): Promise<void> {
-    if (!this.machine.terminal) {
-      this.closing = true;
-      if (this.conn?.ready === true) {
+  async #doClose(): Promise<void> {
+    if (!this.#machine.terminal) {
+      this.#closing = true;
+      if (this.#conn?.ready === true) {
         await settleWithin(
-          this.clock,
-          new Promise<void>((resolve) => this.outbox.push(internalRequest(OpCode.closeSession, undefined, resolve))),
-          this.closeTimeoutMs ?? Math.min(this.timing.readTimeoutMs, 2000),
+          this.#clock,
+          new Promise<void>((resolve) => this.#outbox.push(internalRequest(OpCode.closeSession, undefined, resolve))),
+          this.#closeTimeoutMs ?? Math.min(this.#timing.readTimeoutMs, 2000),
         );
       }
-      this.finish('closed', clientError('CLOSED', 'the client was closed'));
+      this.#finish('closed', clientError('CLOSED', 'the client was closed'));
     }
     // The transport reports the socket closed a moment after close(); wait for it (bounded) so that
     // when close() resolves no socket of ours is left.
-    const last = this.lastConn;
-    if (last !== undefined) await settleWithin(this.clock, last.released, 1000);
+    const last = this.#lastConn;
+    if (last !== undefined) await settleWithin(this.#clock, last.released, 1000);
   }
 }

@@ -43,28 +43,31 @@ export function isConnectedState(state: SessionState): boolean {
 type Listener = (change: StateChange) => void;
 
 export class StateMachine {
-  private current: SessionState = 'connecting';
-  private everConnected = false;
-  private suspended = false;
-  private readonly listeners = new Set<Listener>();
+  #current: SessionState = 'connecting';
+  #everConnected = false;
+  #suspended = false;
+  readonly #listeners = new Set<Listener>();
+  readonly #now: () => number;
 
-  constructor(private readonly now: () => number) {}
+  constructor(now: () => number) {
+    this.#now = now;
+  }
 
   get state(): SessionState {
-    return this.current;
+    return this.#current;
   }
 
   get terminal(): boolean {
-    return isTerminal(this.current);
+    return isTerminal(this.#current);
   }
 
   /** Moves to `to`; returns false (and does nothing) when already there or already terminal. */
   change(to: SessionState, reason?: Error): boolean {
-    const from = this.current;
+    const from = this.#current;
     if (from === to || isTerminal(from)) return false;
-    this.current = to;
-    const change: StateChange = { from, to, event: this.eventFor(to), at: this.now(), reason };
-    for (const listener of [...this.listeners]) {
+    this.#current = to;
+    const change: StateChange = { from, to, event: this.#eventFor(to), at: this.#now(), reason };
+    for (const listener of [...this.#listeners]) {
       try {
         listener(change);
       } catch {
@@ -74,20 +77,20 @@ export class StateMachine {
     return true;
   }
 
-  private eventFor(to: SessionState): ConnectionEvent | undefined {
+  #eventFor(to: SessionState): ConnectionEvent | undefined {
     switch (to) {
       case 'connected':
       case 'connected-read-only': {
         const event: ConnectionEvent =
-          to === 'connected-read-only' ? 'READ_ONLY' : this.everConnected ? 'RECONNECTED' : 'CONNECTED';
-        this.everConnected = true;
-        this.suspended = false;
+          to === 'connected-read-only' ? 'READ_ONLY' : this.#everConnected ? 'RECONNECTED' : 'CONNECTED';
+        this.#everConnected = true;
+        this.#suspended = false;
         return event;
       }
       case 'disconnected':
       case 'connecting':
-        if (this.everConnected && !this.suspended) {
-          this.suspended = true;
+        if (this.#everConnected && !this.#suspended) {
+          this.#suspended = true;
           return 'SUSPENDED';
         }
         return undefined;
@@ -100,8 +103,8 @@ export class StateMachine {
 
   /** Calls `listener` on every later change; returns the unsubscribe function. */
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**

@@ -27,22 +27,24 @@ export type FrameListener = (trace: FrameTrace) => void;
 export const sessionIdHex: (id: bigint) => string = hexId;
 
 export class Tracer {
-  private connection = 0;
+  #connection = 0;
+  readonly #listener: FrameListener;
+  readonly #now: () => number;
 
-  constructor(
-    private readonly listener: FrameListener,
-    private readonly now: () => number,
-  ) {}
+  constructor(listener: FrameListener, now: () => number) {
+    this.#listener = listener;
+    this.#now = now;
+  }
 
   newConnection(): void {
-    this.connection++;
+    this.#connection++;
   }
 
   /** A frame we wrote (`bytes` includes the length prefix); an AuthPacket's credential is blanked in the copy. */
   sent(bytes: Uint8Array, sessionId: bigint): void {
     const copy = bytes.slice();
     redactAuthPacket(copy);
-    this.emit('c2s', copy, sessionId);
+    this.#emit('c2s', copy, sessionId);
   }
 
   /** A frame we read (`payload` excludes the length prefix). */
@@ -50,12 +52,12 @@ export class Tracer {
     const bytes = new Uint8Array(payload.length + 4);
     new DataView(bytes.buffer).setInt32(0, payload.length);
     bytes.set(payload, 4);
-    this.emit('s2c', bytes, sessionId);
+    this.#emit('s2c', bytes, sessionId);
   }
 
-  private emit(dir: 'c2s' | 's2c', bytes: Uint8Array, sessionId: bigint): void {
+  #emit(dir: 'c2s' | 's2c', bytes: Uint8Array, sessionId: bigint): void {
     try {
-      this.listener({ dir, at: this.now(), connection: this.connection, sessionId: sessionIdHex(sessionId), bytes });
+      this.#listener({ dir, at: this.#now(), connection: this.#connection, sessionId: sessionIdHex(sessionId), bytes });
     } catch {
       // Tracing is for looking, never for breaking the session.
     }

@@ -45,7 +45,7 @@ function parentOf(path: string): string | undefined {
 }
 
 export class WatchRegistry {
-  private readonly tables: Record<WatchKind, Map<string, Set<Watcher>>> = {
+  readonly #tables: Record<WatchKind, Map<string, Set<Watcher>>> = {
     data: new Map(),
     exist: new Map(),
     child: new Map(),
@@ -54,7 +54,7 @@ export class WatchRegistry {
   };
 
   add(kind: WatchKind, path: string, watcher: Watcher): void {
-    const table = this.tables[kind];
+    const table = this.#tables[kind];
     let set = table.get(path);
     if (set === undefined) table.set(path, (set = new Set()));
     set.add(watcher);
@@ -62,7 +62,7 @@ export class WatchRegistry {
 
   /** Removes one watcher; true when it was registered. */
   remove(kind: WatchKind, path: string, watcher: Watcher): boolean {
-    const table = this.tables[kind];
+    const table = this.#tables[kind];
     const set = table.get(path);
     if (set === undefined || !set.delete(watcher)) return false;
     if (set.size === 0) table.delete(path);
@@ -71,12 +71,12 @@ export class WatchRegistry {
 
   /** Whether any local watcher of the given kinds remains on `path`. */
   has(path: string, kinds: readonly WatchKind[] = KINDS): boolean {
-    return kinds.some((kind) => (this.tables[kind].get(path)?.size ?? 0) > 0);
+    return kinds.some((kind) => (this.#tables[kind].get(path)?.size ?? 0) > 0);
   }
 
   get size(): number {
     let n = 0;
-    for (const kind of KINDS) for (const set of this.tables[kind].values()) n += set.size;
+    for (const kind of KINDS) for (const set of this.#tables[kind].values()) n += set.size;
     return n;
   }
 
@@ -84,16 +84,16 @@ export class WatchRegistry {
   take(path: string, kinds: readonly WatchKind[]): Set<Watcher> {
     const out = new Set<Watcher>();
     for (const kind of kinds) {
-      const set = this.tables[kind].get(path);
+      const set = this.#tables[kind].get(path);
       if (set === undefined) continue;
-      this.tables[kind].delete(path);
+      this.#tables[kind].delete(path);
       for (const w of set) out.add(w);
     }
     return out;
   }
 
   /** The watchers a server notification concerns (one-shot ones removed), in registration order per table. */
-  private select(type: WatchEventType, path: string): Set<Watcher> {
+  #select(type: WatchEventType, path: string): Set<Watcher> {
     let out: Set<Watcher>;
     switch (type) {
       case 'NodeCreated':
@@ -109,11 +109,11 @@ export class WatchRegistry {
       default:
         out = new Set();
     }
-    for (const w of this.tables.persistent.get(path) ?? []) out.add(w);
+    for (const w of this.#tables.persistent.get(path) ?? []) out.add(w);
     // Recursive watches never see NodeChildrenChanged (the server does not send it to them either).
     if (type !== 'NodeChildrenChanged') {
       for (let p: string | undefined = path; p !== undefined; p = parentOf(p)) {
-        for (const w of this.tables.persistentRecursive.get(p) ?? []) out.add(w);
+        for (const w of this.#tables.persistentRecursive.get(p) ?? []) out.add(w);
       }
     }
     return out;
@@ -122,7 +122,7 @@ export class WatchRegistry {
   /** Delivers one server notification. Returns how many watchers received it. */
   dispatch(event: WatchEvent): number {
     if (event.path === undefined) return 0;
-    const watchers = this.select(event.type, event.path);
+    const watchers = this.#select(event.type, event.path);
     for (const w of watchers) deliver(w, event);
     return watchers.size;
   }
@@ -130,11 +130,11 @@ export class WatchRegistry {
   /** Every path with a live watch, per kind: what setWatches(2) must re-arm after a reconnect. */
   lists(): WatchLists {
     return {
-      data: [...this.tables.data.keys()],
-      exist: [...this.tables.exist.keys()],
-      child: [...this.tables.child.keys()],
-      persistent: [...this.tables.persistent.keys()],
-      persistentRecursive: [...this.tables.persistentRecursive.keys()],
+      data: [...this.#tables.data.keys()],
+      exist: [...this.#tables.exist.keys()],
+      child: [...this.#tables.child.keys()],
+      persistent: [...this.#tables.persistent.keys()],
+      persistentRecursive: [...this.#tables.persistentRecursive.keys()],
     };
   }
 
@@ -142,8 +142,8 @@ export class WatchRegistry {
   closeAll(state: WatchKeeperState): void {
     const all = new Set<Watcher>();
     for (const kind of KINDS) {
-      for (const set of this.tables[kind].values()) for (const w of set) all.add(w);
-      this.tables[kind].clear();
+      for (const set of this.#tables[kind].values()) for (const w of set) all.add(w);
+      this.#tables[kind].clear();
     }
     const event: WatchEvent = { type: 'None', state, path: undefined };
     for (const w of all) deliver(w, event);

@@ -17,18 +17,21 @@ export interface NodeTransportOptions {
 }
 
 class NodeByteStream implements ByteStream {
-  constructor(
-    private readonly socket: net.Socket,
-    readonly description: string,
-  ) {}
+  readonly #socket: net.Socket;
+  readonly description: string;
+
+  constructor(socket: net.Socket, description: string) {
+    this.#socket = socket;
+    this.description = description;
+  }
 
   write(chunk: Uint8Array): void {
-    if (this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(chunk);
+    if (this.#socket.destroyed || !this.#socket.writable) return;
+    this.#socket.write(chunk);
   }
 
   close(): void {
-    this.socket.destroy();
+    this.#socket.destroy();
   }
 }
 
