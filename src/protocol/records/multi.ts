@@ -11,7 +11,6 @@ import { OpCode } from '../opcodes.js';
 import { decodeErrorResponse, encodeErrorResponse, type ErrorResponse } from './admin.js';
 import { decodeGetChildrenRequest, decodeGetChildrenResponse, encodeGetChildrenRequest, encodeGetChildrenResponse } from './children.js';
 import type { GetChildrenRequest, GetChildrenResponse } from './children.js';
-import { codec, type RecordCodec } from './codec.js';
 import {
   decodeCreate2Response,
   decodeCreateRequest,
@@ -99,48 +98,96 @@ export function multiOp(type: number, body: MultiOpRequest): MultiOp {
   return { header: { type, done: false, err: -1 }, body };
 }
 
-const createRequest = codec('CreateRequest', encodeCreateRequest, decodeCreateRequest);
+/**
+ * Which record follows a multi op header of each type: exactly the types ZooKeeper's MultiOperationRecord accepts.
+ * The one list of them; the encoders and decoders below are typed by its record names, so neither can miss one.
+ */
+const OP_ROWS = [
+  [OpCode.create, 'CreateRequest'],
+  [OpCode.create2, 'CreateRequest'],
+  [OpCode.createContainer, 'CreateRequest'],
+  [OpCode.createTTL, 'CreateTTLRequest'],
+  [OpCode.delete, 'DeleteRequest'],
+  [OpCode.setData, 'SetDataRequest'],
+  [OpCode.check, 'CheckVersionRequest'],
+  [OpCode.getData, 'GetDataRequest'],
+  [OpCode.getChildren, 'GetChildrenRequest'],
+] as const;
 
-// The tables mix codecs of different records (hence `any`); the exported types above say which goes where.
-const OP_RECORDS = new Map<number, RecordCodec<any>>([
-  [OpCode.create, createRequest],
-  [OpCode.create2, createRequest],
-  [OpCode.createContainer, createRequest],
-  [OpCode.createTTL, codec('CreateTTLRequest', encodeCreateTTLRequest, decodeCreateTTLRequest)],
-  [OpCode.delete, codec('DeleteRequest', encodeDeleteRequest, decodeDeleteRequest)],
-  [OpCode.setData, codec('SetDataRequest', encodeSetDataRequest, decodeSetDataRequest)],
-  [OpCode.check, codec('CheckVersionRequest', encodeCheckVersionRequest, decodeCheckVersionRequest)],
-  [OpCode.getData, codec('GetDataRequest', encodeGetDataRequest, decodeGetDataRequest)],
-  [OpCode.getChildren, codec('GetChildrenRequest', encodeGetChildrenRequest, decodeGetChildrenRequest)],
-]);
-
-const create2Response = codec('Create2Response', encodeCreate2Response, decodeCreate2Response);
-
-/** Result records by result type; null = a result without a record (delete, check). */
-const RESULT_RECORDS = new Map<number, RecordCodec<any> | null>([
-  [OpCode.create, codec('CreateResponse', encodeCreateResponse, decodeCreateResponse)],
+/** Which record follows a multi result header of each type (null = none: delete, check), as MultiResponse reads it. */
+const RESULT_ROWS = [
+  [OpCode.create, 'CreateResponse'],
   // The server reports create2, createContainer and createTTL results all as type 15; accept the other two
   // anyway so a reply from a future server still decodes.
-  [OpCode.create2, create2Response],
-  [OpCode.createContainer, create2Response],
-  [OpCode.createTTL, create2Response],
+  [OpCode.create2, 'Create2Response'],
+  [OpCode.createContainer, 'Create2Response'],
+  [OpCode.createTTL, 'Create2Response'],
   [OpCode.delete, null],
   [OpCode.check, null],
-  [OpCode.setData, codec('SetDataResponse', encodeSetDataResponse, decodeSetDataResponse)],
-  [OpCode.getData, codec('GetDataResponse', encodeGetDataResponse, decodeGetDataResponse)],
-  [OpCode.getChildren, codec('GetChildrenResponse', encodeGetChildrenResponse, decodeGetChildrenResponse)],
-  [OpCode.error, codec('ErrorResponse', encodeErrorResponse, decodeErrorResponse)],
-]);
+  [OpCode.setData, 'SetDataResponse'],
+  [OpCode.getData, 'GetDataResponse'],
+  [OpCode.getChildren, 'GetChildrenResponse'],
+  [OpCode.error, 'ErrorResponse'],
+] as const;
+
+type OpRecord = (typeof OP_ROWS)[number][1];
+type ResultRecord = NonNullable<(typeof RESULT_ROWS)[number][1]>;
+
+const OP_RECORDS = new Map<number, OpRecord>(OP_ROWS);
+const RESULT_RECORDS = new Map<number, ResultRecord | null>(RESULT_ROWS);
+
+// One table of functions per direction, by record name, so that an application's bundle (which only encodes
+// requests and decodes replies: encodeMultiRequest, decodeMultiResponse) carries no request decoder and no reply
+// encoder. The tables mix records of different types (hence `any`); the exported types above say which goes where.
+type Encoders<R extends string> = { readonly [K in R]: (w: JuteWriter, v: any) => void };
+type Decoders<R extends string> = { readonly [K in R]: (r: JuteReader) => any };
+
+const OP_ENCODERS: Encoders<OpRecord> = {
+  CreateRequest: encodeCreateRequest,
+  CreateTTLRequest: encodeCreateTTLRequest,
+  DeleteRequest: encodeDeleteRequest,
+  SetDataRequest: encodeSetDataRequest,
+  CheckVersionRequest: encodeCheckVersionRequest,
+  GetDataRequest: encodeGetDataRequest,
+  GetChildrenRequest: encodeGetChildrenRequest,
+};
+
+const OP_DECODERS: Decoders<OpRecord> = {
+  CreateRequest: decodeCreateRequest,
+  CreateTTLRequest: decodeCreateTTLRequest,
+  DeleteRequest: decodeDeleteRequest,
+  SetDataRequest: decodeSetDataRequest,
+  CheckVersionRequest: decodeCheckVersionRequest,
+  GetDataRequest: decodeGetDataRequest,
+  GetChildrenRequest: decodeGetChildrenRequest,
+};
+
+const RESULT_ENCODERS: Encoders<ResultRecord> = {
+  CreateResponse: encodeCreateResponse,
+  Create2Response: encodeCreate2Response,
+  SetDataResponse: encodeSetDataResponse,
+  GetDataResponse: encodeGetDataResponse,
+  GetChildrenResponse: encodeGetChildrenResponse,
+  ErrorResponse: encodeErrorResponse,
+};
+
+const RESULT_DECODERS: Decoders<ResultRecord> = {
+  CreateResponse: decodeCreateResponse,
+  Create2Response: decodeCreate2Response,
+  SetDataResponse: decodeSetDataResponse,
+  GetDataResponse: decodeGetDataResponse,
+  GetChildrenResponse: decodeGetChildrenResponse,
+  ErrorResponse: decodeErrorResponse,
+};
 
 /** The record name of a multi op of this type, or undefined if multi does not accept the type. */
 export function multiOpRecordName(type: number): string | undefined {
-  return OP_RECORDS.get(type)?.name;
+  return OP_RECORDS.get(type);
 }
 
 /** The record name of a multi result of this type (null = no record), or undefined for an unknown type. */
 export function multiResultRecordName(type: number): string | null | undefined {
-  const c = RESULT_RECORDS.get(type);
-  return c === undefined ? undefined : c === null ? null : c.name;
+  return RESULT_RECORDS.get(type);
 }
 
 export function encodeMultiHeader(w: JuteWriter, v: MultiHeader): void {
@@ -155,10 +202,10 @@ export function decodeMultiHeader(r: JuteReader): MultiHeader {
 
 export function encodeMultiRequest(w: JuteWriter, v: MultiRequest): void {
   for (const op of v.ops) {
-    const c = OP_RECORDS.get(op.header.type);
-    if (c === undefined) throw new JuteEncodeError(`multi cannot carry an op of type ${op.header.type}`);
+    const record = OP_RECORDS.get(op.header.type);
+    if (record === undefined) throw new JuteEncodeError(`multi cannot carry an op of type ${op.header.type}`);
     encodeMultiHeader(w, op.header);
-    c.encode(w, op.body);
+    OP_ENCODERS[record](w, op.body);
   }
   encodeMultiHeader(w, v.end);
 }
@@ -169,20 +216,20 @@ export function decodeMultiRequest(r: JuteReader): MultiRequest {
     const at = r.offset;
     const header = decodeMultiHeader(r);
     if (header.done) return { ops, end: header };
-    const c = OP_RECORDS.get(header.type);
-    if (c === undefined) throw new JuteDecodeError('corrupt', `multi op of type ${header.type} at offset ${at} is not allowed in multi`, at);
-    ops.push({ header, body: c.decode(r) as MultiOpRequest });
+    const record = OP_RECORDS.get(header.type);
+    if (record === undefined) throw new JuteDecodeError('corrupt', `multi op of type ${header.type} at offset ${at} is not allowed in multi`, at);
+    ops.push({ header, body: OP_DECODERS[record](r) as MultiOpRequest });
   }
 }
 
 export function encodeMultiResponse(w: JuteWriter, v: MultiResponse): void {
   for (const res of v.results) {
-    const c = RESULT_RECORDS.get(res.header.type);
-    if (c === undefined) throw new JuteEncodeError(`multi result of type ${res.header.type} is not defined`);
+    const record = RESULT_RECORDS.get(res.header.type);
+    if (record === undefined) throw new JuteEncodeError(`multi result of type ${res.header.type} is not defined`);
     encodeMultiHeader(w, res.header);
-    if (c !== null) {
-      if (res.body === null) throw new JuteEncodeError(`multi result of type ${res.header.type} needs a ${c.name}`);
-      c.encode(w, res.body);
+    if (record !== null) {
+      if (res.body === null) throw new JuteEncodeError(`multi result of type ${res.header.type} needs a ${record}`);
+      RESULT_ENCODERS[record](w, res.body);
     }
   }
   encodeMultiHeader(w, v.end);
@@ -194,8 +241,8 @@ export function decodeMultiResponse(r: JuteReader): MultiResponse {
     const at = r.offset;
     const header = decodeMultiHeader(r);
     if (header.done) return { results, end: header };
-    const c = RESULT_RECORDS.get(header.type);
-    if (c === undefined) throw new JuteDecodeError('corrupt', `multi result of type ${header.type} at offset ${at} is not defined`, at);
-    results.push({ header, body: c === null ? null : (c.decode(r) as MultiResultBody) });
+    const record = RESULT_RECORDS.get(header.type);
+    if (record === undefined) throw new JuteDecodeError('corrupt', `multi result of type ${header.type} at offset ${at} is not defined`, at);
+    results.push({ header, body: record === null ? null : (RESULT_DECODERS[record](r) as MultiResultBody) });
   }
 }
