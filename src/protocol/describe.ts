@@ -141,21 +141,22 @@ export function watcherTypeName(type: number): string {
   return nameIn(WatcherType, type, javaConstant);
 }
 
-const PERM_LETTERS: readonly [number, string][] = [
-  [Perms.CREATE, 'c'],
-  [Perms.DELETE, 'd'],
-  [Perms.READ, 'r'],
-  [Perms.WRITE, 'w'],
-  [Perms.ADMIN, 'a'],
-];
-
 /**
  * ACL permission bits as letters in zkCli's order, e.g. 31 → `cdrwa`, 1 → `r`; no bits → `-`; bits ZooKeeper
  * does not define are added as `+0x…`.
  */
 export function permsText(perms: number): string {
+  // The letters live here, not in a module-level table: a bundler keeps such a table (it reads Perms' properties)
+  // in every application that imports this module for hexId, though only the describer ever calls permsText.
+  const letters: readonly [number, string][] = [
+    [Perms.CREATE, 'c'],
+    [Perms.DELETE, 'd'],
+    [Perms.READ, 'r'],
+    [Perms.WRITE, 'w'],
+    [Perms.ADMIN, 'a'],
+  ];
   let text = '';
-  for (const [bit, letter] of PERM_LETTERS) if ((perms & bit) !== 0) text += letter;
+  for (const [bit, letter] of letters) if ((perms & bit) !== 0) text += letter;
   const unknown = perms & ~Perms.ALL;
   return (text === '' ? '-' : text) + (unknown === 0 ? '' : `+0x${unknown.toString(16)}`);
 }
