@@ -40,6 +40,23 @@ declare function setTimeout(callback: () => void, ms?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function queueMicrotask(callback: () => void): void;
 
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
+declare var TextEncoder: {
+  prototype: TextEncoder;
+  new (): TextEncoder;
+};
+
+interface TextDecoder {
+  decode(input?: Uint8Array): string;
+}
+declare var TextDecoder: {
+  prototype: TextDecoder;
+  new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder;
+};
+
 interface Crypto {
   getRandomValues<T extends Uint8Array>(array: T): T;
   randomUUID(): string;
