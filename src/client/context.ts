@@ -27,18 +27,22 @@ export interface ReplyTo<K extends WireOp> extends Reply {
 }
 
 export class ClientContext {
+  readonly #maxDataSize: number;
+
   constructor(
     readonly session: Session,
     readonly chroot: Chroot,
     readonly defaultAcl: readonly ACL[],
-    private readonly maxDataSize: number,
-  ) {}
+    maxDataSize: number,
+  ) {
+    this.#maxDataSize = maxDataSize;
+  }
 
   /** Node data as bytes, refused (BAD_ARGUMENT) over the size limit. */
   data(data: Data, op: string, path: string): Uint8Array {
     const bytes = toBytes(data, op, path);
-    if (bytes.length > this.maxDataSize) {
-      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize} (maxDataSize)`, { op, path });
+    if (bytes.length > this.#maxDataSize) {
+      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.#maxDataSize} (maxDataSize)`, { op, path });
     }
     return bytes;
   }
@@ -49,7 +53,7 @@ export class ClientContext {
    * only computed for large data, the one case where the rest of the request can tip it over.
    */
   checkRequestSize(op: string, path: string | undefined, dataLength: number, size: () => number): void {
-    const budget = this.maxDataSize + SHORT_CREATE_OVERHEAD;
+    const budget = this.#maxDataSize + SHORT_CREATE_OVERHEAD;
     if (dataLength + 64 * 1024 < budget) return;
     const n = size();
     if (n > budget) {

@@ -27,10 +27,14 @@ export interface CreatedNode {
 }
 
 export class NodeOps {
+  readonly #retry: RetryPolicy;
+
   constructor(
     readonly port: LockPort,
-    private readonly retry: RetryPolicy,
-  ) {}
+    retry: RetryPolicy,
+  ) {
+    this.#retry = retry;
+  }
 
   /**
    * Creates `<dir>/_c_<protectedId>-<name><seq>`. With `list`, a getChildren of `dir` goes out in the same write
@@ -69,16 +73,16 @@ export class NodeOps {
           // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
           // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
           // the node (behind the create, in this session's order) to delete it.
-          this.findAndDeleteInBackground(dir, protectedId);
+          this.#findAndDeleteInBackground(dir, protectedId);
           throw err;
         }
         if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
           // The directory is missing (first use, or the server just removed the empty container): make it.
           await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
         } else if (isRetryable(err)) {
-          const found = await this.findOurNode(dir, protectedId, signal);
+          const found = await this.#findOurNode(dir, protectedId, signal);
           if (found !== undefined) return { ...found, children: undefined };
-          const delay = this.retry.nextDelay(lostReplies++, clock.now() - started);
+          const delay = this.#retry.nextDelay(lostReplies++, clock.now() - started);
           if (delay === undefined) throw err;
           await sleep(delay, clock, signal);
         } else {
@@ -112,7 +116,7 @@ export class NodeOps {
       return { ...node, children: await both.children.catch(() => undefined) };
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
-        this.findAndDeleteInBackground(dir, protectedId);
+        this.#findAndDeleteInBackground(dir, protectedId);
         throw err;
       }
       if (isCode(err, 'NONODE')) {
@@ -120,7 +124,7 @@ export class NodeOps {
         return undefined;
       }
       if (!isRetryable(err)) throw err;
-      const found = await this.findOurNode(dir, protectedId, signal);
+      const found = await this.#findOurNode(dir, protectedId, signal);
       return found === undefined ? undefined : { ...found, children: undefined };
     }
   }
@@ -129,7 +133,7 @@ export class NodeOps {
    * After a create with an unknown outcome: our node if the server made it for this session. A node of ours left
    * by an earlier session is not ours to use (it goes when that session's expiry is processed); we delete it.
    */
-  private async findOurNode(
+  async #findOurNode(
     dir: string,
     protectedId: string,
     signal: AbortSignal | undefined,
@@ -140,7 +144,7 @@ export class NodeOps {
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
-      if (!isSessionLost(err)) this.findAndDeleteInBackground(dir, protectedId);
+      if (!isSessionLost(err)) this.#findAndDeleteInBackground(dir, protectedId);
       throw err;
     }
     const name = findProtectedChild(children, protectedId);
@@ -163,7 +167,7 @@ export class NodeOps {
   }
 
   /** The unknown-outcome create of an abandoned attempt: find it once connected and delete it. */
-  private findAndDeleteInBackground(dir: string, protectedId: string): void {
+  #findAndDeleteInBackground(dir: string, protectedId: string): void {
     const run = async (): Promise<void> => {
       for (;;) {
         try {
@@ -188,7 +192,7 @@ export class NodeOps {
         return await run();
       } catch (err) {
         if (!isRetryable(err)) throw err;
-        const delay = this.retry.nextDelay(failures, clock.now() - started);
+        const delay = this.#retry.nextDelay(failures, clock.now() - started);
         if (delay === undefined) throw err;
         await sleep(delay, clock, signal);
         await this.port.waitConnected(signal);
