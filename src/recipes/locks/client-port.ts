@@ -1,7 +1,7 @@
 /**
  * The LockPort over the public ZooKeeperClient API. Only public methods are used (create, getChildren,
- * getData, exists, delete, setData, multi, mkdirp, removeWatches, waitConnected, state and its changes), so the recipes work
- * with any client object, in any runtime.
+ * getData, exists, delete, multi, removeWatches, waitConnected, state and its changes), so the recipes work with
+ * any client object, in any runtime.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -67,11 +67,6 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
       };
     },
 
-    async createSequential(path, data, signal) {
-      const c = await client.create(path, data, { mode: 'ephemeral-sequential', stat: true, ...sig(signal) });
-      return { path: c.path, stamp: stampOf(c.stat) };
-    },
-
     async ensureContainers(path, signal) {
       // Every missing ancestor and the lock directory itself become containers, as Curator's
       // creatingParentContainersIfNeeded makes them, so the server removes them once the lock is idle. All creates
@@ -111,10 +106,6 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
 
     delete(path) {
       return client.delete(path);
-    },
-
-    async setData(path, data) {
-      await client.setData(path, data);
     },
 
     checkOp(path): PortWriteOp {

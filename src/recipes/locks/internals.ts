@@ -13,7 +13,7 @@
 import { ZooKeeperError } from '../../errors.js';
 import { abortError, sleep, type RetryPolicy } from '../retry.js';
 import type { Clock } from '../../session/clock.js';
-import { joinPath, newProtectedId, nodeName } from './naming.js';
+import { joinPath, nodeName } from './naming.js';
 import { NodeOps } from './node-ops.js';
 import { isCode } from '../../errors.js';
 import type { LockPort, PortWatch } from './port.js';
@@ -138,14 +138,7 @@ export class LockInternals {
   }
 
   async #attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
-    const first = await this.ops.createProtected(
-      this.basePath,
-      this.#driver.lockName,
-      newProtectedId(),
-      opts.data ?? EMPTY,
-      true,
-      opts.signal,
-    );
+    const first = await this.ops.createProtected(this.basePath, this.#driver.lockName, opts.data ?? EMPTY, opts.signal);
     const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stamp.czxid };
     let held = false;
     try {

@@ -22,7 +22,7 @@ const MAX_DIRECTORY_CREATES = 5;
 export interface CreatedNode {
   readonly path: string;
   readonly stamp: NodeStamp;
-  /** The directory's children as listed right behind the create (when asked for and available). */
+  /** The directory's children as listed right behind the create (when that listing succeeded). */
   readonly children: string[] | undefined;
 }
 
@@ -37,96 +37,70 @@ export class NodeOps {
   }
 
   /**
-   * Creates `<dir>/_c_<protectedId>-<name><seq>`. With `list`, a getChildren of `dir` goes out in the same write
-   * (one round trip for both). The create itself is never abandoned half way: `signal` is honoured between
-   * steps, so a node that was made is always known, and deleted by whoever gives up.
+   * Creates `<dir>/_c_<uuid>-<name><seq>` with a getChildren of `dir` in the same write (one round trip for both),
+   * trying again (under the retry policy) while the directory is missing or the reply was lost and the create did
+   * not happen. The create itself is never abandoned half way: `signal` is honoured between steps, so a node that
+   * was made is always known, and deleted by whoever gives up.
    */
-  async createProtected(
-    dir: string,
-    name: string,
-    protectedId: string,
-    data: Uint8Array,
-    list: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<CreatedNode> {
-    const target = protectedPath(dir, protectedId, name);
+  async createProtected(dir: string, name: string, data: Uint8Array, signal: AbortSignal | undefined): Promise<CreatedNode> {
+    const protectedId = newProtectedId();
     const clock = this.port.clock;
     const started = clock.now();
-    let lostReplies = 0;
-    for (let missingDirectory = 0; ; ) {
-      let created: Promise<{ path: string; stamp: NodeStamp }>;
-      let listing: Promise<string[]> | undefined;
-      if (list) {
-        const both = this.port.createSequentialAndList(target, dir, data, signal);
-        created = both.created;
-        listing = both.children;
-        listing.catch(() => undefined);
+    for (let lostReplies = 0, missingDirectory = 0; ; ) {
+      const made = await this.tryCreateProtected(dir, name, protectedId, data, signal);
+      if (!('failed' in made)) return made;
+      if (isCode(made.failed, 'NONODE')) {
+        // The directory is missing (first use, or the server just removed the empty container): make it.
+        if (missingDirectory++ >= MAX_DIRECTORY_CREATES) throw made.failed;
+        await this.makeDirectory(dir, signal);
       } else {
-        created = this.port.createSequential(target, data, signal);
+        const delay = this.#retry.nextDelay(lostReplies++, clock.now() - started);
+        if (delay === undefined) throw made.failed;
+        await sleep(delay, clock, signal);
       }
-      try {
-        const node = await created;
-        const children = listing === undefined ? undefined : await listing.catch(() => undefined);
-        return { ...node, children };
-      } catch (err) {
-        if (isCode(err, 'ABORTED')) {
-          // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
-          // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
-          // the node (behind the create, in this session's order) to delete it.
-          this.#findAndDeleteInBackground(dir, protectedId);
-          throw err;
-        }
-        if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
-          // The directory is missing (first use, or the server just removed the empty container): make it.
-          await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
-        } else if (isRetryable(err)) {
-          const found = await this.#findOurNode(dir, protectedId, signal);
-          if (found !== undefined) return { ...found, children: undefined };
-          const delay = this.#retry.nextDelay(lostReplies++, clock.now() - started);
-          if (delay === undefined) throw err;
-          await sleep(delay, clock, signal);
-        } else {
-          throw err;
-        }
-        if (signal?.aborted) throw abortError(signal, 'acquire');
-      }
+      if (signal?.aborted) throw abortError(signal, 'acquire');
     }
   }
 
   /**
-   * One try of a protected create with a listing of `dir` behind it, for a create that is only allowed while
-   * something else holds (the semaphore's gate). `alongside` runs right after the create and the listing are
-   * queued, so whatever it queues (the gate's release) leaves in the same write and is applied after them.
-   * Resolves to our node, or to undefined when the create must be tried again from the start: the directory
-   * was missing (it is made now) or the reply was lost and the create did not happen.
+   * One try of a protected create, with a listing of `dir` behind it. `alongside` runs right after the create and
+   * the listing are queued, so whatever it queues (the semaphore's gate release) leaves in the same write and is
+   * applied after them. Resolves to our node, or to the error after which no node of ours exists, so the create
+   * may be tried again with the same `protectedId`: NONODE (the directory is missing), or a retryable error whose
+   * create did not happen. Any other error rejects; after an abort the node, if made, is deleted in the background.
    */
-  async createProtectedOnce(
+  async tryCreateProtected(
     dir: string,
     name: string,
+    protectedId: string,
     data: Uint8Array,
     signal: AbortSignal | undefined,
-    alongside: () => void,
-  ): Promise<CreatedNode | undefined> {
-    const protectedId = newProtectedId();
+    alongside?: () => void,
+  ): Promise<CreatedNode | { readonly failed: unknown }> {
     const both = this.port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
     both.children.catch(() => undefined);
-    alongside();
+    alongside?.();
     try {
       const node = await both.created;
       return { ...node, children: await both.children.catch(() => undefined) };
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
+        // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
+        // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
+        // the node (behind the create, in this session's order) to delete it.
         this.#findAndDeleteInBackground(dir, protectedId);
         throw err;
       }
-      if (isCode(err, 'NONODE')) {
-        await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
-        return undefined;
-      }
+      if (isCode(err, 'NONODE')) return { failed: err };
       if (!isRetryable(err)) throw err;
       const found = await this.#findOurNode(dir, protectedId, signal);
-      return found === undefined ? undefined : { ...found, children: undefined };
+      return found === undefined ? { failed: err } : { ...found, children: undefined };
     }
+  }
+
+  /** Creates a missing lock directory (and its ancestors) as containers, retrying across broken connections. */
+  makeDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
+    return this.retrying(() => this.port.ensureContainers(dir, signal), signal);
   }
 
   /**

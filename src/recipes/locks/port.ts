@@ -62,8 +62,6 @@ export interface LockPort {
     data: Uint8Array,
     signal?: AbortSignal,
   ): { readonly created: Promise<{ path: string; stamp: NodeStamp }>; readonly children: Promise<string[]> };
-  /** An ephemeral-sequential create on its own. */
-  createSequential(path: string, data: Uint8Array, signal?: AbortSignal): Promise<{ path: string; stamp: NodeStamp }>;
   /** Creates `path` and any missing ancestors as containers (existing nodes are fine). */
   ensureContainers(path: string, signal?: AbortSignal): Promise<void>;
   getChildren(path: string, signal?: AbortSignal): Promise<string[]>;
@@ -74,7 +72,6 @@ export interface LockPort {
   /** The node's stamp, or undefined when it does not exist. */
   stamp(path: string, signal?: AbortSignal): Promise<NodeStamp | undefined>;
   delete(path: string): Promise<void>;
-  setData(path: string, data: Uint8Array): Promise<void>;
   /** A check that `path` exists (any version), to put in front of guarded writes. */
   checkOp(path: string): PortWriteOp;
   multi(ops: readonly PortWriteOp[]): Promise<OpResult[]>;

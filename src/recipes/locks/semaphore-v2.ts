@@ -45,7 +45,7 @@ import { abortError, sleep, type RetryPolicy } from '../retry.js';
 import { LockInternals, waitForEvent, type Decide } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
-import { joinPath, LEASE_NAME, LOCK_NAME, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
+import { joinPath, LEASE_NAME, LOCK_NAME, newProtectedId, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
 import { NodeOps, type CreatedNode } from './node-ops.js';
 import { isCode } from '../../errors.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
@@ -230,7 +230,7 @@ export class InterProcessSemaphoreV2 {
   async #createChecked(signal: AbortSignal | undefined, check: () => Promise<boolean>): Promise<CreatedNode | 'none' | 'taken back'> {
     let checked: Promise<boolean> | undefined;
     const sendCheck = (): Promise<boolean> => (checked ??= check());
-    const created = await this.#ops.createProtectedOnce(this.#leasesPath, LEASE_NAME, this.#data ?? EMPTY, signal, sendCheck).then(
+    const created = await this.#createLeaseOnce(signal, sendCheck).then(
       (node) => ({ node }),
       (err: unknown) => ({ err }),
     );
@@ -241,6 +241,18 @@ export class InterProcessSemaphoreV2 {
     if (keep) return node;
     await this.#ops.guaranteedDelete(node.path);
     return 'taken back';
+  }
+
+  /**
+   * One try of the protected create of our lease node, with a listing of the leases behind it; `alongside` runs
+   * right after both are queued (see NodeOps.tryCreateProtected). Undefined when the create must be tried again
+   * from the start: the directory was missing (it is made now) or the reply was lost and the create did not happen.
+   */
+  async #createLeaseOnce(signal: AbortSignal | undefined, alongside: () => void): Promise<CreatedNode | undefined> {
+    const made = await this.#ops.tryCreateProtected(this.#leasesPath, LEASE_NAME, newProtectedId(), this.#data ?? EMPTY, signal, alongside);
+    if (!('failed' in made)) return made;
+    if (isCode(made.failed, 'NONODE')) await this.#ops.makeDirectory(this.#leasesPath, signal);
+    return undefined;
   }
 
   /** Deletes our gate node: true when it was still there, false when it was already gone or the answer was lost. */
