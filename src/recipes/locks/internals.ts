@@ -94,8 +94,7 @@ function observed(watch: PortWatch): BlockerWatch {
 }
 
 export class LockInternals {
-  readonly ops: NodeOps;
-
+  readonly #ops: NodeOps;
   readonly #port: LockPort;
   readonly #driver: LockDriver;
   readonly #retry: RetryPolicy;
@@ -110,7 +109,7 @@ export class LockInternals {
     this.#port = port;
     this.#driver = driver;
     this.#retry = retry;
-    this.ops = new NodeOps(port, retry);
+    this.#ops = new NodeOps(port, retry);
   }
 
   /** Holds the lock and returns our node, or returns undefined once the deadline passes. */
@@ -138,7 +137,7 @@ export class LockInternals {
   }
 
   async #attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
-    const first = await this.ops.createProtected(this.basePath, this.#driver.lockName, opts.data ?? EMPTY, opts.signal);
+    const first = await this.#ops.createProtected(this.basePath, this.#driver.lockName, opts.data ?? EMPTY, opts.signal);
     const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stamp.czxid };
     let held = false;
     try {
@@ -146,7 +145,7 @@ export class LockInternals {
       return held ? node : undefined;
     } finally {
       // Every way out that does not hold the lock gives our place back: timeout, abort, error.
-      if (!held) await this.ops.deleteOnExit(node.path);
+      if (!held) await this.#ops.deleteOnExit(node.path);
     }
   }
 
@@ -311,7 +310,7 @@ export class LockInternals {
     const path = isPath ? name : joinPath(this.basePath, name);
     let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
     try {
-      read = await this.ops.retrying(() => this.#port.getDataWatch(path, signal), signal);
+      read = await this.#ops.retrying(() => this.#port.getDataWatch(path, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       throw err;
@@ -321,7 +320,7 @@ export class LockInternals {
 
   async #listOrGone(signal: AbortSignal | undefined): Promise<string[]> {
     try {
-      return await this.ops.retrying(() => this.#port.getChildren(this.basePath, signal), signal);
+      return await this.#ops.retrying(() => this.#port.getChildren(this.basePath, signal), signal);
     } catch (err) {
       // the directory itself is gone, so our node is too
       if (isCode(err, 'NONODE')) throw new OurNodeGone();
@@ -331,7 +330,7 @@ export class LockInternals {
 
   /** Deletes a held node (release), retrying through reconnects; see NodeOps.guaranteedDelete. */
   guaranteedDelete(path: string): Promise<void> {
-    return this.ops.guaranteedDelete(path);
+    return this.#ops.guaranteedDelete(path);
   }
 
   /** The lock's participants, full paths in lock order (empty when the directory does not exist). */

@@ -27,12 +27,14 @@ export interface CreatedNode {
 }
 
 export class NodeOps {
+  readonly #port: LockPort;
   readonly #retry: RetryPolicy;
 
   constructor(
-    readonly port: LockPort,
+    port: LockPort,
     retry: RetryPolicy,
   ) {
+    this.#port = port;
     this.#retry = retry;
   }
 
@@ -44,7 +46,7 @@ export class NodeOps {
    */
   async createProtected(dir: string, name: string, data: Uint8Array, signal: AbortSignal | undefined): Promise<CreatedNode> {
     const protectedId = newProtectedId();
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     const started = clock.now();
     for (let lostReplies = 0, missingDirectory = 0; ; ) {
       const made = await this.tryCreateProtected(dir, name, protectedId, data, signal);
@@ -77,7 +79,7 @@ export class NodeOps {
     signal: AbortSignal | undefined,
     alongside?: () => void,
   ): Promise<CreatedNode | { readonly failed: unknown }> {
-    const both = this.port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
+    const both = this.#port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
     both.children.catch(() => undefined);
     alongside?.();
     try {
@@ -100,7 +102,7 @@ export class NodeOps {
 
   /** Creates a missing lock directory (and its ancestors) as containers, retrying across broken connections. */
   makeDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
-    return this.retrying(() => this.port.ensureContainers(dir, signal), signal);
+    return this.retrying(() => this.#port.ensureContainers(dir, signal), signal);
   }
 
   /**
@@ -114,7 +116,7 @@ export class NodeOps {
   ): Promise<{ path: string; stamp: NodeStamp } | undefined> {
     let children: string[];
     try {
-      children = await this.retrying(() => this.port.getChildren(dir, signal), signal);
+      children = await this.retrying(() => this.#port.getChildren(dir, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
@@ -126,14 +128,14 @@ export class NodeOps {
     const path = joinPath(dir, name);
     let stamp: NodeStamp | undefined;
     try {
-      stamp = await this.retrying(() => this.port.stamp(path), undefined);
+      stamp = await this.retrying(() => this.#port.stamp(path), undefined);
     } catch (err) {
       // We found our node but cannot read it: nobody else will ever delete it while this session lives.
       if (!isSessionLost(err)) void this.guaranteedDelete(path).catch(() => undefined);
       throw err;
     }
     if (stamp === undefined) return undefined;
-    if (stamp.ephemeralOwner !== this.port.sessionId()) {
+    if (stamp.ephemeralOwner !== this.#port.sessionId()) {
       void this.guaranteedDelete(path).catch(() => undefined);
       return undefined;
     }
@@ -145,8 +147,8 @@ export class NodeOps {
     const run = async (): Promise<void> => {
       for (;;) {
         try {
-          await this.port.waitConnected();
-          const name = findProtectedChild(await this.port.getChildren(dir), protectedId);
+          await this.#port.waitConnected();
+          const name = findProtectedChild(await this.#port.getChildren(dir), protectedId);
           if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
           return;
         } catch (err) {
@@ -159,7 +161,7 @@ export class NodeOps {
 
   /** Runs an idempotent call, retrying it across broken connections while the session lives. */
   async retrying<T>(run: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     const started = clock.now();
     for (let failures = 0; ; failures++) {
       try {
@@ -169,7 +171,7 @@ export class NodeOps {
         const delay = this.#retry.nextDelay(failures, clock.now() - started);
         if (delay === undefined) throw err;
         await sleep(delay, clock, signal);
-        await this.port.waitConnected(signal);
+        await this.#port.waitConnected(signal);
       }
     }
   }
@@ -180,13 +182,13 @@ export class NodeOps {
    * the delete carries on in the background until it succeeds or the session ends.
    */
   async deleteOnExit(path: string): Promise<void> {
-    if (!this.port.isConnected()) {
+    if (!this.#port.isConnected()) {
       // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
       void this.guaranteedDelete(path).catch(() => undefined);
       return;
     }
     try {
-      await this.port.delete(path);
+      await this.#port.delete(path);
     } catch (err) {
       if (isCode(err, 'NONODE') || isSessionLost(err)) return;
       void this.guaranteedDelete(path).catch(() => undefined);
@@ -198,17 +200,17 @@ export class NodeOps {
    * already gone, or our session has ended. Rejects only for errors no retry can fix (NOAUTH, for example).
    */
   async guaranteedDelete(path: string): Promise<void> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     for (let failures = 0; ; failures++) {
       try {
-        await this.port.delete(path);
+        await this.#port.delete(path);
         return;
       } catch (err) {
         if (isCode(err, 'NONODE') || isSessionLost(err)) return;
         if (!isRetryable(err)) throw err;
       }
       try {
-        await this.port.waitConnected();
+        await this.#port.waitConnected();
       } catch {
         return; // the session ended, and our ephemeral node with it
       }

@@ -87,19 +87,21 @@ export class ReentrantLock {
   #revocationListener: RevocationListener | undefined;
 
   readonly #port: LockPort;
+  readonly #internals: LockInternals;
   readonly #decideFor: (owner: object) => Decide;
   readonly #lockLost: LockLostPolicy;
   readonly #data: Uint8Array | undefined;
 
   constructor(
     port: LockPort,
-    readonly internals: LockInternals,
+    internals: LockInternals,
     /** The predicate for an attempt by this owner (the read lock lets its owner's write lock through). */
     decideFor: (owner: object) => Decide,
     lockLost: LockLostPolicy,
     data: Uint8Array | undefined,
   ) {
     this.#port = port;
+    this.#internals = internals;
     this.#decideFor = decideFor;
     this.#lockLost = lockLost;
     this.#data = data;
@@ -149,7 +151,7 @@ export class ReentrantLock {
       if (outcome === 'timeout') return NOT_ACQUIRED;
       if (outcome === 'aborted') throw abortError(signal as AbortSignal, 'acquire');
     }
-    const attempt = this.internals.attempt({ deadline, signal, data: this.#data, decide: this.#decideFor(owner) });
+    const attempt = this.#internals.attempt({ deadline, signal, data: this.#data, decide: this.#decideFor(owner) });
     this.#entering.set(owner, attempt);
     let node: HeldNode | undefined;
     try {
@@ -192,7 +194,7 @@ export class ReentrantLock {
     hold.lost.dispose();
     // The hold stays in the table until the node is gone (a release that drops local state first is how a
     // process ends up waiting behind its own orphan), then goes whatever the outcome.
-    hold.releasing = this.internals.guaranteedDelete(hold.node.path);
+    hold.releasing = this.#internals.guaranteedDelete(hold.node.path);
     try {
       await hold.releasing;
     } finally {
@@ -202,6 +204,6 @@ export class ReentrantLock {
 
   /** Full paths of every node in this lock's directory that `filter` accepts, in lock order. */
   participantNodes(filter?: (name: string) => boolean): Promise<string[]> {
-    return this.internals.participantNodes(filter);
+    return this.#internals.participantNodes(filter);
   }
 }
