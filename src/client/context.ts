@@ -14,6 +14,7 @@ import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { checkSignal } from './checks.js';
+import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
@@ -36,6 +37,12 @@ export class ClientContext {
     maxDataSize: number,
   ) {
     this.#maxDataSize = maxDataSize;
+  }
+
+  /** A caller's path checked (BAD_ARGUMENT, see paths.ts) and mapped to the server's (the chroot prepended). */
+  serverPath(path: string, op: string, sequential = false): string {
+    validatePath(path, op, sequential);
+    return this.chroot.toServer(path);
   }
 
   /** Node data as bytes, refused (BAD_ARGUMENT) over the size limit. */
