@@ -11,8 +11,7 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import type { Clock } from '../../session/clock.js';
+import { abortError, sleep, waitForEvent, type RetryPolicy } from '../retry.js';
 import { joinPath, nodeName } from './naming.js';
 import { NodeOps } from './node-ops.js';
 import { isCode } from '../../errors.js';
@@ -346,32 +345,4 @@ export class LockInternals {
       .filter((name) => filter === undefined || filter(name))
       .map((name) => joinPath(this.basePath, name));
   }
-}
-
-/** Waits for a promise to settle, the deadline to pass, or the signal to abort, whichever is first. */
-export function waitForEvent(
-  fired: Promise<unknown>,
-  clock: Clock,
-  deadline: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<'fired' | 'timeout' | 'aborted'> {
-  if (signal?.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => {
-    let timer: unknown;
-    let settled = false;
-    const finish = (outcome: 'fired' | 'timeout' | 'aborted'): void => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clock.clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const onAbort = (): void => finish('aborted');
-    if (deadline !== undefined) timer = clock.setTimeout(() => finish('timeout'), Math.max(0, deadline - clock.now()));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void fired.then(
-      () => finish('fired'),
-      () => finish('fired'),
-    );
-  });
 }

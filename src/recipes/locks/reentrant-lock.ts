@@ -14,10 +14,9 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError } from '../retry.js';
+import { abortError, waitForEvent } from '../retry.js';
 import type { Clock } from '../../session/clock.js';
 import type { Decide, HeldNode, LockInternals } from './internals.js';
-import { waitForEvent } from './internals.js';
 import { Lease, NOT_ACQUIRED, type LeaseBackend, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import type { LockPort } from './port.js';

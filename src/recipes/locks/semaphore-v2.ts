@@ -41,8 +41,8 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import { LockInternals, waitForEvent, type Decide } from './internals.js';
+import { abortError, sleep, waitForEvent, type RetryPolicy } from '../retry.js';
+import { LockInternals, type Decide } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import { joinPath, LEASE_NAME, LOCK_NAME, newProtectedId, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
