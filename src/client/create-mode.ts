@@ -1,17 +1,11 @@
 /**
- * Create modes: the user-facing names, the CreateRequest flags and the opcode each needs, and the one
- * CreateRequest builder of a create alone and a create in a multi.
+ * Create modes: the user-facing names, the CreateRequest flags and the opcode each needs.
  * Containers must go through opcode 19 and TTL modes through 21 (through opcode 1 a container silently
  * becomes a persistent node and a TTL mode is refused), so the mode decides the opcode, not the caller.
  */
 
 import { clientError } from '../errors.js';
 import { CreateFlags } from '../protocol/opcodes.js';
-import type { CreateRequest } from '../protocol/records/create.js';
-import type { ACL } from './acl.js';
-import { checkAcl } from './checks.js';
-import type { ClientContext } from './context.js';
-import type { Data } from './types.js';
 
 /** How a node is created: persistent or ephemeral, optionally sequential, or a container or TTL node. */
 export type CreateMode =
@@ -72,30 +66,4 @@ export function createOp(info: CreateModeInfo, withStat: boolean): CreateOp {
   if (info.flags === CreateFlags.container) return 'createContainer';
   if (info.ttl) return 'createTTL';
   return withStat ? 'create2' : 'create';
-}
-
-/** A create's own arguments, as `create` and `Op.create` take them. */
-export interface CreateArgs {
-  readonly mode?: CreateMode | undefined;
-  readonly acl?: readonly ACL[] | undefined;
-  readonly ttl?: number | undefined;
-}
-
-/**
- * The CreateRequest of a create (alone or in a multi) and its mode, every argument checked with BAD_ARGUMENT
- * before anything is sent, in this order: mode, path, data (size limit), ttl, ACL.
- */
-export function createRequest(
-  ctx: ClientContext,
-  op: string,
-  path: string,
-  data: Data | null | undefined,
-  args: CreateArgs,
-): { mode: CreateModeInfo; body: CreateRequest & { path: string; acl: ACL[]; ttl?: bigint } } {
-  const mode = createModeInfo(args.mode ?? 'persistent', op, path);
-  const server = ctx.serverPath(path, op, mode.sequential);
-  const bytes = data === undefined || data === null ? null : ctx.data(data, op, path);
-  const ttl = checkTtl(mode, args.ttl, op, path);
-  const body = { path: server, data: bytes, acl: checkAcl(args.acl ?? ctx.defaultAcl, op, path), flags: mode.flags };
-  return { mode, body: ttl === undefined ? body : { ...body, ttl } };
 }

@@ -8,7 +8,8 @@ import { errorName, MULTI_END, multiOp, OpCode, type MultiOp, type MultiRequest,
 import type { Chroot } from './chroot.js';
 import { checkVersion } from './checks.js';
 import type { ClientContext } from './context.js';
-import { createOp, createRequest } from './create-mode.js';
+import { createOp } from './create-mode.js';
+import { createRequest } from './create-request.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
 
 export type { OpResult, ReadOp, WriteOp } from './multi.js';

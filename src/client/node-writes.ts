@@ -6,7 +6,8 @@ import type { Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import { checkAcl, checkVersion } from './checks.js';
 import { guard, ok, type ClientContext } from './context.js';
-import { createOp, createRequest } from './create-mode.js';
+import { createOp } from './create-mode.js';
+import { createRequest } from './create-request.js';
 import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
 
