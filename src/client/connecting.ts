@@ -36,18 +36,23 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
-    ...(options.canBeReadOnly === undefined ? {} : { canBeReadOnly: options.canBeReadOnly }),
-    ...(options.maxFrameSize === undefined ? {} : { maxFrameSize: options.maxFrameSize }),
-    ...(options.reconnectDelay === undefined ? {} : { reconnectDelay: options.reconnectDelay }),
-    ...(options.onFrame === undefined ? {} : { onFrame: options.onFrame }),
-    ...(options.random === undefined ? {} : { random: options.random }),
-    ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-    ...(options.sessionPassword === undefined ? {} : { sessionPassword: options.sessionPassword }),
+    ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnectDelay', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
     ...(options.sasl === undefined ? {} : { sasl: saslLogin(options.sasl) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
+}
+
+/** Client options the session takes as they are. */
+type PassedOn = {
+  [K in keyof ClientOptions & keyof SessionOptions]: Exclude<ClientOptions[K], undefined> extends SessionOptions[K] ? K : never;
+}[keyof ClientOptions & keyof SessionOptions];
+
+/** The options among `keys` that are set, as the session takes them: an unset one stays absent, not undefined. */
+function passedOn<K extends PassedOn>(options: ClientOptions, keys: readonly K[]): Pick<SessionOptions, K> {
+  const out: Partial<Pick<SessionOptions, K>> = {};
+  for (const key of keys) if (options[key] !== undefined) Object.assign(out, { [key]: options[key] });
+  return out as Pick<SessionOptions, K>;
 }
 
 function saslLogin(sasl: SaslMechanism): SaslMechanism {

@@ -14,6 +14,7 @@ import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { checkSignal } from './checks.js';
+import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { CallOptions, Data } from './types.js';
@@ -27,18 +28,28 @@ export interface ReplyTo<K extends WireOp> extends Reply {
 }
 
 export class ClientContext {
+  readonly #maxDataSize: number;
+
   constructor(
     readonly session: Session,
     readonly chroot: Chroot,
     readonly defaultAcl: readonly ACL[],
-    private readonly maxDataSize: number,
-  ) {}
+    maxDataSize: number,
+  ) {
+    this.#maxDataSize = maxDataSize;
+  }
+
+  /** A caller's path checked (BAD_ARGUMENT, see paths.ts) and mapped to the server's (the chroot prepended). */
+  serverPath(path: string, op: string, sequential = false): string {
+    validatePath(path, op, sequential);
+    return this.chroot.toServer(path);
+  }
 
   /** Node data as bytes, refused (BAD_ARGUMENT) over the size limit. */
   data(data: Data, op: string, path: string): Uint8Array {
     const bytes = toBytes(data, op, path);
-    if (bytes.length > this.maxDataSize) {
-      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.maxDataSize} (maxDataSize)`, { op, path });
+    if (bytes.length > this.#maxDataSize) {
+      throw clientError('BAD_ARGUMENT', `data of ${bytes.length} bytes exceeds the maximum of ${this.#maxDataSize} (maxDataSize)`, { op, path });
     }
     return bytes;
   }
@@ -49,7 +60,7 @@ export class ClientContext {
    * only computed for large data, the one case where the rest of the request can tip it over.
    */
   checkRequestSize(op: string, path: string | undefined, dataLength: number, size: () => number): void {
-    const budget = this.maxDataSize + SHORT_CREATE_OVERHEAD;
+    const budget = this.#maxDataSize + SHORT_CREATE_OVERHEAD;
     if (dataLength + 64 * 1024 < budget) return;
     const n = size();
     if (n > budget) {

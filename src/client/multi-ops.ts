@@ -11,7 +11,7 @@ import type { CallOptions } from './types.js';
 
 export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: CallOptions): Promise<OpResult[]> {
   return guard(() => {
-    const body = encodeMulti('write', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
+    const body = encodeMulti('write', ops, ctx);
     const measured = multiRequestSize(body.ops);
     ctx.checkRequestSize('multi', undefined, measured.dataLength, () => measured.size);
     return ctx.send('multi', undefined, 'multi', body, options, (reply) => {
@@ -39,7 +39,7 @@ export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: Call
 
 export function multiRead(ctx: ClientContext, ops: readonly ReadOp[], options: CallOptions): Promise<OpResult[]> {
   return guard(() => {
-    const body = encodeMulti('read', ops, ctx.chroot, (d, op, p) => ctx.data(d, op, p), ctx.defaultAcl);
+    const body = encodeMulti('read', ops, ctx);
     return ctx.send('multiRead', undefined, 'multiRead', body, options, (reply) => {
       ok(reply, 'multiRead', undefined);
       return multiResults(reply.body, ctx.chroot);

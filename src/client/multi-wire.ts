@@ -5,49 +5,32 @@
 
 import { clientError, errorFromServer } from '../errors.js';
 import { errorName, MULTI_END, multiOp, OpCode, type MultiOp, type MultiRequest, type MultiResponse, type MultiResultBody, type Stat } from '../protocol/index.js';
-import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
-import { checkTtl, createModeInfo, createOp } from './create-mode.js';
+import { checkVersion } from './checks.js';
+import type { ClientContext } from './context.js';
+import { createOp } from './create-mode.js';
+import { createRequest } from './create-request.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
-import { checkAcl, checkVersion } from './checks.js';
-import { validatePath } from './paths.js';
-import type { Data } from './types.js';
 
 export type { OpResult, ReadOp, WriteOp } from './multi.js';
 
-type DataCheck = (data: Data, op: string, path: string) => Uint8Array;
-
-function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataCheck, defaultAcl: readonly ACL[]): MultiOp {
+function encodeOp(o: WriteOp | ReadOp, i: number, ctx: ClientContext): MultiOp {
   const op = `multi[${i}].${o.kind}`;
   switch (o.kind) {
     case 'create': {
-      const mode = createModeInfo(o.mode ?? 'persistent', op, o.path);
-      validatePath(o.path, op, mode.sequential);
-      const ttl = checkTtl(mode, o.ttl, op, o.path);
-      const body = {
-        path: chroot.toServer(o.path),
-        data: o.data === undefined || o.data === null ? null : data(o.data, op, o.path),
-        acl: checkAcl(o.acl ?? defaultAcl, op, o.path),
-        flags: mode.flags,
-        ...(ttl === undefined ? {} : { ttl }),
-      };
+      const { mode, body } = createRequest(ctx, op, o.path, o.data, o);
       return multiOp(OpCode[createOp(mode, false)], body);
     }
     case 'delete':
-      validatePath(o.path, op);
-      return multiOp(OpCode.delete, { path: chroot.toServer(o.path), version: checkVersion(o.version, op, o.path) });
+      return multiOp(OpCode.delete, { path: ctx.serverPath(o.path, op), version: checkVersion(o.version, op, o.path) });
     case 'setData':
-      validatePath(o.path, op);
-      return multiOp(OpCode.setData, { path: chroot.toServer(o.path), data: data(o.data, op, o.path), version: checkVersion(o.version, op, o.path) });
+      return multiOp(OpCode.setData, { path: ctx.serverPath(o.path, op), data: ctx.data(o.data, op, o.path), version: checkVersion(o.version, op, o.path) });
     case 'check':
-      validatePath(o.path, op);
-      return multiOp(OpCode.check, { path: chroot.toServer(o.path), version: checkVersion(o.version, op, o.path) });
+      return multiOp(OpCode.check, { path: ctx.serverPath(o.path, op), version: checkVersion(o.version, op, o.path) });
     case 'getData':
-      validatePath(o.path, op);
-      return multiOp(OpCode.getData, { path: chroot.toServer(o.path), watch: false });
+      return multiOp(OpCode.getData, { path: ctx.serverPath(o.path, op), watch: false });
     case 'getChildren':
-      validatePath(o.path, op);
-      return multiOp(OpCode.getChildren, { path: chroot.toServer(o.path), watch: false });
+      return multiOp(OpCode.getChildren, { path: ctx.serverPath(o.path, op), watch: false });
     default:
       throw clientError('BAD_ARGUMENT', `unknown multi op ${JSON.stringify((o as { kind?: unknown }).kind)}`, { op: 'multi' });
   }
@@ -55,13 +38,7 @@ function encodeOp(o: WriteOp | ReadOp, i: number, chroot: Chroot, data: DataChec
 
 const READ_KINDS = new Set(['getData', 'getChildren']);
 
-export function encodeMulti(
-  kind: 'write' | 'read',
-  ops: readonly (WriteOp | ReadOp)[],
-  chroot: Chroot,
-  data: DataCheck,
-  defaultAcl: readonly ACL[],
-): MultiRequest {
+export function encodeMulti(kind: 'write' | 'read', ops: readonly (WriteOp | ReadOp)[], ctx: ClientContext): MultiRequest {
   const name = kind === 'write' ? 'multi' : 'multiRead';
   if (!Array.isArray(ops)) throw clientError('BAD_ARGUMENT', 'ops must be an array', { op: name });
   // The server refuses a mix with MARSHALLINGERROR after a round trip; say so before sending.
@@ -71,7 +48,7 @@ export function encodeMulti(
       throw clientError('BAD_ARGUMENT', `op ${i} (${String(o.kind)}): ${name} takes only ${want}`, { op: name, path: o.path });
     }
   });
-  return { ops: ops.map((o, i) => encodeOp(o, i, chroot, data, defaultAcl)), end: { ...MULTI_END } };
+  return { ops: ops.map((o, i) => encodeOp(o, i, ctx)), end: { ...MULTI_END } };
 }
 
 /** The Stat of a result body that carries one (the decoder picked the record by the result's type). */

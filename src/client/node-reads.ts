@@ -8,7 +8,6 @@ import { ErrorCode, type GetChildren2Response, type GetDataResponse, type Stat }
 import type { WatchEvent } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import { guard, ok, type ClientContext } from './context.js';
-import { validatePath } from './paths.js';
 import type { CallOptions, ChildrenWithStat, NodeData, Watched, WatchOptions } from './types.js';
 import { watchedRead, watchOn } from './watched-read.js';
 
@@ -22,8 +21,7 @@ function withWatch<R extends object>(result: R, watch: Promise<WatchEvent> | und
 
 export function exists(ctx: ClientContext, path: string, options: WatchOptions): Promise<Stat | null | ({ stat: Stat | null } & Watched)> {
   return guard(() => {
-    validatePath(path, 'exists');
-    const server = ctx.chroot.toServer(path);
+    const server = ctx.serverPath(path, 'exists');
     const watch = options.watch === true;
     // An exists watch on an existing node is a data watch; on a missing node an exist watch (fires on create).
     const onData = watch ? watchOn(ctx, 'data', server) : undefined;
@@ -58,8 +56,7 @@ export function exists(ctx: ClientContext, path: string, options: WatchOptions):
 
 export function getData(ctx: ClientContext, path: string, options: WatchOptions): Promise<NodeData | (NodeData & Watched)> {
   return guard(() => {
-    validatePath(path, 'getData');
-    return readData(ctx, 'getData', path, ctx.chroot.toServer(path), options);
+    return readData(ctx, 'getData', path, ctx.serverPath(path, 'getData'), options);
   });
 }
 
@@ -75,8 +72,7 @@ function readData(ctx: ClientContext, op: string, path: string, serverPath: stri
 
 export function getACL(ctx: ClientContext, path: string, options: CallOptions): Promise<{ acl: ACL[]; stat: Stat }> {
   return guard(() => {
-    validatePath(path, 'getACL');
-    return ctx.send('getACL', path, 'getACL', { path: ctx.chroot.toServer(path) }, options, (reply) => {
+    return ctx.send('getACL', path, 'getACL', { path: ctx.serverPath(path, 'getACL') }, options, (reply) => {
       ok(reply, 'getACL', path);
       const { acl, stat } = reply.body;
       return { acl: acl ?? [], stat };
@@ -86,8 +82,7 @@ export function getACL(ctx: ClientContext, path: string, options: CallOptions): 
 
 export function getChildren(ctx: ClientContext, path: string, options: WatchOptions): Promise<string[] | ({ children: string[] } & Watched)> {
   return guard(() => {
-    validatePath(path, 'getChildren');
-    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), wire: 'getChildren', kind: 'child' } as const;
+    const call = { op: 'getChildren', path, serverPath: ctx.serverPath(path, 'getChildren'), wire: 'getChildren', kind: 'child' } as const;
     return watchedRead(ctx, call, options, (res: { children: string[] | null }, watch) => {
       const children = res.children ?? [];
       return watch === undefined ? children : { children, watch };
@@ -97,16 +92,14 @@ export function getChildren(ctx: ClientContext, path: string, options: WatchOpti
 
 export function getChildrenWithStat(ctx: ClientContext, path: string, options: WatchOptions): Promise<ChildrenWithStat | (ChildrenWithStat & Watched)> {
   return guard(() => {
-    validatePath(path, 'getChildren');
-    const call = { op: 'getChildren', path, serverPath: ctx.chroot.toServer(path), wire: 'getChildren2', kind: 'child' } as const;
+    const call = { op: 'getChildren', path, serverPath: ctx.serverPath(path, 'getChildren'), wire: 'getChildren2', kind: 'child' } as const;
     return watchedRead(ctx, call, options, (res: GetChildren2Response, watch) => withWatch({ children: res.children ?? [], stat: res.stat }, watch));
   });
 }
 
 export function getAllChildrenNumber(ctx: ClientContext, path: string, options: CallOptions): Promise<number> {
   return guard(() => {
-    validatePath(path, 'getAllChildrenNumber');
-    const body = { path: ctx.chroot.toServer(path) };
+    const body = { path: ctx.serverPath(path, 'getAllChildrenNumber') };
     return ctx.send('getAllChildrenNumber', path, 'getAllChildrenNumber', body, options, (reply) => {
       ok(reply, 'getAllChildrenNumber', path);
       return reply.body.totalNumber;
@@ -131,7 +124,6 @@ export function getEphemerals(ctx: ClientContext, prefix: string, options: CallO
 
 export function sync(ctx: ClientContext, path: string, options: CallOptions): Promise<void> {
   return guard(() => {
-    validatePath(path, 'sync');
-    return ctx.send('sync', path, 'sync', { path: ctx.chroot.toServer(path) }, options, (reply) => ok(reply, 'sync', path));
+    return ctx.send('sync', path, 'sync', { path: ctx.serverPath(path, 'sync') }, options, (reply) => ok(reply, 'sync', path));
   });
 }

@@ -6,28 +6,18 @@ import type { Stat } from '../protocol/index.js';
 import type { ACL } from './acl.js';
 import { checkAcl, checkVersion } from './checks.js';
 import { guard, ok, type ClientContext } from './context.js';
-import { checkTtl, createModeInfo, createOp } from './create-mode.js';
-import { validatePath } from './paths.js';
+import { createOp } from './create-mode.js';
+import { createRequest } from './create-request.js';
 import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
 
 export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
   return guard(() => {
     const op = 'create';
-    const mode = createModeInfo(options.mode ?? 'persistent', op, path);
-    validatePath(path, op, mode.sequential);
-    const bytes = data === null ? null : ctx.data(data, op, path);
-    const ttl = checkTtl(mode, options.ttl, op, path);
+    const { mode, body } = createRequest(ctx, op, path, data, options);
     const withStat = options.stat === true;
-    const body = {
-      path: ctx.chroot.toServer(path),
-      data: bytes,
-      acl: checkAcl(options.acl ?? ctx.defaultAcl, op, path),
-      flags: mode.flags,
-      ...(ttl === undefined ? {} : { ttl }),
-    };
-    const length = bytes?.length ?? 0;
-    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, ttl !== undefined));
+    const length = body.data?.length ?? 0;
+    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, mode.ttl));
     return ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
       if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
         throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
@@ -44,16 +34,14 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
 
 export function deleteNode(ctx: ClientContext, path: string, options: VersionOptions): Promise<void> {
   return guard(() => {
-    validatePath(path, 'delete');
-    const body = { path: ctx.chroot.toServer(path), version: checkVersion(options.version, 'delete', path) };
+    const body = { path: ctx.serverPath(path, 'delete'), version: checkVersion(options.version, 'delete', path) };
     return ctx.send('delete', path, 'delete', body, options, (reply) => ok(reply, 'delete', path));
   });
 }
 
 export function setData(ctx: ClientContext, path: string, data: Data, options: VersionOptions): Promise<Stat> {
   return guard(() => {
-    validatePath(path, 'setData');
-    const body = { path: ctx.chroot.toServer(path), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
+    const body = { path: ctx.serverPath(path, 'setData'), data: ctx.data(data, 'setData', path), version: checkVersion(options.version, 'setData', path) };
     ctx.checkRequestSize('setData', path, body.data.length, () => setDataRequestSize(body.path, body.data.length));
     return ctx.send('setData', path, 'setData', body, options, (reply) => {
       ok(reply, 'setData', path);
@@ -64,8 +52,7 @@ export function setData(ctx: ClientContext, path: string, data: Data, options: V
 
 export function setACL(ctx: ClientContext, path: string, acl: readonly ACL[], options: VersionOptions): Promise<Stat> {
   return guard(() => {
-    validatePath(path, 'setACL');
-    const body = { path: ctx.chroot.toServer(path), acl: checkAcl(acl, 'setACL', path), version: checkVersion(options.version, 'setACL', path) };
+    const body = { path: ctx.serverPath(path, 'setACL'), acl: checkAcl(acl, 'setACL', path), version: checkVersion(options.version, 'setACL', path) };
     return ctx.send('setACL', path, 'setACL', body, options, (reply) => {
       ok(reply, 'setACL', path);
       return reply.body.stat;

@@ -19,43 +19,46 @@ export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: 
  * `remove()` removes it from the server.
  */
 export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposable {
-  private readonly queue = new ReaderQueue<WatchEvent>();
-  private removal: Promise<void> | undefined;
+  readonly #queue = new ReaderQueue<WatchEvent>();
+  #removal: Promise<void> | undefined;
   /** The registry callback; the client registers it under the server path. */
   readonly watcher: Watcher;
+
+  readonly #remove: () => Promise<void>;
 
   constructor(
     /** The watched path (client view). */
     readonly path: string,
     readonly mode: AddWatchMode,
     mapPath: (event: WatchEvent) => WatchEvent,
-    private readonly remove: () => Promise<void>,
+    remove: () => Promise<void>,
   ) {
+    this.#remove = remove;
     this.watcher = (event) => {
-      this.queue.push(mapPath(event));
+      this.#queue.push(mapPath(event));
       // A session-ending event is the last one.
-      if (event.type === 'None') this.queue.end();
+      if (event.type === 'None') this.#queue.end();
     };
   }
 
   /** True once disposed or once the session ended. */
   get closed(): boolean {
-    return this.queue.ended;
+    return this.#queue.ended;
   }
 
   /** Events not yet consumed. */
   get buffered(): number {
-    return this.queue.size;
+    return this.#queue.size;
   }
 
   /** Removes the watch (locally and, if nothing else watches the path, on the server) and ends iteration. */
   close(): Promise<void> {
-    this.removal ??= (async () => {
-      const wasEnded = this.queue.ended;
-      this.queue.end();
-      if (!wasEnded) await this.remove();
+    this.#removal ??= (async () => {
+      const wasEnded = this.#queue.ended;
+      this.#queue.end();
+      if (!wasEnded) await this.#remove();
     })();
-    return this.removal;
+    return this.#removal;
   }
 
   /** `await using` support: removes the watch. */
@@ -65,7 +68,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
 
   /** The next event, or undefined once the watch is over and drained. */
   async next(): Promise<WatchEvent | undefined> {
-    return (await this.queue.next()).value;
+    return (await this.#queue.next()).value;
   }
 
   /**
@@ -73,7 +76,7 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
    */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {
-      next: (): Promise<IteratorResult<WatchEvent>> => this.queue.next(),
+      next: (): Promise<IteratorResult<WatchEvent>> => this.#queue.next(),
       // Leaving a for-await loop (break, throw) removes the watch.
       return: async (): Promise<IteratorResult<WatchEvent>> => {
         await this.close();

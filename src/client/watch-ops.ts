@@ -7,18 +7,16 @@ import { clientError } from '../errors.js';
 import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
 import type { WatchEvent, WatchKind } from '../session/watches.js';
 import { guard, ok, type ClientContext } from './context.js';
-import { validatePath } from './paths.js';
 import type { AddWatchMode, CallOptions, RemoveWatchType } from './types.js';
 import { PersistentWatch } from './watch-handle.js';
 
 export function addWatch(ctx: ClientContext, path: string, options: CallOptions & { mode?: AddWatchMode }): Promise<PersistentWatch> {
   return guard(() => {
-    validatePath(path, 'addWatch');
+    const server = ctx.serverPath(path, 'addWatch');
     const mode = options.mode ?? 'persistent';
     if (mode !== 'persistent' && mode !== 'persistent-recursive') {
       throw clientError('BAD_ARGUMENT', `unknown watch mode "${String(mode)}"`, { op: 'addWatch', path });
     }
-    const server = ctx.chroot.toServer(path);
     const kind: WatchKind = mode === 'persistent' ? 'persistent' : 'persistentRecursive';
     const wireMode = mode === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
     return ctx.send(
@@ -60,8 +58,7 @@ async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, ha
 
 export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<void> {
   return guard(() => {
-    validatePath(path, 'removeWatches');
-    const server = ctx.chroot.toServer(path);
+    const server = ctx.serverPath(path, 'removeWatches');
     const wire = watcherType(type, 'removeWatches', path);
     return ctx.send('removeWatches', path, 'removeWatches', { path: server, type: wire }, options, (reply) => {
       ok(reply, 'removeWatches', path);
@@ -78,8 +75,7 @@ export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatc
 
 export function checkWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<boolean> {
   return guard(() => {
-    validatePath(path, 'checkWatches');
-    const body = { path: ctx.chroot.toServer(path), type: watcherType(type, 'checkWatches', path) };
+    const body = { path: ctx.serverPath(path, 'checkWatches'), type: watcherType(type, 'checkWatches', path) };
     return ctx.send('checkWatches', path, 'checkWatches', body, options, (reply) => {
       if (reply.err === ErrorCode.NOWATCHER) return false;
       ok(reply, 'checkWatches', path);

@@ -73,20 +73,44 @@ export function abortError(signal: AbortSignal, op?: string): ZooKeeperError {
 }
 
 /** Waits `ms` on `clock`; rejects with ABORTED as soon as `signal` fires (the timer is cleared). */
-export function sleep(ms: number, clock: Clock, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortError(signal, 'sleep'));
-      return;
-    }
-    const onAbort = (): void => {
-      clock.clearTimeout(handle);
-      reject(abortError(signal as AbortSignal, 'sleep'));
-    };
-    const handle = clock.setTimeout(() => {
+export async function sleep(ms: number, clock: Clock, signal?: AbortSignal): Promise<void> {
+  if ((await race(undefined, clock, Math.max(0, ms), signal)) === 'aborted') throw abortError(signal as AbortSignal, 'sleep');
+}
+
+/** Waits for a promise to settle, the deadline to pass, or the signal to abort, whichever is first. */
+export function waitForEvent(
+  fired: Promise<unknown>,
+  clock: Clock,
+  deadline: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<'fired' | 'timeout' | 'aborted'> {
+  return race(fired, clock, deadline === undefined ? undefined : Math.max(0, deadline - clock.now()), signal);
+}
+
+/** The one timer-and-abort race behind sleep and waitForEvent: `fired` and `ms` are each optional. */
+function race(
+  fired: Promise<unknown> | undefined,
+  clock: Clock,
+  ms: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<'fired' | 'timeout' | 'aborted'> {
+  if (signal?.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    let timer: unknown;
+    let settled = false;
+    const finish = (outcome: 'fired' | 'timeout' | 'aborted'): void => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clock.clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish('aborted');
+    if (ms !== undefined) timer = clock.setTimeout(() => finish('timeout'), ms);
     signal?.addEventListener('abort', onAbort, { once: true });
+    void fired?.then(
+      () => finish('fired'),
+      () => finish('fired'),
+    );
   });
 }

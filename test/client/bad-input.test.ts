@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_DATA_SIZE, type ZooKeeperClient } from '../../src/node.js';
+import { DEFAULT_MAX_DATA_SIZE, Op, type ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
 import { OpCode } from '../../src/protocol/index.js';
 import { connectShared, uniquePath } from './helpers.js';
@@ -210,6 +210,25 @@ async function expectRefused(call: (zk: ZooKeeperClient, base: string) => Promis
 describe('invalid arguments: BAD_ARGUMENT before anything is sent, session unharmed', () => {
   it.each(BAD_ARGUMENT_ROWS)('%s', async (_name, call) => {
     await expectRefused(call, 'BAD_ARGUMENT');
+  });
+});
+
+describe('a create in a multi checks its arguments as a create does', () => {
+  // Several arguments wrong at once: both report the same first problem (mode, path, data, ttl, ACL in that order).
+  const CASES: readonly [string, string, Parameters<ZooKeeperClient['create']>[1], Parameters<typeof Op.create>[2]][] = [
+    ['unknown mode and a bad path', 'rel', null, { mode: any('sticky') }],
+    ['a bad path and data over the limit', '/a//b', TOO_BIG, {}],
+    ['data over the limit and a bad ttl', '/ok', TOO_BIG, { mode: 'ttl', ttl: 0 }],
+    ['a ttl without a ttl mode and an empty ACL', '/ok', 'x', { ttl: 5, acl: [] }],
+    ['an empty ACL', '/ok', 'x', { acl: [] }],
+  ];
+  it.each(CASES)('%s', async (_name, path, data, options) => {
+    const detail = (e: unknown): string => (e as ZooKeeperError).message.replace(/^.*?\): /, '');
+    const alone = await rejection(zk.create(path, data, options));
+    const inMulti = await rejection(zk.multi([Op.create(path, data, options)]));
+    expect((alone as ZooKeeperError).code).toBe('BAD_ARGUMENT');
+    expect((inMulti as ZooKeeperError).code).toBe('BAD_ARGUMENT');
+    expect(detail(inMulti)).toBe(detail(alone));
   });
 });
 

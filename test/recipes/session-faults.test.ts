@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
+import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
 import { childrenOf, codeOf, delay, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
@@ -90,6 +91,22 @@ describe('locks when the connection or the session fails', () => {
     expect(children).toEqual([lease.node.slice(path.length + 1)]);
     await lease.release();
     expect(await childrenOf(fx.direct, path)).toEqual([]);
+  });
+
+  it("a semaphore lease create whose reply is lost finds its own node by the protection prefix: no orphan", async () => {
+    fx.proxy.pass();
+    await using client = await viaProxy();
+    const path = lockPath('sem');
+    // The leases directory exists, so the first create2 the semaphore sends is its lease node's.
+    await fx.direct.mkdirp(`${path}/leases`);
+    let dropped = 0;
+    fx.proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
+    const lease = await new InterProcessSemaphoreV2(client, path, 1).acquireOne();
+    fx.proxy.pass();
+    expect(dropped).toBeGreaterThan(0);
+    expect(await childrenOf(fx.direct, `${path}/leases`)).toEqual([lease.node.slice(path.length + '/leases/'.length)]);
+    await lease.release();
+    expect(await childrenOf(fx.direct, `${path}/leases`)).toEqual([]);
   });
 
   it('a release whose delete is cut off keeps the lock held locally, retries after reconnect, then reports done', async () => {

@@ -16,45 +16,48 @@ export interface WaitOptions {
 }
 
 export class Deadline implements Disposable {
-  private readonly controller = new AbortController();
-  private readonly handle: unknown;
-  private expired = false;
+  readonly #controller = new AbortController();
+  readonly #handle: unknown;
+  #expired = false;
+
+  readonly #clock: Clock;
 
   constructor(
     options: WaitOptions,
     what: string,
     path: string,
-    private readonly clock: Clock = systemClock,
+    clock: Clock = systemClock,
   ) {
+    this.#clock = clock;
     const { signal, timeoutMs } = options;
     if (timeoutMs !== undefined && !(timeoutMs >= 0)) throw badArgument(what, path, 'timeoutMs must be a number >= 0');
-    if (signal?.aborted === true) this.controller.abort(signal.reason);
-    else signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.signalSource = signal;
+    if (signal?.aborted === true) this.#controller.abort(signal.reason);
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#signalSource = signal;
     if (timeoutMs !== undefined) {
-      this.handle = clock.setTimeout(() => {
-        this.expired = true;
-        this.controller.abort(new ZooKeeperError('TIMEOUT', `TIMEOUT (${what} ${path})`, { op: what, path }));
+      this.#handle = clock.setTimeout(() => {
+        this.#expired = true;
+        this.#controller.abort(new ZooKeeperError('TIMEOUT', `TIMEOUT (${what} ${path})`, { op: what, path }));
       }, timeoutMs);
     }
   }
 
-  private readonly signalSource: AbortSignal | undefined;
-  private readonly onAbort = (): void => this.controller.abort(this.signalSource?.reason);
+  readonly #signalSource: AbortSignal | undefined;
+  readonly #onAbort = (): void => this.#controller.abort(this.#signalSource?.reason);
 
   /** Fires on the caller's abort or the timeout. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   /** True when the timeout (not the caller) ended the wait. */
   get timedOut(): boolean {
-    return this.expired;
+    return this.#expired;
   }
 
   [Symbol.dispose](): void {
-    if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
-    this.signalSource?.removeEventListener('abort', this.onAbort);
+    if (this.#handle !== undefined) this.#clock.clearTimeout(this.#handle);
+    this.#signalSource?.removeEventListener('abort', this.#onAbort);
   }
 }
 

@@ -19,14 +19,14 @@ export interface RecipeEvents<T> {
 }
 
 export class EventHub<T> {
-  private readonly listeners = new Set<(event: T) => void>();
-  private readonly enders = new Set<() => void>();
-  private ended = false;
+  readonly #listeners = new Set<(event: T) => void>();
+  readonly #enders = new Set<() => void>();
+  #ended = false;
 
   /** Delivers `event` to every listener and iterator. A throwing listener does not stop the others. */
   emit(event: T): void {
-    if (this.ended) return;
-    for (const listener of [...this.listeners]) {
+    if (this.#ended) return;
+    for (const listener of [...this.#listeners]) {
       try {
         listener(event);
       } catch {
@@ -36,31 +36,31 @@ export class EventHub<T> {
   }
 
   subscribe(listener: (event: T) => void): () => void {
-    if (this.ended) return () => undefined;
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (this.#ended) return () => undefined;
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** No more events: listeners are dropped and iterators finish once drained. */
   end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.listeners.clear();
-    for (const end of [...this.enders]) end();
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#listeners.clear();
+    for (const end of [...this.#enders]) end();
   }
 
   get isEnded(): boolean {
-    return this.ended;
+    return this.#ended;
   }
 
   stream(signal?: AbortSignal): AsyncIterable<T> {
     return {
       [Symbol.asyncIterator]: (): AsyncIterator<T> => {
         const queue = new ReaderQueue<T>();
-        const done = this.ended || signal?.aborted === true;
+        const done = this.#ended || signal?.aborted === true;
         const finish = (): void => {
           unsubscribe();
-          this.enders.delete(finish);
+          this.#enders.delete(finish);
           signal?.removeEventListener('abort', onAbort);
           queue.end();
         };
@@ -71,7 +71,7 @@ export class EventHub<T> {
         const unsubscribe = done ? () => undefined : this.subscribe((event) => queue.push(event));
         if (done) queue.end();
         else {
-          this.enders.add(finish);
+          this.#enders.add(finish);
           signal?.addEventListener('abort', onAbort, { once: true });
         }
         return {

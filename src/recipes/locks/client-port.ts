@@ -1,18 +1,14 @@
 /**
  * The LockPort over the public ZooKeeperClient API. Only public methods are used (create, getChildren,
- * getData, exists, delete, setData, multi, mkdirp, removeWatches, waitConnected, state and its changes), so the recipes work
- * with any client object, in any runtime.
+ * getData, exists, delete, multi, removeWatches, waitConnected, state and its changes), so the recipes work with
+ * any client object, in any runtime.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
 import { isConnected, isSessionOver, sessionEndCode } from '../common/connection.js';
 import { systemClock, type Clock } from '../../session/clock.js';
-import type { LockPort, NodeStamp, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
-
-function stampOf(stat: { czxid: bigint; ephemeralOwner: bigint; version: number }): NodeStamp {
-  return { czxid: stat.czxid, ephemeralOwner: stat.ephemeralOwner, version: stat.version };
-}
+import type { LockPort, PortConnectionEvent, PortWatch, PortWriteOp } from './port.js';
 
 /** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
 function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
@@ -62,14 +58,9 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
       const created = client.create(path, data, { mode: 'ephemeral-sequential', stat: true, ...sig(signal) });
       const children = client.getChildren(parent, sig(signal));
       return {
-        created: created.then((c) => ({ path: c.path, stamp: stampOf(c.stat) })),
+        created: created.then((c) => ({ path: c.path, stamp: c.stat })),
         children,
       };
-    },
-
-    async createSequential(path, data, signal) {
-      const c = await client.create(path, data, { mode: 'ephemeral-sequential', stat: true, ...sig(signal) });
-      return { path: c.path, stamp: stampOf(c.stat) };
     },
 
     async ensureContainers(path, signal) {
@@ -100,21 +91,17 @@ export function clientPort(client: ZooKeeperClient, clock: Clock = systemClock):
     },
 
     async getDataWatch(path, signal) {
-      const { data, stat, watch } = await client.getData(path, { watch: true, ...sig(signal) });
-      return { data, stamp: stampOf(stat), watch: watchOf(path, watch, 'data') };
+      const { data, watch } = await client.getData(path, { watch: true, ...sig(signal) });
+      return { data, watch: watchOf(path, watch, 'data') };
     },
 
     async stamp(path, signal) {
       const stat = await client.exists(path, sig(signal));
-      return stat === null ? undefined : stampOf(stat);
+      return stat ?? undefined;
     },
 
     delete(path) {
       return client.delete(path);
-    },
-
-    async setData(path, data) {
-      await client.setData(path, data);
     },
 
     checkOp(path): PortWriteOp {

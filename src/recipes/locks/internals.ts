@@ -11,9 +11,8 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import type { Clock } from '../../session/clock.js';
-import { joinPath, newProtectedId, nodeName } from './naming.js';
+import { abortError, sleep, waitForEvent, type RetryPolicy } from '../retry.js';
+import { joinPath, nodeName } from './naming.js';
 import { NodeOps } from './node-ops.js';
 import { isCode } from '../../errors.js';
 import type { LockPort, PortWatch } from './port.js';
@@ -94,31 +93,37 @@ function observed(watch: PortWatch): BlockerWatch {
 }
 
 export class LockInternals {
-  readonly ops: NodeOps;
+  readonly #ops: NodeOps;
+  readonly #port: LockPort;
+  readonly #driver: LockDriver;
+  readonly #retry: RetryPolicy;
 
   constructor(
-    private readonly port: LockPort,
+    port: LockPort,
     /** The lock directory. */
     readonly basePath: string,
-    private readonly driver: LockDriver,
-    private readonly retry: RetryPolicy,
+    driver: LockDriver,
+    retry: RetryPolicy,
   ) {
-    this.ops = new NodeOps(port, retry);
+    this.#port = port;
+    this.#driver = driver;
+    this.#retry = retry;
+    this.#ops = new NodeOps(port, retry);
   }
 
   /** Holds the lock and returns our node, or returns undefined once the deadline passes. */
   async attempt(opts: AttemptOptions): Promise<HeldNode | undefined> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     const started = clock.now();
     for (let retryCount = 0; ; retryCount++) {
       if (opts.signal?.aborted) throw abortError(opts.signal, 'acquire');
       try {
-        return await this.attemptOnce(opts);
+        return await this.#attemptOnce(opts);
       } catch (err) {
         if (!(err instanceof OurNodeGone)) throw err;
         // Our node went away under us: the session that owned it ended, or someone deleted it. Curator retries
         // the whole attempt under its retry policy; so do we.
-        const delay = this.retry.nextDelay(retryCount, clock.now() - started);
+        const delay = this.#retry.nextDelay(retryCount, clock.now() - started);
         if (delay === undefined) {
           throw new ZooKeeperError('NONODE', `NONODE (acquire ${this.basePath}): our lock node vanished while waiting`, {
             op: 'acquire',
@@ -130,23 +135,16 @@ export class LockInternals {
     }
   }
 
-  private async attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
-    const first = await this.ops.createProtected(
-      this.basePath,
-      this.driver.lockName,
-      newProtectedId(),
-      opts.data ?? EMPTY,
-      true,
-      opts.signal,
-    );
+  async #attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
+    const first = await this.#ops.createProtected(this.basePath, this.#driver.lockName, opts.data ?? EMPTY, opts.signal);
     const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stamp.czxid };
     let held = false;
     try {
-      held = await this.waitUntilHeld(node, first.children, opts);
+      held = await this.#waitUntilHeld(node, first.children, opts);
       return held ? node : undefined;
     } finally {
       // Every way out that does not hold the lock gives our place back: timeout, abort, error.
-      if (!held) await this.ops.deleteOnExit(node.path);
+      if (!held) await this.#ops.deleteOnExit(node.path);
     }
   }
 
@@ -173,8 +171,8 @@ export class LockInternals {
    *  - across a reconnect the order of the events the server replays for re-armed watches is not the order of the
    *    deletes, so a wait that saw the link break lists again, and from then on waits like Curator.
    */
-  private async waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
-    const clock = this.port.clock;
+  async #waitUntilHeld(node: HeldNode, firstChildren: string[] | undefined, opts: AttemptOptions): Promise<boolean> {
+    const clock = this.#port.clock;
     const { signal } = opts;
     let children = firstChildren;
     let own: OwnWatch | undefined;
@@ -203,7 +201,7 @@ export class LockInternals {
         const refresh = ahead !== undefined && !linkBroke && watching.size < Math.min(MAX_WATCHED_BLOCKERS, ahead.length) && ahead.length - watching.size > MAX_WATCHED_BLOCKERS;
         if (ahead === undefined || linkBroke || refresh) {
           if (!refresh) await dropAll();
-          children ??= await this.listOrGone(signal);
+          children ??= await this.#listOrGone(signal);
           const verdict = opts.decide(children, node.name, Number.POSITIVE_INFINITY);
           children = undefined;
           if (verdict.acquired || 'missing' in verdict) await dropAll();
@@ -218,7 +216,7 @@ export class LockInternals {
         if (opts.deadline !== undefined && clock.now() >= opts.deadline) return false;
         const remembering = ahead !== undefined;
         if (remembering && unsubscribe === undefined) {
-          unsubscribe = this.port.onConnectionEvent((event) => {
+          unsubscribe = this.#port.onConnectionEvent((event) => {
             if (event !== 'RECONNECTED') linkBroke = true;
           });
         }
@@ -229,9 +227,9 @@ export class LockInternals {
         // (settled at once into a value: it may fail while we still wait for the other reads)
         const arming =
           remembering && watchOwn && own === undefined
-            ? this.watchBlocker(node.path, signal, true).then((w) => ({ w }), (err: unknown) => ({ err }))
+            ? this.#watchBlocker(node.path, signal, true).then((w) => ({ w }), (err: unknown) => ({ err }))
             : undefined;
-        const reads = targets.map((name) => this.watchBlocker(name, signal));
+        const reads = targets.map((name) => this.#watchBlocker(name, signal));
         const settled = await Promise.allSettled(reads);
         const ownRead = await arming;
         for (const [i, r] of settled.entries()) {
@@ -307,11 +305,11 @@ export class LockInternals {
    * A data watch on a blocker (a name in the lock directory), or on our own node (`isPath`); undefined when it is
    * already gone (getData, not exists, leaves no watch then). Retried across broken connections, like every read.
    */
-  private async watchBlocker(name: string, signal: AbortSignal | undefined, isPath = false): Promise<BlockerWatch | undefined> {
+  async #watchBlocker(name: string, signal: AbortSignal | undefined, isPath = false): Promise<BlockerWatch | undefined> {
     const path = isPath ? name : joinPath(this.basePath, name);
     let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
     try {
-      read = await this.ops.retrying(() => this.port.getDataWatch(path, signal), signal);
+      read = await this.#ops.retrying(() => this.#port.getDataWatch(path, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       throw err;
@@ -319,9 +317,9 @@ export class LockInternals {
     return observed(read.watch);
   }
 
-  private async listOrGone(signal: AbortSignal | undefined): Promise<string[]> {
+  async #listOrGone(signal: AbortSignal | undefined): Promise<string[]> {
     try {
-      return await this.ops.retrying(() => this.port.getChildren(this.basePath, signal), signal);
+      return await this.#ops.retrying(() => this.#port.getChildren(this.basePath, signal), signal);
     } catch (err) {
       // the directory itself is gone, so our node is too
       if (isCode(err, 'NONODE')) throw new OurNodeGone();
@@ -331,48 +329,20 @@ export class LockInternals {
 
   /** Deletes a held node (release), retrying through reconnects; see NodeOps.guaranteedDelete. */
   guaranteedDelete(path: string): Promise<void> {
-    return this.ops.guaranteedDelete(path);
+    return this.#ops.guaranteedDelete(path);
   }
 
   /** The lock's participants, full paths in lock order (empty when the directory does not exist). */
   async participantNodes(filter?: (name: string) => boolean): Promise<string[]> {
     let children: string[];
     try {
-      children = await this.port.getChildren(this.basePath);
+      children = await this.#port.getChildren(this.basePath);
     } catch (err) {
       if (isCode(err, 'NONODE')) return [];
       throw err;
     }
-    return sortLockChildren(children, this.driver.sortNames)
+    return sortLockChildren(children, this.#driver.sortNames)
       .filter((name) => filter === undefined || filter(name))
       .map((name) => joinPath(this.basePath, name));
   }
-}
-
-/** Waits for a promise to settle, the deadline to pass, or the signal to abort, whichever is first. */
-export function waitForEvent(
-  fired: Promise<unknown>,
-  clock: Clock,
-  deadline: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<'fired' | 'timeout' | 'aborted'> {
-  if (signal?.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => {
-    let timer: unknown;
-    let settled = false;
-    const finish = (outcome: 'fired' | 'timeout' | 'aborted'): void => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clock.clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const onAbort = (): void => finish('aborted');
-    if (deadline !== undefined) timer = clock.setTimeout(() => finish('timeout'), Math.max(0, deadline - clock.now()));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void fired.then(
-      () => finish('fired'),
-      () => finish('fired'),
-    );
-  });
 }

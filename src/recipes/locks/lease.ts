@@ -26,17 +26,21 @@ export interface LeaseBackend {
  */
 export class Lease implements AsyncDisposable {
   readonly acquired = true as const;
-  private releasing: Promise<void> | undefined;
+  #releasing: Promise<void> | undefined;
+
+  readonly #backend: LeaseBackend;
 
   constructor(
-    private readonly backend: LeaseBackend,
+    backend: LeaseBackend,
     /** The owner this lease was taken for; pass it (or the lease) as `owner` to re-enter. */
     readonly owner: object,
-  ) {}
+  ) {
+    this.#backend = backend;
+  }
 
   /** Full path of the node that holds the lock. */
   get node(): string {
-    return this.backend.node;
+    return this.#backend.node;
   }
 
   /**
@@ -45,17 +49,17 @@ export class Lease implements AsyncDisposable {
    * do). Give it to the guarded resource so it can refuse a holder older than one it has already seen.
    */
   get fencingToken(): bigint {
-    return this.backend.fencingToken;
+    return this.#backend.fencingToken;
   }
 
   /** Aborts when holding can no longer be trusted (see lock-lost.ts); its reason says why. */
   get signal(): AbortSignal {
-    return this.backend.signal;
+    return this.#backend.signal;
   }
 
   /** True once release() has been called on this lease. */
   get released(): boolean {
-    return this.releasing !== undefined;
+    return this.#releasing !== undefined;
   }
 
   /**
@@ -63,8 +67,8 @@ export class Lease implements AsyncDisposable {
    * reconnects) or the session has ended. Calling it again returns the same promise.
    */
   release(): Promise<void> {
-    this.releasing ??= this.backend.releaseOne();
-    return this.releasing;
+    this.#releasing ??= this.#backend.releaseOne();
+    return this.#releasing;
   }
 
   /** `await using` support: releases the lock. */
@@ -79,7 +83,7 @@ export class Lease implements AsyncDisposable {
    * (the check's result removed).
    */
   async guardedMulti(ops: readonly WriteOp[]): Promise<OpResult[]> {
-    const results = await this.backend.port.multi([this.backend.port.checkOp(this.backend.node), ...ops]);
+    const results = await this.#backend.port.multi([this.#backend.port.checkOp(this.#backend.node), ...ops]);
     return results.slice(1);
   }
 }

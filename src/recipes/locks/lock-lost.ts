@@ -24,18 +24,23 @@ export class LockLostSignal {
    * Made on first use of `signal`: most leases are released without anyone looking at it, and an AbortController
    * per acquisition was the largest allocation left on the contended hot path.
    */
-  private controller: AbortController | undefined;
-  private reason: ZooKeeperError | undefined;
-  private readonly unsubscribe: () => void;
+  #controller: AbortController | undefined;
+  #reason: ZooKeeperError | undefined;
+  readonly #unsubscribe: () => void;
+
+  readonly #policy: LockLostPolicy;
+  readonly #node: string;
 
   constructor(
     port: LockPort,
-    private readonly policy: LockLostPolicy,
-    private readonly node: string,
+    policy: LockLostPolicy,
+    node: string,
   ) {
-    this.unsubscribe = port.onConnectionEvent((event) => {
+    this.#policy = policy;
+    this.#node = node;
+    this.#unsubscribe = port.onConnectionEvent((event) => {
       if (event === 'LOST') this.lose(port.sessionEndCode(), 'the ZooKeeper session ended');
-      else if (event === 'SUSPENDED' && this.policy === 'suspended') {
+      else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
         this.lose('CONNECTIONLOSS', 'the connection to ZooKeeper was lost (suspended); another client may hold the lock');
       }
     });
@@ -46,23 +51,23 @@ export class LockLostSignal {
   }
 
   get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.reason !== undefined) this.controller.abort(this.reason);
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#reason !== undefined) this.#controller.abort(this.#reason);
     }
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   /** Aborts the signal (once) and stops listening. */
   lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED' | 'AUTHFAILED', why: string): void {
-    if (this.reason !== undefined) return;
-    this.reason = new ZooKeeperError(code, `${code} (lock ${this.node}): lock lost: ${why}`, { op: 'lock', path: this.node });
-    this.controller?.abort(this.reason);
-    this.unsubscribe();
+    if (this.#reason !== undefined) return;
+    this.#reason = new ZooKeeperError(code, `${code} (lock ${this.#node}): lock lost: ${why}`, { op: 'lock', path: this.#node });
+    this.#controller?.abort(this.#reason);
+    this.#unsubscribe();
   }
 
   /** Stops listening without aborting (the lease was released). */
   dispose(): void {
-    this.unsubscribe();
+    this.#unsubscribe();
   }
 }

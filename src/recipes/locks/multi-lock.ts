@@ -17,7 +17,7 @@ import { clockOf, type Clock } from '../../session/clock.js';
 /** The leases of one multi-lock acquisition, released together (in reverse). */
 export class MultiLease implements AsyncDisposable {
   readonly acquired = true as const;
-  private releasing: Promise<void> | undefined;
+  #releasing: Promise<void> | undefined;
 
   constructor(
     /** One lease per lock, in acquisition order. */
@@ -32,13 +32,13 @@ export class MultiLease implements AsyncDisposable {
 
   /** Whether `release()` has been called. */
   get released(): boolean {
-    return this.releasing !== undefined;
+    return this.#releasing !== undefined;
   }
 
   /** Releases every lease, in the reverse order of acquisition. */
   release(): Promise<void> {
-    this.releasing ??= releaseInReverse(this.leases);
-    return this.releasing;
+    this.#releasing ??= releaseInReverse(this.leases);
+    return this.#releasing;
   }
 
   /** `await using` support: releases every lease. */
@@ -62,8 +62,8 @@ async function releaseInReverse(leases: readonly Lease[]): Promise<void> {
 
 /** Several locks taken as one (Curator's InterProcessMultiLock): all are acquired, or none is held. */
 export class InterProcessMultiLock {
-  private readonly locks: readonly InterProcessLock[];
-  private readonly clock: Clock;
+  readonly #locks: readonly InterProcessLock[];
+  readonly #clock: Clock;
 
   /** From lock objects of any kind, or from paths (each an InterProcessMutex on `client`). */
   constructor(locks: readonly InterProcessLock[], options?: { clock?: Clock });
@@ -74,15 +74,15 @@ export class InterProcessMultiLock {
     third?: LockOptions,
   ) {
     if (Array.isArray(first)) {
-      this.locks = [...(first as readonly InterProcessLock[])];
-      this.clock = clockOf((second as { clock?: Clock } | undefined)?.clock);
+      this.#locks = [...(first as readonly InterProcessLock[])];
+      this.#clock = clockOf((second as { clock?: Clock } | undefined)?.clock);
     } else {
       const paths = second as readonly string[] | undefined;
       if (!Array.isArray(paths)) {
         throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessMultiLock): paths must be an array', { op: 'InterProcessMultiLock' });
       }
-      this.locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
-      this.clock = clockOf(third?.clock);
+      this.#locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
+      this.#clock = clockOf(third?.clock);
     }
   }
 
@@ -93,13 +93,13 @@ export class InterProcessMultiLock {
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<MultiLease>;
   acquire(options: AcquireOptions): Promise<MultiLease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<MultiLease | NotAcquired> {
-    const deadline = deadlineOf(options, this.clock, 'acquire');
+    const deadline = deadlineOf(options, this.#clock, 'acquire');
     const owner = ownerOf(options, 'acquire');
     const taken: Lease[] = [];
     try {
-      for (const lock of this.locks) {
+      for (const lock of this.#locks) {
         if (options.signal?.aborted) throw abortError(options.signal, 'acquire');
-        const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.clock.now());
+        const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.#clock.now());
         const result = await lock.acquire({
           owner,
           ...(remaining === undefined ? {} : { timeoutMs: remaining }),
@@ -121,6 +121,6 @@ export class InterProcessMultiLock {
 
   /** True only when every lock is held in this process. */
   isAcquiredInThisProcess(): boolean {
-    return this.locks.every((lock) => lock.isAcquiredInThisProcess());
+    return this.#locks.every((lock) => lock.isAcquiredInThisProcess());
   }
 }

@@ -17,7 +17,7 @@ import type { RevocationListener } from './revocation.js';
 const LOCK_NAMES = [LOCK_NAME] as const;
 
 export class InterProcessMutex implements InterProcessLock {
-  private readonly lock: ReentrantLock;
+  readonly #lock: ReentrantLock;
 
   constructor(
     client: ZooKeeperClient,
@@ -27,7 +27,7 @@ export class InterProcessMutex implements InterProcessLock {
   ) {
     const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessMutex');
     const internals = new LockInternals(port, path, { lockName: LOCK_NAME, sortNames: LOCK_NAMES }, retry);
-    this.lock = new ReentrantLock(port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, LOCK_NAMES, limit), lockLost, data);
+    this.#lock = new ReentrantLock(port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, LOCK_NAMES, limit), lockLost, data);
   }
 
   /**
@@ -37,7 +37,7 @@ export class InterProcessMutex implements InterProcessLock {
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
   acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
   acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
-    return this.lock.acquire(options);
+    return this.#lock.acquire(options);
   }
 
   /** Releases one lease (same as `lease.release()`). */
@@ -47,21 +47,21 @@ export class InterProcessMutex implements InterProcessLock {
 
   /** True while any owner in this process holds the mutex (including while its node is being deleted). */
   isAcquiredInThisProcess(): boolean {
-    return this.lock.isAcquiredInThisProcess();
+    return this.#lock.isAcquiredInThisProcess();
   }
 
   /** True while `owner` (an owner object or a Lease) holds the mutex. */
   isHeldBy(owner: object): boolean {
-    return this.lock.isHeldBy(owner);
+    return this.#lock.isHeldBy(owner);
   }
 
   /** Every contender's node, full paths in lock order (the holder first). */
   getParticipantNodes(): Promise<string[]> {
-    return this.lock.participantNodes();
+    return this.#lock.participantNodes();
   }
 
   /** Calls `listener` when someone asks a holder of this mutex to release (attemptRevoke). Set before acquiring. */
   makeRevocable(listener: RevocationListener): void {
-    this.lock.makeRevocable(listener);
+    this.#lock.makeRevocable(listener);
   }
 }

@@ -22,125 +22,105 @@ const MAX_DIRECTORY_CREATES = 5;
 export interface CreatedNode {
   readonly path: string;
   readonly stamp: NodeStamp;
-  /** The directory's children as listed right behind the create (when asked for and available). */
+  /** The directory's children as listed right behind the create (when that listing succeeded). */
   readonly children: string[] | undefined;
 }
 
 export class NodeOps {
+  readonly #port: LockPort;
+  readonly #retry: RetryPolicy;
+
   constructor(
-    readonly port: LockPort,
-    private readonly retry: RetryPolicy,
-  ) {}
+    port: LockPort,
+    retry: RetryPolicy,
+  ) {
+    this.#port = port;
+    this.#retry = retry;
+  }
 
   /**
-   * Creates `<dir>/_c_<protectedId>-<name><seq>`. With `list`, a getChildren of `dir` goes out in the same write
-   * (one round trip for both). The create itself is never abandoned half way: `signal` is honoured between
-   * steps, so a node that was made is always known, and deleted by whoever gives up.
+   * Creates `<dir>/_c_<uuid>-<name><seq>` with a getChildren of `dir` in the same write (one round trip for both),
+   * trying again (under the retry policy) while the directory is missing or the reply was lost and the create did
+   * not happen. The create itself is never abandoned half way: `signal` is honoured between steps, so a node that
+   * was made is always known, and deleted by whoever gives up.
    */
-  async createProtected(
-    dir: string,
-    name: string,
-    protectedId: string,
-    data: Uint8Array,
-    list: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<CreatedNode> {
-    const target = protectedPath(dir, protectedId, name);
-    const clock = this.port.clock;
+  async createProtected(dir: string, name: string, data: Uint8Array, signal: AbortSignal | undefined): Promise<CreatedNode> {
+    const protectedId = newProtectedId();
+    const clock = this.#port.clock;
     const started = clock.now();
-    let lostReplies = 0;
-    for (let missingDirectory = 0; ; ) {
-      let created: Promise<{ path: string; stamp: NodeStamp }>;
-      let listing: Promise<string[]> | undefined;
-      if (list) {
-        const both = this.port.createSequentialAndList(target, dir, data, signal);
-        created = both.created;
-        listing = both.children;
-        listing.catch(() => undefined);
+    for (let lostReplies = 0, missingDirectory = 0; ; ) {
+      const made = await this.tryCreateProtected(dir, name, protectedId, data, signal);
+      if (!('failed' in made)) return made;
+      if (isCode(made.failed, 'NONODE')) {
+        // The directory is missing (first use, or the server just removed the empty container): make it.
+        if (missingDirectory++ >= MAX_DIRECTORY_CREATES) throw made.failed;
+        await this.makeDirectory(dir, signal);
       } else {
-        created = this.port.createSequential(target, data, signal);
+        const delay = this.#retry.nextDelay(lostReplies++, clock.now() - started);
+        if (delay === undefined) throw made.failed;
+        await sleep(delay, clock, signal);
       }
-      try {
-        const node = await created;
-        const children = listing === undefined ? undefined : await listing.catch(() => undefined);
-        return { ...node, children };
-      } catch (err) {
-        if (isCode(err, 'ABORTED')) {
-          // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
-          // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
-          // the node (behind the create, in this session's order) to delete it.
-          this.findAndDeleteInBackground(dir, protectedId);
-          throw err;
-        }
-        if (isCode(err, 'NONODE') && missingDirectory++ < MAX_DIRECTORY_CREATES) {
-          // The directory is missing (first use, or the server just removed the empty container): make it.
-          await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
-        } else if (isRetryable(err)) {
-          const found = await this.findOurNode(dir, protectedId, signal);
-          if (found !== undefined) return { ...found, children: undefined };
-          const delay = this.retry.nextDelay(lostReplies++, clock.now() - started);
-          if (delay === undefined) throw err;
-          await sleep(delay, clock, signal);
-        } else {
-          throw err;
-        }
-        if (signal?.aborted) throw abortError(signal, 'acquire');
-      }
+      if (signal?.aborted) throw abortError(signal, 'acquire');
     }
   }
 
   /**
-   * One try of a protected create with a listing of `dir` behind it, for a create that is only allowed while
-   * something else holds (the semaphore's gate). `alongside` runs right after the create and the listing are
-   * queued, so whatever it queues (the gate's release) leaves in the same write and is applied after them.
-   * Resolves to our node, or to undefined when the create must be tried again from the start: the directory
-   * was missing (it is made now) or the reply was lost and the create did not happen.
+   * One try of a protected create, with a listing of `dir` behind it. `alongside` runs right after the create and
+   * the listing are queued, so whatever it queues (the semaphore's gate release) leaves in the same write and is
+   * applied after them. Resolves to our node, or to the error after which no node of ours exists, so the create
+   * may be tried again with the same `protectedId`: NONODE (the directory is missing), or a retryable error whose
+   * create did not happen. Any other error rejects; after an abort the node, if made, is deleted in the background.
    */
-  async createProtectedOnce(
+  async tryCreateProtected(
     dir: string,
     name: string,
+    protectedId: string,
     data: Uint8Array,
     signal: AbortSignal | undefined,
-    alongside: () => void,
-  ): Promise<CreatedNode | undefined> {
-    const protectedId = newProtectedId();
-    const both = this.port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
+    alongside?: () => void,
+  ): Promise<CreatedNode | { readonly failed: unknown }> {
+    const both = this.#port.createSequentialAndList(protectedPath(dir, protectedId, name), dir, data, signal);
     both.children.catch(() => undefined);
-    alongside();
+    alongside?.();
     try {
       const node = await both.created;
       return { ...node, children: await both.children.catch(() => undefined) };
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
-        this.findAndDeleteInBackground(dir, protectedId);
+        // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may
+        // exist with a name we never learnt. Either way the caller leaves now, and the protection prefix finds
+        // the node (behind the create, in this session's order) to delete it.
+        this.#findAndDeleteInBackground(dir, protectedId);
         throw err;
       }
-      if (isCode(err, 'NONODE')) {
-        await this.retrying(() => this.port.ensureContainers(dir, signal), signal);
-        return undefined;
-      }
+      if (isCode(err, 'NONODE')) return { failed: err };
       if (!isRetryable(err)) throw err;
-      const found = await this.findOurNode(dir, protectedId, signal);
-      return found === undefined ? undefined : { ...found, children: undefined };
+      const found = await this.#findOurNode(dir, protectedId, signal);
+      return found === undefined ? { failed: err } : { ...found, children: undefined };
     }
+  }
+
+  /** Creates a missing lock directory (and its ancestors) as containers, retrying across broken connections. */
+  makeDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
+    return this.retrying(() => this.#port.ensureContainers(dir, signal), signal);
   }
 
   /**
    * After a create with an unknown outcome: our node if the server made it for this session. A node of ours left
    * by an earlier session is not ours to use (it goes when that session's expiry is processed); we delete it.
    */
-  private async findOurNode(
+  async #findOurNode(
     dir: string,
     protectedId: string,
     signal: AbortSignal | undefined,
   ): Promise<{ path: string; stamp: NodeStamp } | undefined> {
     let children: string[];
     try {
-      children = await this.retrying(() => this.port.getChildren(dir, signal), signal);
+      children = await this.retrying(() => this.#port.getChildren(dir, signal), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
-      if (!isSessionLost(err)) this.findAndDeleteInBackground(dir, protectedId);
+      if (!isSessionLost(err)) this.#findAndDeleteInBackground(dir, protectedId);
       throw err;
     }
     const name = findProtectedChild(children, protectedId);
@@ -148,14 +128,14 @@ export class NodeOps {
     const path = joinPath(dir, name);
     let stamp: NodeStamp | undefined;
     try {
-      stamp = await this.retrying(() => this.port.stamp(path), undefined);
+      stamp = await this.retrying(() => this.#port.stamp(path), undefined);
     } catch (err) {
       // We found our node but cannot read it: nobody else will ever delete it while this session lives.
       if (!isSessionLost(err)) void this.guaranteedDelete(path).catch(() => undefined);
       throw err;
     }
     if (stamp === undefined) return undefined;
-    if (stamp.ephemeralOwner !== this.port.sessionId()) {
+    if (stamp.ephemeralOwner !== this.#port.sessionId()) {
       void this.guaranteedDelete(path).catch(() => undefined);
       return undefined;
     }
@@ -163,12 +143,12 @@ export class NodeOps {
   }
 
   /** The unknown-outcome create of an abandoned attempt: find it once connected and delete it. */
-  private findAndDeleteInBackground(dir: string, protectedId: string): void {
+  #findAndDeleteInBackground(dir: string, protectedId: string): void {
     const run = async (): Promise<void> => {
       for (;;) {
         try {
-          await this.port.waitConnected();
-          const name = findProtectedChild(await this.port.getChildren(dir), protectedId);
+          await this.#port.waitConnected();
+          const name = findProtectedChild(await this.#port.getChildren(dir), protectedId);
           if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
           return;
         } catch (err) {
@@ -181,17 +161,17 @@ export class NodeOps {
 
   /** Runs an idempotent call, retrying it across broken connections while the session lives. */
   async retrying<T>(run: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     const started = clock.now();
     for (let failures = 0; ; failures++) {
       try {
         return await run();
       } catch (err) {
         if (!isRetryable(err)) throw err;
-        const delay = this.retry.nextDelay(failures, clock.now() - started);
+        const delay = this.#retry.nextDelay(failures, clock.now() - started);
         if (delay === undefined) throw err;
         await sleep(delay, clock, signal);
-        await this.port.waitConnected(signal);
+        await this.#port.waitConnected(signal);
       }
     }
   }
@@ -202,13 +182,13 @@ export class NodeOps {
    * the delete carries on in the background until it succeeds or the session ends.
    */
   async deleteOnExit(path: string): Promise<void> {
-    if (!this.port.isConnected()) {
+    if (!this.#port.isConnected()) {
       // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
       void this.guaranteedDelete(path).catch(() => undefined);
       return;
     }
     try {
-      await this.port.delete(path);
+      await this.#port.delete(path);
     } catch (err) {
       if (isCode(err, 'NONODE') || isSessionLost(err)) return;
       void this.guaranteedDelete(path).catch(() => undefined);
@@ -220,17 +200,17 @@ export class NodeOps {
    * already gone, or our session has ended. Rejects only for errors no retry can fix (NOAUTH, for example).
    */
   async guaranteedDelete(path: string): Promise<void> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     for (let failures = 0; ; failures++) {
       try {
-        await this.port.delete(path);
+        await this.#port.delete(path);
         return;
       } catch (err) {
         if (isCode(err, 'NONODE') || isSessionLost(err)) return;
         if (!isRetryable(err)) throw err;
       }
       try {
-        await this.port.waitConnected();
+        await this.#port.waitConnected();
       } catch {
         return; // the session ended, and our ephemeral node with it
       }

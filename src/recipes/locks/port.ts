@@ -7,7 +7,7 @@
 import type { OpResult, WriteOp } from '../../client/multi.js';
 import type { Clock } from '../../session/clock.js';
 
-/** The parts of a Stat the recipes read. */
+/** The parts of a Stat the recipes read (the port hands over the client's Stat itself). */
 export interface NodeStamp {
   /** Zxid of the create: strictly increasing over the life of the ensemble, hence the fencing token. */
   readonly czxid: bigint;
@@ -62,19 +62,16 @@ export interface LockPort {
     data: Uint8Array,
     signal?: AbortSignal,
   ): { readonly created: Promise<{ path: string; stamp: NodeStamp }>; readonly children: Promise<string[]> };
-  /** An ephemeral-sequential create on its own. */
-  createSequential(path: string, data: Uint8Array, signal?: AbortSignal): Promise<{ path: string; stamp: NodeStamp }>;
   /** Creates `path` and any missing ancestors as containers (existing nodes are fine). */
   ensureContainers(path: string, signal?: AbortSignal): Promise<void>;
   getChildren(path: string, signal?: AbortSignal): Promise<string[]>;
   /** getChildren leaving a child watch. */
   getChildrenWatch(path: string, signal?: AbortSignal): Promise<{ children: string[]; watch: PortWatch }>;
   /** getData leaving a data watch (none is left when the node does not exist: NONODE). */
-  getDataWatch(path: string, signal?: AbortSignal): Promise<{ data: Uint8Array; stamp: NodeStamp; watch: PortWatch }>;
+  getDataWatch(path: string, signal?: AbortSignal): Promise<{ data: Uint8Array; watch: PortWatch }>;
   /** The node's stamp, or undefined when it does not exist. */
   stamp(path: string, signal?: AbortSignal): Promise<NodeStamp | undefined>;
   delete(path: string): Promise<void>;
-  setData(path: string, data: Uint8Array): Promise<void>;
   /** A check that `path` exists (any version), to put in front of guarded writes. */
   checkOp(path: string): PortWriteOp;
   multi(ops: readonly PortWriteOp[]): Promise<OpResult[]>;

@@ -23,11 +23,19 @@ const SORT_NAMES = [READ_LOCK_NAME, WRITE_LOCK_NAME] as const;
 
 /** One half of a read/write lock. */
 export class ReadWriteHalf implements InterProcessLock {
+  readonly #lock: ReentrantLock;
+  readonly #lockName: string;
+  readonly #refuse: (owner: object) => string | undefined;
+
   constructor(
-    private readonly lock: ReentrantLock,
-    private readonly lockName: string,
-    private readonly refuse: (owner: object) => string | undefined,
-  ) {}
+    lock: ReentrantLock,
+    lockName: string,
+    refuse: (owner: object) => string | undefined,
+  ) {
+    this.#lock = lock;
+    this.#lockName = lockName;
+    this.#refuse = refuse;
+  }
 
   /** Waits until this half of the lock is held; resolves with the lease. */
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<Lease>;
@@ -35,11 +43,11 @@ export class ReadWriteHalf implements InterProcessLock {
   acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
     const owner = ownerOf(options, 'acquire');
-    const refusal = this.refuse(owner);
+    const refusal = this.#refuse(owner);
     if (refusal !== undefined) {
       throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (acquire): ${refusal}`, { op: 'acquire' });
     }
-    return this.lock.acquire({ ...options, owner });
+    return this.#lock.acquire({ ...options, owner });
   }
 
   /** Releases a lease of this half (the same as `lease.release()`). */
@@ -48,22 +56,22 @@ export class ReadWriteHalf implements InterProcessLock {
   }
 
   isAcquiredInThisProcess(): boolean {
-    return this.lock.isAcquiredInThisProcess();
+    return this.#lock.isAcquiredInThisProcess();
   }
 
   /** Whether `owner` holds this half of the lock. */
   isHeldBy(owner: object): boolean {
-    return this.lock.isHeldBy(owner);
+    return this.#lock.isHeldBy(owner);
   }
 
   /** This half's nodes (readers or writers), full paths in lock order. */
   getParticipantNodes(): Promise<string[]> {
-    return this.lock.participantNodes((name) => name.includes(this.lockName));
+    return this.#lock.participantNodes((name) => name.includes(this.#lockName));
   }
 
   /** Asks to be told when another process requests this half's release (Curator's revocation). */
   makeRevocable(listener: RevocationListener): void {
-    this.lock.makeRevocable(listener);
+    this.#lock.makeRevocable(listener);
   }
 }
 

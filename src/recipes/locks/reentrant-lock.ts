@@ -14,10 +14,9 @@
  */
 
 import { ZooKeeperError } from '../../errors.js';
-import { abortError } from '../retry.js';
+import { abortError, waitForEvent } from '../retry.js';
 import type { Clock } from '../../session/clock.js';
 import type { Decide, HeldNode, LockInternals } from './internals.js';
-import { waitForEvent } from './internals.js';
 import { Lease, NOT_ACQUIRED, type LeaseBackend, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import type { LockPort } from './port.js';
@@ -81,33 +80,45 @@ export function ownerOf(options: AcquireOptions, op: string): object {
 }
 
 export class ReentrantLock {
-  private readonly holds = new Map<object, Hold>();
+  readonly #holds = new Map<object, Hold>();
   /** Owners with an attempt in flight. */
-  private readonly entering = new Map<object, Promise<unknown>>();
-  private revocationListener: RevocationListener | undefined;
+  readonly #entering = new Map<object, Promise<unknown>>();
+  #revocationListener: RevocationListener | undefined;
+
+  readonly #port: LockPort;
+  readonly #internals: LockInternals;
+  readonly #decideFor: (owner: object) => Decide;
+  readonly #lockLost: LockLostPolicy;
+  readonly #data: Uint8Array | undefined;
 
   constructor(
-    private readonly port: LockPort,
-    readonly internals: LockInternals,
+    port: LockPort,
+    internals: LockInternals,
     /** The predicate for an attempt by this owner (the read lock lets its owner's write lock through). */
-    private readonly decideFor: (owner: object) => Decide,
-    private readonly lockLost: LockLostPolicy,
-    private readonly data: Uint8Array | undefined,
-  ) {}
+    decideFor: (owner: object) => Decide,
+    lockLost: LockLostPolicy,
+    data: Uint8Array | undefined,
+  ) {
+    this.#port = port;
+    this.#internals = internals;
+    this.#decideFor = decideFor;
+    this.#lockLost = lockLost;
+    this.#data = data;
+  }
 
   /** Asks the holder's listener to release when someone writes the revoke message into its node. */
   makeRevocable(listener: RevocationListener): void {
-    this.revocationListener = listener;
+    this.#revocationListener = listener;
   }
 
   /** The node `owner` holds, if it holds the lock. */
   heldNodeOf(owner: object): HeldNode | undefined {
-    const hold = this.holds.get(owner);
+    const hold = this.#holds.get(owner);
     return hold !== undefined && hold.releasing === undefined ? hold.node : undefined;
   }
 
   isAcquiredInThisProcess(): boolean {
-    return this.holds.size > 0;
+    return this.#holds.size > 0;
   }
 
   /** True while `owner` (or the owner of a Lease) holds the lock. */
@@ -116,19 +127,19 @@ export class ReentrantLock {
   }
 
   async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
-    const clock = this.port.clock;
+    const clock = this.#port.clock;
     const deadline = deadlineOf(options, clock, 'acquire');
     const owner = ownerOf(options, 'acquire');
     const { signal } = options;
     for (;;) {
       if (signal?.aborted) throw abortError(signal, 'acquire');
-      const hold = this.holds.get(owner);
+      const hold = this.#holds.get(owner);
       if (hold !== undefined && hold.releasing === undefined) {
         hold.count++;
-        return this.leaseFor(hold, owner);
+        return this.#leaseFor(hold, owner);
       }
       // Wait for this owner's attempt in flight, or for its old node to be deleted, then look again.
-      const busy = hold?.releasing ?? this.entering.get(owner);
+      const busy = hold?.releasing ?? this.#entering.get(owner);
       if (busy === undefined) break;
       const outcome = await waitForEvent(
         busy.catch(() => undefined),
@@ -139,59 +150,59 @@ export class ReentrantLock {
       if (outcome === 'timeout') return NOT_ACQUIRED;
       if (outcome === 'aborted') throw abortError(signal as AbortSignal, 'acquire');
     }
-    const attempt = this.internals.attempt({ deadline, signal, data: this.data, decide: this.decideFor(owner) });
-    this.entering.set(owner, attempt);
+    const attempt = this.#internals.attempt({ deadline, signal, data: this.#data, decide: this.#decideFor(owner) });
+    this.#entering.set(owner, attempt);
     let node: HeldNode | undefined;
     try {
       node = await attempt;
     } finally {
-      this.entering.delete(owner);
+      this.#entering.delete(owner);
     }
     if (node === undefined) return NOT_ACQUIRED;
-    const hold = this.startHold(node);
-    this.holds.set(owner, hold);
-    return this.leaseFor(hold, owner);
+    const hold = this.#startHold(node);
+    this.#holds.set(owner, hold);
+    return this.#leaseFor(hold, owner);
   }
 
-  private startHold(node: HeldNode): Hold {
-    const lost = new LockLostSignal(this.port, this.lockLost, node.path);
-    const listener = this.revocationListener;
+  #startHold(node: HeldNode): Hold {
+    const lost = new LockLostSignal(this.#port, this.#lockLost, node.path);
+    const listener = this.#revocationListener;
     const stopRevocation =
-      listener === undefined ? () => undefined : watchRevocation(this.port, node.path, listener, lost);
+      listener === undefined ? () => undefined : watchRevocation(this.#port, node.path, listener, lost);
     return { node, count: 1, lost, stopRevocation, releasing: undefined };
   }
 
-  private leaseFor(hold: Hold, owner: object): Lease {
+  #leaseFor(hold: Hold, owner: object): Lease {
     const backend: LeaseBackend = {
-      port: this.port,
+      port: this.#port,
       node: hold.node.path,
       fencingToken: hold.node.fencingToken,
       // a getter: the signal is made only if someone asks for it (see lock-lost.ts)
       get signal() {
         return hold.lost.signal;
       },
-      releaseOne: () => this.releaseOne(owner, hold),
+      releaseOne: () => this.#releaseOne(owner, hold),
     };
     return new Lease(backend, owner);
   }
 
-  private async releaseOne(owner: object, hold: Hold): Promise<void> {
+  async #releaseOne(owner: object, hold: Hold): Promise<void> {
     hold.count--;
     if (hold.count > 0) return;
     hold.stopRevocation();
     hold.lost.dispose();
     // The hold stays in the table until the node is gone (a release that drops local state first is how a
     // process ends up waiting behind its own orphan), then goes whatever the outcome.
-    hold.releasing = this.internals.guaranteedDelete(hold.node.path);
+    hold.releasing = this.#internals.guaranteedDelete(hold.node.path);
     try {
       await hold.releasing;
     } finally {
-      if (this.holds.get(owner) === hold) this.holds.delete(owner);
+      if (this.#holds.get(owner) === hold) this.#holds.delete(owner);
     }
   }
 
   /** Full paths of every node in this lock's directory that `filter` accepts, in lock order. */
   participantNodes(filter?: (name: string) => boolean): Promise<string[]> {
-    return this.internals.participantNodes(filter);
+    return this.#internals.participantNodes(filter);
   }
 }

@@ -9,7 +9,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isCode, isRetryable } from '../../errors.js';
 import type { LockLostSignal } from './lock-lost.js';
 import { REVOKE_MESSAGE } from './naming.js';
-import type { LockPort, PortWatch } from './port.js';
+import type { LockPort } from './port.js';
 import { sleep } from '../retry.js';
 
 const RETRY_PAUSE_MS = 100;
@@ -31,7 +31,6 @@ export function watchRevocation(
   lost: LockLostSignal,
 ): () => void {
   let stopped = false;
-  let current: PortWatch | undefined;
   const run = async (): Promise<void> => {
     while (!stopped) {
       let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
@@ -50,7 +49,6 @@ export function watchRevocation(
         await sleep(RETRY_PAUSE_MS, port.clock).catch(() => undefined);
         continue;
       }
-      current = read.watch;
       if (stopped) {
         await read.watch.remove();
         return;
@@ -74,7 +72,6 @@ export function watchRevocation(
   return () => {
     stopped = true;
     // The node is about to be deleted, which fires and clears the server's watch: nothing to send.
-    void current;
   };
 }
 

@@ -11,14 +11,14 @@ import type { AcquireOptions, InterProcessLock } from './reentrant-lock.js';
 import { InterProcessSemaphoreV2 } from './semaphore-v2.js';
 
 export class InterProcessSemaphoreMutex implements InterProcessLock {
-  private readonly semaphore: InterProcessSemaphoreV2;
+  readonly #semaphore: InterProcessSemaphoreV2;
 
   constructor(
     client: ZooKeeperClient,
     readonly path: string,
     options: LockOptions = {},
   ) {
-    this.semaphore = new InterProcessSemaphoreV2(client, path, 1, options);
+    this.#semaphore = new InterProcessSemaphoreV2(client, path, 1, options);
   }
 
   /** Waits for the one lease. `owner` is ignored: this lock never re-enters. */
@@ -26,7 +26,7 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
   acquire(options: AcquireOptions): Promise<Lease | NotAcquired>;
   acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
     const { owner: _ignored, ...rest } = options;
-    return this.semaphore.acquireOne(rest);
+    return this.#semaphore.acquireOne(rest);
   }
 
   /** Releases a lease (the same as `lease.release()`). */
@@ -35,11 +35,11 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
   }
 
   isAcquiredInThisProcess(): boolean {
-    return this.semaphore.leasesHeldInThisProcess > 0;
+    return this.#semaphore.leasesHeldInThisProcess > 0;
   }
 
   /** The lease nodes of every process holding or waiting for the lock. */
   getParticipantNodes(): Promise<string[]> {
-    return this.semaphore.getParticipantNodes();
+    return this.#semaphore.getParticipantNodes();
   }
 }

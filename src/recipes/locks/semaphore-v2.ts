@@ -41,11 +41,11 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, type RetryPolicy } from '../retry.js';
-import { LockInternals, waitForEvent, type Decide } from './internals.js';
+import { abortError, sleep, waitForEvent, type RetryPolicy } from '../retry.js';
+import { LockInternals, type Decide } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
-import { joinPath, LEASE_NAME, LOCK_NAME, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
+import { joinPath, LEASE_NAME, LOCK_NAME, newProtectedId, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
 import { NodeOps, type CreatedNode } from './node-ops.js';
 import { isCode } from '../../errors.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
@@ -67,14 +67,14 @@ class LeaseGone extends Error {}
 
 /** Curator's InterProcessSemaphoreV2: at most `maxLeases` leases at a time across every process. */
 export class InterProcessSemaphoreV2 {
-  private readonly port: LockPort;
-  private readonly ops: NodeOps;
-  private readonly gate: LockInternals;
-  private readonly leasesPath: string;
-  private readonly retry: RetryPolicy;
-  private readonly lockLost: LockLostPolicy;
-  private readonly data: Uint8Array | undefined;
-  private outstanding = 0;
+  readonly #port: LockPort;
+  readonly #ops: NodeOps;
+  readonly #gate: LockInternals;
+  readonly #leasesPath: string;
+  readonly #retry: RetryPolicy;
+  readonly #lockLost: LockLostPolicy;
+  readonly #data: Uint8Array | undefined;
+  #outstanding = 0;
 
   constructor(
     client: ZooKeeperClient,
@@ -89,14 +89,14 @@ export class InterProcessSemaphoreV2 {
         path,
       });
     }
-    this.port = resolved.port;
-    this.retry = resolved.retry;
-    this.lockLost = resolved.lockLost;
-    this.data = resolved.data;
-    this.ops = new NodeOps(this.port, this.retry);
-    this.leasesPath = joinPath(path, SEMAPHORE_LEASES);
+    this.#port = resolved.port;
+    this.#retry = resolved.retry;
+    this.#lockLost = resolved.lockLost;
+    this.#data = resolved.data;
+    this.#ops = new NodeOps(this.#port, this.#retry);
+    this.#leasesPath = joinPath(path, SEMAPHORE_LEASES);
     const locksPath = joinPath(path, SEMAPHORE_LOCKS);
-    this.gate = new LockInternals(this.port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.retry);
+    this.#gate = new LockInternals(this.#port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.#retry);
   }
 
   /**
@@ -109,12 +109,12 @@ export class InterProcessSemaphoreV2 {
     if (!Number.isInteger(qty) || qty < 1) {
       throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (acquire): qty must be a positive integer', { op: 'acquire', path: this.path });
     }
-    const deadline = deadlineOf(options, this.port.clock, 'acquire');
+    const deadline = deadlineOf(options, this.#port.clock, 'acquire');
     const taken: Lease[] = [];
     let complete = false;
     try {
       for (let i = 0; i < qty; i++) {
-        const lease = await this.acquireLease(deadline, options.signal);
+        const lease = await this.#acquireLease(deadline, options.signal);
         if (lease === undefined) return NOT_ACQUIRED;
         taken.push(lease);
       }
@@ -142,13 +142,13 @@ export class InterProcessSemaphoreV2 {
 
   /** Leases this object has handed out and not yet released. */
   get leasesHeldInThisProcess(): number {
-    return this.outstanding;
+    return this.#outstanding;
   }
 
   /** The lease nodes (holders, and the one acquirer waiting), full paths. */
   async getParticipantNodes(): Promise<string[]> {
     try {
-      return (await this.port.getChildren(this.leasesPath)).map((name) => joinPath(this.leasesPath, name));
+      return (await this.#port.getChildren(this.#leasesPath)).map((name) => joinPath(this.#leasesPath, name));
     } catch (err) {
       if (isCode(err, 'NONODE')) return [];
       throw err;
@@ -160,17 +160,17 @@ export class InterProcessSemaphoreV2 {
    * fewer than maxLeases lease nodes sort ahead of ours (see the file comment for why this is safe next to
    * Curator clients).
    */
-  private async acquireLease(deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
-    const clock = this.port.clock;
+  async #acquireLease(deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
+    const clock = this.#port.clock;
     const started = clock.now();
     for (let retryCount = 0; ; retryCount++) {
-      const node = (await this.createWithoutGate(signal)) ?? (await this.createUnderGate(deadline, signal));
+      const node = (await this.#createWithoutGate(signal)) ?? (await this.#createUnderGate(deadline, signal));
       if (node === undefined) return undefined;
       try {
-        return await this.waitForPlace(node, deadline, signal);
+        return await this.#waitForPlace(node, deadline, signal);
       } catch (err) {
         if (!(err instanceof LeaseGone)) throw err;
-        const delay = this.retry.nextDelay(retryCount, clock.now() - started);
+        const delay = this.#retry.nextDelay(retryCount, clock.now() - started);
         if (delay === undefined) {
           throw new ZooKeeperError('NONODE', `NONODE (acquire ${this.path}): our lease node vanished while waiting`, {
             op: 'acquire',
@@ -186,20 +186,20 @@ export class InterProcessSemaphoreV2 {
    * Our lease node, created without the gate and kept only when the gate's directory, listed right behind the
    * create, is empty (see the file comment); undefined when it was not kept, so the caller goes through the gate.
    */
-  private async createWithoutGate(signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
+  async #createWithoutGate(signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
     // A second try when the first made no node: the leases directory did not exist yet (it does now), or the
     // create's answer was lost and it had not been applied.
     for (let tries = 0; tries < 2; tries++) {
-      const made = await this.createChecked(signal, () => this.gateIdle(signal));
+      const made = await this.#createChecked(signal, () => this.#gateIdle(signal));
       if (made !== 'none') return made === 'taken back' ? undefined : made;
     }
     return undefined;
   }
 
   /** True when the gate's directory is empty or missing; false when not, or when it cannot be told. */
-  private async gateIdle(signal: AbortSignal | undefined): Promise<boolean> {
+  async #gateIdle(signal: AbortSignal | undefined): Promise<boolean> {
     try {
-      return (await this.port.getChildren(this.gate.basePath, signal)).length === 0;
+      return (await this.#port.getChildren(this.#gate.basePath, signal)).length === 0;
     } catch (err) {
       return isCode(err, 'NONODE');
     }
@@ -211,11 +211,11 @@ export class InterProcessSemaphoreV2 {
    * server applies the create first, so it still happens under the gate, and the gate costs no extra round trip.
    * The release's answer tells whether we still held the gate (see the file comment).
    */
-  private async createUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
+  async #createUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
     for (;;) {
-      const gate = await this.gate.attempt({ deadline, signal, decide: gateVerdict, watchOwnNode: false });
+      const gate = await this.#gate.attempt({ deadline, signal, decide: gateVerdict, watchOwnNode: false });
       if (gate === undefined) return undefined;
-      const made = await this.createChecked(signal, () => this.releaseGate(gate.path));
+      const made = await this.#createChecked(signal, () => this.#releaseGate(gate.path));
       if (typeof made === 'object') return made;
       if (signal?.aborted) throw abortError(signal, 'acquire');
     }
@@ -227,10 +227,10 @@ export class InterProcessSemaphoreV2 {
    * the gate counts it, so it is deleted before this returns. 'none' when no node was made. Every way out waits
    * for the check, so nothing it started (the gate's release) outlives the call.
    */
-  private async createChecked(signal: AbortSignal | undefined, check: () => Promise<boolean>): Promise<CreatedNode | 'none' | 'taken back'> {
+  async #createChecked(signal: AbortSignal | undefined, check: () => Promise<boolean>): Promise<CreatedNode | 'none' | 'taken back'> {
     let checked: Promise<boolean> | undefined;
     const sendCheck = (): Promise<boolean> => (checked ??= check());
-    const created = await this.ops.createProtectedOnce(this.leasesPath, LEASE_NAME, this.data ?? EMPTY, signal, sendCheck).then(
+    const created = await this.#createLeaseOnce(signal, sendCheck).then(
       (node) => ({ node }),
       (err: unknown) => ({ err }),
     );
@@ -239,24 +239,36 @@ export class InterProcessSemaphoreV2 {
     const { node } = created;
     if (node === undefined) return 'none';
     if (keep) return node;
-    await this.ops.guaranteedDelete(node.path);
+    await this.#ops.guaranteedDelete(node.path);
     return 'taken back';
   }
 
+  /**
+   * One try of the protected create of our lease node, with a listing of the leases behind it; `alongside` runs
+   * right after both are queued (see NodeOps.tryCreateProtected). Undefined when the create must be tried again
+   * from the start: the directory was missing (it is made now) or the reply was lost and the create did not happen.
+   */
+  async #createLeaseOnce(signal: AbortSignal | undefined, alongside: () => void): Promise<CreatedNode | undefined> {
+    const made = await this.#ops.tryCreateProtected(this.#leasesPath, LEASE_NAME, newProtectedId(), this.#data ?? EMPTY, signal, alongside);
+    if (!('failed' in made)) return made;
+    if (isCode(made.failed, 'NONODE')) await this.#ops.makeDirectory(this.#leasesPath, signal);
+    return undefined;
+  }
+
   /** Deletes our gate node: true when it was still there, false when it was already gone or the answer was lost. */
-  private async releaseGate(path: string): Promise<boolean> {
+  async #releaseGate(path: string): Promise<boolean> {
     try {
-      await this.port.delete(path);
+      await this.#port.delete(path);
       return true;
     } catch (err) {
       // Lost answer or ended session: make sure it goes (guaranteedDelete gives up once the session is over).
-      if (!isCode(err, 'NONODE')) void this.ops.guaranteedDelete(path).catch(() => undefined);
+      if (!isCode(err, 'NONODE')) void this.#ops.guaranteedDelete(path).catch(() => undefined);
       return false;
     }
   }
 
   /** Waits until fewer than maxLeases lease nodes sort ahead of ours; undefined (node deleted) on timeout. */
-  private async waitForPlace(node: CreatedNode, deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
+  async #waitForPlace(node: CreatedNode, deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
     const name = nodeName(node.path);
     let children = node.children;
     let kept = false;
@@ -265,7 +277,7 @@ export class InterProcessSemaphoreV2 {
         if (signal?.aborted) throw abortError(signal, 'acquire');
         let watch: PortWatch | undefined;
         if (children === undefined) {
-          ({ children, watch } = await this.ops.retrying(() => this.port.getChildrenWatch(this.leasesPath, signal), signal));
+          ({ children, watch } = await this.#ops.retrying(() => this.#port.getChildrenWatch(this.#leasesPath, signal), signal));
         }
         const verdict = getsTheLock(sortLockChildren(children, LEASE_SORT), name, this.maxLeases);
         children = undefined;
@@ -276,27 +288,27 @@ export class InterProcessSemaphoreV2 {
         if (verdict.acquired) {
           kept = true;
           await watch?.remove();
-          return this.leaseFor(node);
+          return this.#leaseFor(node);
         }
         // Not yet: the listing that came with the create set no watch; list again with one.
         if (watch === undefined) continue;
-        const outcome = await waitForEvent(watch.fired, this.port.clock, deadline, signal);
+        const outcome = await waitForEvent(watch.fired, this.#port.clock, deadline, signal);
         if (outcome === 'fired') continue;
         await watch.remove();
         if (outcome === 'timeout') return undefined;
         throw abortError(signal as AbortSignal, 'acquire');
       }
     } finally {
-      if (!kept) await this.ops.deleteOnExit(node.path);
+      if (!kept) await this.#ops.deleteOnExit(node.path);
     }
   }
 
-  private leaseFor(node: CreatedNode): Lease {
-    const lost = new LockLostSignal(this.port, this.lockLost, node.path);
-    this.outstanding++;
+  #leaseFor(node: CreatedNode): Lease {
+    const lost = new LockLostSignal(this.#port, this.#lockLost, node.path);
+    this.#outstanding++;
     return new Lease(
       {
-        port: this.port,
+        port: this.#port,
         node: node.path,
         fencingToken: node.stamp.czxid,
         get signal() {
@@ -305,9 +317,9 @@ export class InterProcessSemaphoreV2 {
         releaseOne: async () => {
           lost.dispose();
           try {
-            await this.ops.guaranteedDelete(node.path);
+            await this.#ops.guaranteedDelete(node.path);
           } finally {
-            this.outstanding--;
+            this.#outstanding--;
           }
         },
       },
