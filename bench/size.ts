@@ -5,21 +5,16 @@
  * raw, minified and gzipped, then the bytes by area (protocol, session, client, transport, recipes) and the largest
  * source files in the bundle (esbuild's metafile), which is where to look when the figure grows.
  *
- *   npm run bench:size [-- --top 15]
+ * With `--price`, it prints instead what each optional part of the client costs (bench/size-price.ts).
+ *
+ *   npm run bench:size [-- --top 15 | --price]
  */
 
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { renderTable } from '../src/tools/bench/table.js';
+import { measure, ROOT } from './size-bundle.js';
+import { leaveOut, pricedParts } from './size-price.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TARGET_GZIP = 22 * 1024;
-
-const ENTRY = `
-export { ZooKeeperClient } from './src/node.ts';
-export { InterProcessMutex } from './src/recipes/locks/mutex.ts';
-`;
 
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 
@@ -30,24 +25,23 @@ function areaOf(file: string): string {
   return file === 'src/client.ts' ? 'client' : 'errors, entry';
 }
 
+/** `--price`: the bytes each optional part costs, by bundling again without it. */
+async function price(): Promise<void> {
+  const base = await measure();
+  const rows: string[][] = [['(everything)', String(base.minified), String(base.gzipped), '']];
+  for (const part of pricedParts()) {
+    const { minified, gzipped } = await measure([leaveOut(part, ROOT)]);
+    rows.push([part.name, String(minified), String(gzipped), String(base.gzipped - gzipped)]);
+  }
+  process.stdout.write('\nclient (Node entry) + InterProcessMutex, each part left out in turn (bytes)\n');
+  process.stdout.write(renderTable(['left out', 'minified', 'min+gzip', 'saved (min+gzip)'], rows));
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes('--price')) return price();
   const top = Number(args[args.indexOf('--top') + 1] ?? 12) || 12;
-  const result = await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'size-entry.ts' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'es2022',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const out = result.outputFiles[0];
-  if (out === undefined) throw new Error('esbuild produced no output');
-  const minified = out.contents.length;
-  const gzipped = gzipSync(out.contents, { level: 9 }).length;
+  const { result, minified, gzipped } = await measure();
   process.stdout.write(`\nclient (Node entry) + InterProcessMutex, esbuild ${(await import('esbuild')).version}, minified\n`);
   process.stdout.write(
     renderTable(
