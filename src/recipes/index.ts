@@ -41,7 +41,6 @@ export { SharedCount, type SharedCountEvent } from './shared/shared-count.js';
 export type { VersionedValue } from './shared/versioned.js';
 export {
   LeaderSelector,
-  type ClientSource,
   type Leadership,
   type LeaderSelectorEvent,
   type LeaderSelectorOptions,
