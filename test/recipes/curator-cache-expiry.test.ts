@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
-import { expireSession } from '../harness/expire-session.js';
+import { expireSession, nextChange } from '../harness/expire-session.js';
 import { converged, showEvent as show } from './cache-helpers.js';
 import { codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
 
@@ -82,6 +82,36 @@ describe('CuratorCache across a session expiry', () => {
       expect(await converged(cache, fx.direct)).toBe(true);
     });
   }
+
+  it('the same after a client-side expiry: the link frozen past the session timeout (one-shot watches)', async () => {
+    fx.proxy.pass();
+    const root = lockPath('cache');
+    await fx.direct.mkdirp(`${root}/changed`, { data: 'c0' });
+    await fx.direct.create(`${root}/doomed`);
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000, reconnectDelay: () => 20 });
+    await using cache = new CuratorCache(client, root, { watchMode: 'one-shot' });
+    await cache.start();
+    const events: string[] = [];
+    cache.addListener((e) => events.push(show(root, e)));
+    const lost = nextChange(client, (c) => c.event === 'LOST');
+    fx.proxy.pause();
+    await fx.direct.setData(`${root}/changed`, 'c1');
+    await fx.direct.delete(`${root}/doomed`);
+    await fx.direct.create(`${root}/born`, 'b');
+    // nothing reaches the server for 4/3 of the timeout: the client gives the session up by itself
+    expect((await lost).reason).toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(cache.stale).toBe(true);
+    fx.proxy.resetAll();
+    fx.proxy.pass();
+    await eventually(() => events.at(-1) === 'RESYNCED', 15_000, 'RESYNCED');
+    expect(events[0]).toBe('STALE');
+    expect(events.slice(1, -1).sort()).toEqual(['CHANGED /changed c1', 'CREATED /born', 'DELETED /doomed']);
+    expect(await converged(cache, fx.direct)).toBe(true);
+    events.length = 0;
+    await fx.direct.setData(`${root}/born`, 'b1');
+    await eventually(() => events.length === 1, 10_000, 'a change after the renewal');
+    expect(events).toEqual(['CHANGED /born b1']);
+  });
 
   it('a start() still loading when the session expires finishes on the new session', async () => {
     fx.proxy.pass();
