@@ -11,3 +11,6 @@ export { decodeSnapshot, SnapshotDecoder, type SnapshotEvent, type StatPersisted
 export { decodeTxnPayload, type TxnDigest, type TxnEntry, type TxnHeader } from './txn-entry.js';
 export * from './txn-records.js';
 export { decodeTxnLog, MAX_ENTRY_SIZE, TxnLogDecoder, type DamageEvent, type TxnEvent, type TxnLogEndEvent, type TxnLogEvent, type TxnLogHeaderEvent } from './txnlog-decoder.js';
+export { damageText, recordText, txnJson, txnText } from './txn-format.js';
+export { matchesTxn, underPath, type TxnFilter } from './txn-filter.js';
+export { NodeHistory, nodeEvents, nodeEventText, SessionSummaries, sessionSummaryText, type NodeChange, type NodeEvent, type SessionSummary } from './txn-summary.js';
