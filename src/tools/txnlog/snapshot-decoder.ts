@@ -209,7 +209,10 @@ export class SnapshotDecoder {
     }
   }
 
-  /** A seal: the checksum of everything before it, then "/". */
+  /**
+   * A seal: the checksum of everything before it, then "/". Its own bytes count towards the next seal's checksum
+   * (one CheckedInputStream runs over the whole file); the caller adds them, as it adds every record's.
+   */
   #seal(r: JuteReader): void {
     const at = r.offset;
     const stored = r.readLong('seal checksum');
@@ -224,14 +227,20 @@ export class SnapshotDecoder {
       );
     }
     this.#counts.seals++;
-    // The seal's own bytes count towards the next seal's checksum (one CheckedInputStream over the whole file).
-    this.#sum.update(r.bytes, at, r.offset);
   }
 
   /** What follows the first seal, told apart by its size (each part is optional, both have fixed sizes). */
   #trailer(out: SnapshotEvent[]): void {
     const b = this.#buf;
     const r = new JuteReader(b.buf, b.pos, b.buf.length);
+    let from = r.offset;
+    const seal = (): void => {
+      this.#sum.update(b.buf, from, r.offset);
+      from = r.offset;
+      this.#seal(r);
+      this.#sum.update(b.buf, from, r.offset);
+      from = r.offset;
+    };
     try {
       if (r.remaining > 0 && r.remaining !== LAST_ZXID_TRAILER) {
         const zxid = r.readLong('digest zxid');
@@ -239,11 +248,11 @@ export class SnapshotDecoder {
         // Digest version 1 (3.6.0) wrote the digest as a hex string.
         const digest = version < 2 ? BigInt(`0x${r.readString('digest') ?? '0'}`) : r.readLong('digest');
         out.push({ type: 'digest', zxid, version, digest });
-        this.#seal(r);
+        seal();
       }
       if (r.remaining >= LAST_ZXID_TRAILER) {
         out.push({ type: 'lastZxid', zxid: r.readLong('lastProcessedZxid') });
-        this.#seal(r);
+        seal();
       }
     } catch (e) {
       if (!(e instanceof JuteDecodeError) && !(e instanceof SyntaxError)) throw e;
