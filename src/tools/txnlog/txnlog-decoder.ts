@@ -87,6 +87,8 @@ export class TxnLogDecoder {
   #lastEnd = 0;
   /** The damage being scanned past, reported once the scan finds the next entry or the file ends. */
   #pending: Omit<DamageEvent, 'resumedAt'> | undefined;
+  /** The input has ended: an entry that is not whole never will be, so it is damage, not a wait. */
+  #ending = false;
 
   /** Bytes held: the unconsumed end of what was pushed (for tests that check memory stays flat). */
   get buffered(): number {
@@ -123,13 +125,16 @@ export class TxnLogDecoder {
         this.#tailBytes += b.available;
         this.#state = 'tail';
       } else {
-        out.push({
-          type: 'damage',
-          code: 'TRUNCATED_ENTRY',
-          offset: b.offset,
-          message: `the file ends inside an entry: ${b.available} byte(s) after the last complete one`,
-          resumedAt: undefined,
-        });
+        // A length that runs past the end is a truncation — or a damaged length with whole entries after it.
+        this.#ending = true;
+        this.#run(out);
+        // (#run moved the state on; TypeScript still sees the narrowed one.)
+        const state = this.#state as State;
+        if (state === 'resync') out.push({ ...this.#pending!, resumedAt: undefined });
+        else if (state === 'entries' && b.available > 0) {
+          out.push({ type: 'damage', code: 'TRUNCATED_ENTRY', offset: b.offset, message: `the file ends inside an entry: ${b.available} byte(s) after the last complete one`, resumedAt: undefined });
+        }
+        this.#pending = undefined;
       }
     }
     b.pos = b.buf.length;
@@ -190,7 +195,11 @@ export class TxnLogDecoder {
         return true;
       }
       const total = len + ENTRY_OVERHEAD;
-      if (buf.length - p < total) return false;
+      if (buf.length - p < total) {
+        if (!this.#ending) return false;
+        this.#damage('TRUNCATED_ENTRY', p, `the file ends inside an entry: ${buf.length - p} byte(s) after the last complete one`);
+        return true;
+      }
       if (buf[p + 12 + len] !== END_MARKER) {
         this.#damage('BAD_ENTRY', p, `no end marker 'B' after the ${len}-byte entry (found 0x${buf[p + 12 + len]!.toString(16).padStart(2, '0')})`);
         return true;
@@ -235,9 +244,15 @@ export class TxnLogDecoder {
       const len = view.getInt32(p + 8);
       if (crcHigh === 0 && crc === 0 && len === 0) break; // the zero tail, or a zeroed stretch: report it there
       if (crcHigh !== 0 || len <= 0 || len > MAX_RESYNC_ENTRY_SIZE) continue;
-      if (buf.length - p < len + ENTRY_OVERHEAD) return false; // a candidate, but not whole yet
+      if (buf.length - p < len + ENTRY_OVERHEAD) {
+        if (this.#ending) continue;
+        return false; // a candidate, but not whole yet
+      }
       if (buf[p + 12 + len] !== END_MARKER || adler32(buf, p + 12, p + 12 + len) !== crc) continue;
-      out.push({ ...this.#pending!, resumedAt: b.offset });
+      const pending = this.#pending!;
+      // Whole entries after it: the "truncated" entry had a damaged length.
+      const fixed = pending.code === 'TRUNCATED_ENTRY' ? { ...pending, code: 'BAD_ENTRY' as const, message: 'entry length runs past the end of the file' } : pending;
+      out.push({ ...fixed, resumedAt: b.offset });
       this.#pending = undefined;
       this.#state = 'entries';
       return true;
