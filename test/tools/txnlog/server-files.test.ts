@@ -16,10 +16,17 @@ import { requireZooKeeperInstall } from '../../harness/zk-install.js';
 import { RawSocket } from '../../harness/raw-socket.js';
 import { connectRequestFrame, readConnectResponse } from '../../harness/hand-frames.js';
 import { zkwire, jsonLines } from '../cli-io.js';
+import { decodeSnapshot } from '../../../src/tools/txnlog/index.js';
 
 const run = promisify(execFile);
 let server: ZkServer;
 let copy: string;
+/**
+ * The zxids between which both workload sessions were open and `/app/eph` existed (its create to the last setData).
+ * ZooKeeper rolls its log after snapCount/2 + random(snapCount/2) transactions, so which snapshot is the newest, and
+ * whether any session was still open when it was taken, is chance; a snapshot named inside this window is not.
+ */
+let bothOpen: { from: bigint; to: bigint; sessions: bigint[] };
 
 /** A session that expires: a bare socket asks for the shortest timeout, then goes silent. */
 async function expiringSession(port: number): Promise<bigint> {
@@ -36,6 +43,23 @@ async function waitUntil(check: () => Promise<boolean>, what: string): Promise<v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * True once every snapshot in the directory is whole: ZooKeeper writes them on a background thread after a log roll,
+ * so one may still be growing after the last transaction has been acknowledged.
+ */
+async function snapshotsComplete(dir: string): Promise<boolean> {
+  for (const name of fs.readdirSync(dir)) {
+    if (!/^snapshot\.[0-9a-f]+$/.test(name)) continue;
+    try {
+      const bytes = fs.readFileSync(path.join(dir, name));
+      for await (const batch of decodeSnapshot((async function* () { yield bytes; })())) void batch;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 async function workload(zk: ZooKeeperClient, other: ZooKeeperClient): Promise<void> {
@@ -62,6 +86,7 @@ beforeAll(async () => {
   const zk = await connect(server.connectString);
   const other = await connect(server.connectString);
   await workload(zk, other);
+  bothOpen = { from: (await zk.exists('/app/eph'))!.czxid, to: (await zk.exists('/app/seq-0000000000'))!.mzxid, sessions: [zk.sessionId, other.sessionId] };
   const expiring = await expiringSession(server.port);
   await other.close(); // closeSession with /other-eph in its list
   // Expired once the server has logged its closeSession (the log is flushed at every commit).
@@ -70,7 +95,8 @@ beforeAll(async () => {
     const r = await zkwire('--json', 'txnlog', '--session', `0x${BigInt.asUintN(64, expiring).toString(16)}`, '--op', 'closeSession', dataDir);
     return r.out.includes('closeSession');
   }, 'the bare session to expire');
-  await zk.close();
+  await zk.close(); // the last transaction
+  await waitUntil(() => snapshotsComplete(path.join(dataDir, 'version-2')), 'the last snapshot to be written');
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-txnlog-'));
   fs.cpSync(path.join(server.directory, 'data'), copy, { recursive: true });
 }, 90_000);
@@ -213,10 +239,22 @@ describe('zkwire snapshot on a real 3.8 data directory', () => {
   }, 60_000);
 
   it('shows sessions, ephemerals by owner, the digest and a tree', async () => {
-    const r = await zkwire('snapshot', copy);
+    const r = await zkwire('snapshot', copy); // the newest snapshot
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^session 0x[0-9a-f]+ timeout \d+ms$/m);
     expect(r.out).toMatch(/digest zxid 0x[0-9a-f]+ version 2/);
+    // Sessions from a snapshot taken while both workload sessions were open (at least one: the window spans more
+    // transactions than the longest gap between rolls, snapCount).
+    const whileOpen = files('snapshot').filter((f) => {
+      const zxid = BigInt(`0x${path.basename(f).split('.')[1]}`);
+      return zxid >= bothOpen.from && zxid <= bothOpen.to;
+    });
+    expect(whileOpen.length).toBeGreaterThan(0);
+    const snap = await zkwire('snapshot', whileOpen[0]!);
+    expect(snap.code).toBe(0);
+    const listed = [...snap.out.matchAll(/^session 0x([0-9a-f]+) timeout \d+ms$/gm)].map((m) => BigInt(`0x${m[1]}`));
+    for (const id of bothOpen.sessions) expect(listed).toContain(BigInt.asUintN(64, id));
+    const owner = BigInt.asUintN(64, bothOpen.sessions[0]!).toString(16);
+    expect(snap.out).toMatch(new RegExp(`^ {2}0x${owner} timeout \\d+ms: .*/app/eph\\b`, 'm'));
     const tree = await zkwire('snapshot', '--tree', '--path', '/app', copy);
     expect(tree.out).toMatch(/^\/app {2}\d+ B in \d+ node\(s\)$/m);
   }, 30_000);
