@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmtMB, renderTable } from '../src/tools/bench/table.js';
 import { TxnLogDecoder } from '../src/tools/txnlog/index.js';
-import { createTxn, setDataTxn, txnLogEntry, txnLogHeader } from '../src/tools/txnlog/txnlog-writer.js';
+import { createTxn, setDataTxn, txnLogEntry, txnLogHeader } from '../test/tools/txnlog/txnlog-writer.js';
 
 const TARGET_MB_S = 100;
 const MB = 1024 * 1024;

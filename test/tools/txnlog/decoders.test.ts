@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { DataFileError, SnapshotDecoder, TxnLogDecoder, type TxnLogEvent } from '../../../src/tools/txnlog/index.js';
-import { createTxn, setDataTxn, txnLogEntry, txnLogHeader } from '../../../src/tools/txnlog/txnlog-writer.js';
+import { createTxn, setDataTxn, txnLogEntry, txnLogHeader } from './txnlog-writer.js';
 
 const enc = new TextEncoder();
 

@@ -1,12 +1,13 @@
 /**
  * Writes transaction log bytes in ZooKeeper's layout, for tests and the benchmark (a log of any size without a
- * server) — never for a real server's data directory. Records are written with src/protocol's JuteWriter.
+ * server) — never for a real server's data directory. Records are written with src/protocol's JuteWriter. Test
+ * machinery, so it lives under test/ and is not shipped; bench/txnlog.ts imports it from here.
  */
 
-import { JuteWriter } from '../../protocol/jute.js';
-import { OpCode } from '../../protocol/opcodes.js';
-import { adler32 } from './adler32.js';
-import { TXNLOG_MAGIC } from './file-header.js';
+import { JuteWriter } from '../../../src/protocol/jute.js';
+import { OpCode } from '../../../src/protocol/opcodes.js';
+import { adler32 } from '../../../src/tools/txnlog/adler32.js';
+import { TXNLOG_MAGIC } from '../../../src/tools/txnlog/file-header.js';
 
 export interface WrittenTxn {
   readonly session: bigint;
