@@ -14,7 +14,8 @@ import { connect, Op, type ZooKeeperClient } from '../../../src/node.js';
 import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
 import { requireZooKeeperInstall } from '../../harness/zk-install.js';
 import { RawSocket } from '../../harness/raw-socket.js';
-import { connectRequestFrame, readConnectResponse } from '../../harness/hand-frames.js';
+import { connectRequestFrame, createFrame, readConnectResponse, readReplyHeader } from '../../harness/hand-frames.js';
+import { FAST_START_JVM_FLAGS } from '../../../src/tools/local-server/server-process.js';
 import { zkwire, jsonLines } from '../cli-io.js';
 import { decodeSnapshot } from '../../../src/tools/txnlog/index.js';
 
@@ -27,12 +28,23 @@ let copy: string;
  * whether any session was still open when it was taken, is chance; a snapshot named inside this window is not.
  */
 let bothOpen: { from: bigint; to: bigint; sessions: bigint[] };
+/** The session that expired holding /app/doomed. */
+let expiredHolding: bigint;
 
-/** A session that expires: a bare socket asks for the shortest timeout, then goes silent. */
-async function expiringSession(port: number): Promise<bigint> {
+/**
+ * A session that expires: a bare socket asks for the shortest timeout, creates the ephemeral `holding` if given,
+ * then goes silent. The server's closeSession for it lists the ephemerals it deletes.
+ */
+async function expiringSession(port: number, holding?: string): Promise<bigint> {
   const sock = await RawSocket.connect(port);
   await sock.write(connectRequestFrame(400));
   const resp = readConnectResponse(await sock.nextFrame());
+  if (holding !== undefined) {
+    const frame = createFrame(1, holding);
+    new DataView(frame.buffer, frame.byteOffset, frame.byteLength).setInt32(frame.byteLength - 4, 1); // flags: ephemeral
+    await sock.write(frame);
+    expect(readReplyHeader(await sock.nextFrame()).err).toBe(0);
+  }
   sock.destroy();
   return resp.sessionId;
 }
@@ -70,7 +82,7 @@ async function workload(zk: ZooKeeperClient, other: ZooKeeperClient): Promise<vo
   await zk.create('/app/box', null, { mode: 'container' });
   await zk.create('/app/box/item', 'x');
   await zk.create('/app/ttl', 't', { mode: 'ttl', ttl: 60_000 });
-  await zk.create('/app/x', 'v1');
+  await zk.create('/app/x', 'v1', { stat: true }); // create2
   await other.setData('/app/x', 'v2');
   await other.setACL('/app/x', [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }]);
   await zk.multi([Op.create('/app/m1', 'm'), Op.setData('/app', 'changed'), Op.check('/app/x', 1), Op.delete('/app/box/item')]);
@@ -82,19 +94,24 @@ async function workload(zk: ZooKeeperClient, other: ZooKeeperClient): Promise<vo
 }
 
 beforeAll(async () => {
-  server = await startZooKeeper({ tickTime: 200, extraConfig: { snapCount: '10' } });
+  // The container sweep every 100 ms removes /app/box once the multi below has emptied it (deleteContainer).
+  server = await startZooKeeper({ tickTime: 200, extraConfig: { snapCount: '10' }, jvmFlags: [...FAST_START_JVM_FLAGS, '-Dznode.container.checkIntervalMs=100'] });
   const zk = await connect(server.connectString);
   const other = await connect(server.connectString);
   await workload(zk, other);
   bothOpen = { from: (await zk.exists('/app/eph'))!.czxid, to: (await zk.exists('/app/seq-0000000000'))!.mzxid, sessions: [zk.sessionId, other.sessionId] };
   const expiring = await expiringSession(server.port);
+  expiredHolding = await expiringSession(server.port, '/app/doomed');
   await other.close(); // closeSession with /other-eph in its list
   // Expired once the server has logged its closeSession (the log is flushed at every commit).
   const dataDir = path.join(server.directory, 'data');
-  await waitUntil(async () => {
-    const r = await zkwire('--json', 'txnlog', '--session', `0x${BigInt.asUintN(64, expiring).toString(16)}`, '--op', 'closeSession', dataDir);
-    return r.out.includes('closeSession');
-  }, 'the bare session to expire');
+  for (const id of [expiring, expiredHolding]) {
+    await waitUntil(async () => {
+      const r = await zkwire('--json', 'txnlog', '--session', `0x${BigInt.asUintN(64, id).toString(16)}`, '--op', 'closeSession', dataDir);
+      return r.out.includes('closeSession');
+    }, 'a bare session to expire');
+  }
+  await waitUntil(async () => (await zkwire('--json', 'txnlog', '--op', 'deleteContainer', dataDir)).out.includes('/app/box'), 'the container sweep');
   await zk.close(); // the last transaction
   await waitUntil(() => snapshotsComplete(path.join(dataDir, 'version-2')), 'the last snapshot to be written');
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-txnlog-'));
@@ -159,7 +176,7 @@ describe('zkwire txnlog on a real 3.8 data directory', () => {
     expect(theirs.length).toBeGreaterThan(25);
     expect(ours).toEqual(theirs);
     const ops = new Set(ours.map((t) => t.op));
-    for (const op of ['createSession', 'create', 'createContainer', 'createTTL', 'setData', 'setACL', 'multi', 'error', 'delete', 'closeSession']) expect(ops).toContain(op);
+    for (const op of ['createSession', 'create', 'create2', 'createContainer', 'createTTL', 'setData', 'setACL', 'multi', 'error', 'delete', 'deleteContainer', 'closeSession']) expect(ops).toContain(op);
   }, 60_000);
 
   it('answers who created, changed and deleted a node', async () => {
@@ -174,6 +191,20 @@ describe('zkwire txnlog on a real 3.8 data directory', () => {
     const text = await zkwire('txnlog', '--path', '/other-eph', copy);
     expect(text.out).toMatch(/\/other-eph deleted with its session \(closed or expired\) by session 0x[0-9a-f]+/);
   }, 30_000);
+
+  it("shows the server's own deletes: the container sweep and an expired session's ephemerals", async () => {
+    const swept = jsonLines((await zkwire('--json', 'txnlog', '--op', 'deleteContainer', copy)).out) as { session: string; path: string }[];
+    expect(swept.map((l) => [BigInt(l.session), l.path])).toEqual([[0n, '/app/box']]); // the server's own session 0
+    const expiredHex = `0x${BigInt.asUintN(64, expiredHolding).toString(16)}`;
+    const closed = await zkwire('txnlog', '--session', expiredHex, '--op', 'closeSession', copy);
+    expect(closed.out).toMatch(/ closeSession ephemerals=\[\/app\/doomed\]$/m);
+    const history = await zkwire('txnlog', '--path', '/app/doomed', copy);
+    expect(history.out).toMatch(new RegExp(`/app/doomed deleted with its session \\(closed or expired\\) by session ${expiredHex}`));
+    // TxnLogToolkit agrees on the closeSession's paths.
+    const theirs = (await Promise.all(files('log').map((l) => java('org.apache.zookeeper.server.persistence.TxnLogToolkit', l)))).join('\n');
+    const line = theirs.split('\n').find((x) => x.includes(`session ${expiredHex} `) && / closeSession /.test(x));
+    expect(line).toContain('/app/doomed');
+  }, 60_000);
 
   it('summarises sessions and filters by op, session and zxid', async () => {
     const summary = await zkwire('--json', 'txnlog', '--summary', copy);
