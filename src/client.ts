@@ -15,7 +15,6 @@ import type { Stat } from './protocol/index.js';
 import { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 import { clockOf, type Clock } from './session/clock.js';
 import { parseConnectString } from './session/connect-string.js';
-import { Session } from './session/session.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
@@ -24,6 +23,7 @@ import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
 import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { ClientContext, guard } from './client/context.js';
+import { SessionSeries } from './client/session-series.js';
 import * as multiOps from './client/multi-ops.js';
 import type { OpResult, ReadOp, WriteOp } from './client/multi.js';
 import * as reads from './client/node-reads.js';
@@ -47,6 +47,7 @@ import type {
   WatchOptions,
 } from './client/types.js';
 import * as watchOps from './client/watch-ops.js';
+import { carryPersistentWatches } from './client/watch-ops.js';
 import type { PersistentWatch } from './client/watch-handle.js';
 
 /**
@@ -57,14 +58,15 @@ import type { PersistentWatch } from './client/watch-handle.js';
 let contextOf: (client: ZooKeeperClient) => ClientContext;
 
 /**
- * A ZooKeeper session and its operations as promises. Create one with `connect` (or `ZooKeeperClient.connect`); close
- * it with `close()` or `await using`.
+ * A ZooKeeper client: a session and its operations as promises. Create one with `connect` (or
+ * `ZooKeeperClient.connect`); close it with `close()` or `await using`. When the session expires the client opens a
+ * new one by itself (see `renewSession` and docs/watches-and-sessions.md); a close or an auth failure is final.
  */
 export class ZooKeeperClient implements AsyncDisposable {
   // ES private fields, not TypeScript `private`: util.inspect, console.log and JSON see none of them, so
   // logging a client never prints the session behind it (its credentials, password, queued AuthPackets).
   readonly #ctx: ClientContext;
-  readonly #session: Session;
+  readonly #sessions: SessionSeries;
   readonly #clock: Clock;
 
   static {
@@ -83,14 +85,22 @@ export class ZooKeeperClient implements AsyncDisposable {
       );
     }
     this.#clock = clockOf(options.clock);
-    this.#session = new Session(sessionOptions(parsed.hosts, options.transport, this.#clock, options));
+    if (options.renewSession !== undefined && typeof options.renewSession !== 'boolean') {
+      throw clientError('BAD_ARGUMENT', `renewSession must be a boolean, got ${String(options.renewSession)}`, { op: 'connect' });
+    }
+    this.#sessions = new SessionSeries({
+      session: sessionOptions(parsed.hosts, options.transport, this.#clock, options),
+      renew: options.renewSession ?? true,
+      clock: this.#clock,
+      renewed: (old) => carryPersistentWatches(this.#ctx, old),
+    });
     this.#ctx = new ClientContext(
-      this.#session,
+      this.#sessions,
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
     );
-    this.#session.start();
+    this.#sessions.start();
   }
 
   /** Creates a client and resolves once its session is established (TIMEOUT after `connectTimeoutMs`). */
@@ -103,7 +113,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     const client = new this(connectString, options);
     try {
       const timeoutMs = options.connectTimeoutMs ?? options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-      await waitConnected(client.#session, client.#clock, timeoutMs, options.signal);
+      await waitConnected(client.#sessions, client.#clock, timeoutMs, options.signal);
     } catch (e) {
       await client.close();
       throw e;
@@ -113,29 +123,45 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   // ---- session ---------------------------------------------------------------------------------------
 
-  /** The session's state now (see SessionState). */
+  /**
+   * The client's state now (see SessionState). After an expiry it is `expired` only for the LOST change itself: the
+   * client is already `connecting` its new session by the time any other code runs, unless `renewSession` is false.
+   */
   get state(): SessionState {
-    return this.#session.state;
+    return this.#sessions.state;
   }
 
-  /** The session id (0n before the first handshake). */
+  /**
+   * True once the client will have no session again: closed, refused by the server (AUTHFAILED), or expired with
+   * `renewSession: false`. Calls then fail at once; `stateChanges()` has ended.
+   */
+  get ended(): boolean {
+    return this.#sessions.terminal;
+  }
+
+  /** How many times the client opened a new session after its session expired. */
+  get sessionRenewals(): number {
+    return this.#sessions.renewals;
+  }
+
+  /** The current session's id (0n before its handshake; a new one after each renewal). */
   get sessionId(): bigint {
-    return this.#session.sessionId;
+    return this.#sessions.current.sessionId;
   }
 
   /** The session id as `0x…`, the way ZooKeeper's logs show it. */
   get sessionIdHex(): string {
-    return sessionIdHex(this.#session.sessionId);
+    return sessionIdHex(this.#sessions.current.sessionId);
   }
 
   /** The session password (to resume the session from another client object). */
   get sessionPassword(): Uint8Array {
-    return this.#session.sessionPassword;
+    return this.#sessions.current.sessionPassword;
   }
 
   /** The server the session is established on now (`host:port`), undefined while disconnected. */
   get connectedServer(): string | undefined {
-    return this.#session.server;
+    return this.#sessions.current.server;
   }
 
   /**
@@ -144,36 +170,39 @@ export class ZooKeeperClient implements AsyncDisposable {
    * 3.5. Undefined before that, while disconnected, or when the server's 4lw whitelist allows neither word.
    */
   get serverVersion(): string | undefined {
-    return this.#session.serverVersion?.text;
+    return this.#sessions.current.serverVersion?.text;
   }
 
   /** The session timeout the server granted (0 before the first handshake); it may differ from the one asked for. */
   get negotiatedTimeoutMs(): number {
-    return this.#session.negotiatedTimeoutMs;
-  }
-
-  /** State changes from now on; ends after the terminal one. */
-  stateChanges(): AsyncIterable<StateChange> {
-    return this.#session.stateMachine.changes();
+    return this.#sessions.current.negotiatedTimeoutMs;
   }
 
   /**
-   * Resolves once the session is connected (or connected read-only), at once when it already is. Rejects with the
-   * session's end (SESSIONEXPIRED, AUTHFAILED, CLOSED) if it ends first, or with ABORTED when `options.signal` fires.
-   * Recipes wait with this after a CONNECTIONLOSS instead of watching the state themselves.
+   * State changes from now on, across session renewals (an expiry is LOST, the new session's first connection
+   * RECONNECTED with `newSession: true`); ends after the change that ends the client.
+   */
+  stateChanges(): AsyncIterable<StateChange> {
+    return this.#sessions.changes();
+  }
+
+  /**
+   * Resolves once a session is connected (or connected read-only), at once when one is. Waits across a session
+   * renewal; rejects only when the client ends first (CLOSED, AUTHFAILED, or SESSIONEXPIRED with `renewSession:
+   * false`), or with ABORTED when `options.signal` fires. Recipes wait with this after a CONNECTIONLOSS.
    */
   waitConnected(options: { readonly signal?: AbortSignal | undefined } = {}): Promise<void> {
-    return this.#session.waitConnected(options.signal);
+    return this.#sessions.waitConnected(options.signal);
   }
 
-  /** Calls `listener` on every state change; returns the unsubscribe function. */
+  /** Calls `listener` on every state change (across session renewals); returns the unsubscribe function. */
   onStateChange(listener: (change: StateChange) => void): () => void {
-    return this.#session.stateMachine.subscribe(listener);
+    return this.#sessions.subscribe(listener);
   }
 
-  /** Closes the session (closeSession, bounded wait) and releases every timer and socket. */
+  /** Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. */
   close(): Promise<void> {
-    return this.#session.close();
+    return this.#sessions.close();
   }
 
   /** `await using` support: closes the client (see `close()`). */

@@ -3,10 +3,10 @@
  * bytes) and the bounded wait for the first handshake that `ZooKeeperClient.connect` does.
  */
 
-import { clientError } from '../errors.js';
+import { clientError, type ZooKeeperError } from '../errors.js';
 import { Timer, type Clock } from '../session/clock.js';
 import { parseVersion, type ServerVersion } from '../session/server-version.js';
-import type { Session, SessionOptions } from '../session/session.js';
+import type { SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
@@ -68,8 +68,14 @@ function knownVersion(text: string): ServerVersion {
   return version;
 }
 
+/** What `waitConnected` waits on: the client's line of sessions. */
+interface Connectable {
+  waitConnected(signal?: AbortSignal): Promise<void>;
+  readonly lastConnectionFailure: ZooKeeperError | undefined;
+}
+
 /** Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first. */
-export async function waitConnected(session: Session, clock: Clock, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitConnected(session: Connectable, clock: Clock, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const stop = new AbortController();
   let timedOut = false;
   const timer = new Timer(clock, () => {

@@ -10,14 +10,16 @@ import { OpCode } from '../protocol/opcodes.js';
 import type { RequestBodyByOp, ResponseBodyByOp } from '../protocol/ops.js';
 import type { Reply } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
-import type { WatchEvent } from '../session/watches.js';
+import type { WatchEvent, WatchKind } from '../session/watches.js';
 import type { ACL } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { checkSignal } from './checks.js';
 import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
+import type { SessionSeries } from './session-series.js';
 import type { CallOptions, Data } from './types.js';
+import type { PersistentWatch } from './watch-handle.js';
 
 /** An op the client sends and reads the reply of: a row of both of the protocol's body tables. */
 export type WireOp = keyof RequestBodyByOp & keyof ResponseBodyByOp;
@@ -29,14 +31,24 @@ export interface ReplyTo<K extends WireOp> extends Reply {
 
 export class ClientContext {
   readonly #maxDataSize: number;
+  /**
+   * The persistent watches handed out and not closed, with the server path and table each is registered under: what
+   * a new session re-adds after an expiry (see watch-ops.ts, carryPersistentWatches).
+   */
+  readonly persistentWatches = new Map<PersistentWatch, { readonly kind: WatchKind; readonly server: string }>();
 
   constructor(
-    readonly session: Session,
+    readonly sessions: SessionSeries,
     readonly chroot: Chroot,
     readonly defaultAcl: readonly ACL[],
     maxDataSize: number,
   ) {
     this.#maxDataSize = maxDataSize;
+  }
+
+  /** The session requests go to now: after an expiry, the new one. */
+  get session(): Session {
+    return this.sessions.current;
   }
 
   /** A caller's path checked (BAD_ARGUMENT, see paths.ts) and mapped to the server's (the chroot prepended). */

@@ -57,6 +57,12 @@ export interface ClientOptions {
   readonly connectTimeoutMs?: number;
   /** Cancels `connect()`. */
   readonly signal?: AbortSignal;
+  /**
+   * Open a new session by itself when the session expires (default true), as Curator and kazoo do: the expiry is
+   * reported (LOST), calls in flight fail with SESSIONEXPIRED, later calls wait for the new session, and its first
+   * connection is RECONNECTED with `newSession: true`. False makes an expiry end the client, as a close does.
+   */
+  readonly renewSession?: boolean;
   /** Resume an existing session (with its password) instead of creating a new one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;

@@ -1,11 +1,22 @@
 /**
  * Watch handles. A one-shot watch is a promise of its event; a persistent (or recursive) watch is an
- * AsyncIterable of events that ends when it is disposed or the session ends, and `await using` removes it.
+ * AsyncIterable of events that ends when it is disposed or the client ends, and `await using` removes it.
+ *
+ * Across a session expiry the two differ, as the server's watches do: a one-shot watch belongs to its session and
+ * fires with the expiry (`{ type: 'None', state: 'Expired' }`); a persistent watch belongs to the client and goes on
+ * on the new session (re-added there before any later request), after yielding that same event as a marker that
+ * events between the two sessions may have been missed.
  */
 
 import type { WatchEvent, Watcher } from '../session/watches.js';
 import { ReaderQueue } from '../util/reader-queue.js';
 import type { AddWatchMode } from './types.js';
+
+/** Yields the expiry marker on a persistent watch that goes on on a new session (see watch-ops.ts). */
+export let markRenewed: (watch: PersistentWatch) => void;
+
+/** What a persistent watch yields when its session expired and the watch moved to the new session. */
+const EXPIRED_MARKER: WatchEvent = { type: 'None', state: 'Expired', path: undefined };
 
 /** A one-shot watcher and the promise it resolves (never rejects: session ends arrive as events). */
 export function oneShot(mapPath: (event: WatchEvent) => WatchEvent): { watcher: Watcher; promise: Promise<WatchEvent> } {
@@ -25,6 +36,11 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
   readonly watcher: Watcher;
 
   readonly #remove: () => Promise<void>;
+
+  static {
+    // The one place that can reach the queue: markRenewed is for the client's renewal, not a public method.
+    markRenewed = (watch) => watch.#queue.push(EXPIRED_MARKER);
+  }
 
   constructor(
     /** The watched path (client view). */
@@ -72,7 +88,9 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
   }
 
   /**
-   * The events, in the order the server sent them; the iteration ends when the watch is removed or the session ends.
+   * The events, in the order the server sent them; the iteration ends when the watch is removed or the client ends.
+   * After a session expiry it yields `{ type: 'None', state: 'Expired' }` and goes on with the new session's events:
+   * re-read what the watch is about then (a read made after the marker is answered after the watch is in place).
    */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
     return {

@@ -5,10 +5,11 @@
 
 import { clientError } from '../errors.js';
 import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
-import type { WatchEvent, WatchKind } from '../session/watches.js';
+import type { Session } from '../session/session.js';
+import type { WatchEvent, WatchKeeperState, WatchKind } from '../session/watches.js';
 import { guard, ok, type ClientContext } from './context.js';
 import type { AddWatchMode, CallOptions, RemoveWatchType } from './types.js';
-import { PersistentWatch } from './watch-handle.js';
+import { markRenewed, PersistentWatch } from './watch-handle.js';
 
 export function addWatch(ctx: ClientContext, path: string, options: CallOptions & { mode?: AddWatchMode }): Promise<PersistentWatch> {
   return guard(() => {
@@ -29,6 +30,7 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
         ok(reply, 'addWatch', path);
         const handle: PersistentWatch = new PersistentWatch(path, mode, ctx.mapEvent, () => dropWatch(ctx, kind, server, handle));
         ctx.session.watches.add(kind, server, handle.watcher);
+        ctx.persistentWatches.set(handle, { kind, server });
         return handle;
       },
       // Aborted after sending: the server added the watch, but nobody holds the handle that could remove it, and
@@ -41,6 +43,7 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
 
 /** Forgets a persistent watcher; removes the server watch when nothing else local needs it. */
 async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, handle: PersistentWatch): Promise<void> {
+  ctx.persistentWatches.delete(handle);
   const { session } = ctx;
   session.watches.remove(kind, server, handle.watcher);
   if (session.watches.has(server)) return;
@@ -54,6 +57,39 @@ async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, ha
   } catch {
     // Best effort: the session may be closing or the link dropping; either way the watch is gone.
   }
+}
+
+/**
+ * After an expiry: every persistent watch still open moves from the expired session to its successor (already
+ * `ctx.session`). The addWatch goes first in the new session's queue, so a read the watch's owner makes after the
+ * expiry marker is answered with the watch in place: re-reading then misses nothing. A watch the new session cannot
+ * take (it ends too, or the server refuses) ends with that session's final event.
+ */
+export function carryPersistentWatches(ctx: ClientContext, old: Session): void {
+  const next = ctx.session;
+  for (const [handle, { kind, server }] of ctx.persistentWatches) {
+    old.watches.remove(kind, server, handle.watcher);
+    const mode = kind === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
+    ctx
+      .send('addWatch', handle.path, 'addWatch', { path: server, mode }, {}, (reply) => {
+        ok(reply, 'addWatch', handle.path);
+        // Closed while the re-add was on its way: the server watch it made is nobody's; take it back.
+        if (handle.closed) void removeWatches(ctx, handle.path, 'any', {}).catch(() => undefined);
+        else next.watches.add(kind, server, handle.watcher);
+      })
+      .catch((err: unknown) => {
+        // A later expiry has carried the handle on again; any other failure ends it.
+        if (ctx.session !== next || handle.closed) return;
+        ctx.persistentWatches.delete(handle);
+        handle.watcher({ type: 'None', state: finalState(err), path: undefined });
+      });
+    markRenewed(handle);
+  }
+}
+
+function finalState(err: unknown): WatchKeeperState {
+  const code = (err as { code?: unknown }).code;
+  return code === 'CLOSED' ? 'Closed' : code === 'AUTHFAILED' ? 'AuthFailed' : 'Expired';
 }
 
 export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<void> {

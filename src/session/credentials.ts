@@ -39,6 +39,14 @@ export class Credentials {
     return record;
   }
 
+  /**
+   * Every credential held (given up front or added, and not refused), in order: what a new session of the same
+   * client starts with.
+   */
+  list(): { readonly scheme: string; readonly auth: Uint8Array }[] {
+    return this.#records.map((r) => ({ scheme: r.scheme, auth: r.auth }));
+  }
+
   /** One auth packet per credential, in the order they were given: what a new connection sends first. */
   packets(): QueueItem[] {
     return this.#records.map((auth) => ({ auth }));

@@ -231,6 +231,11 @@ export class Session {
     return this.#lastZxid;
   }
 
+  /** The credentials the session holds (given and added, in order): what a successor session starts with. */
+  get authInfo(): { readonly scheme: string; readonly auth: Uint8Array }[] {
+    return this.#credentials.list();
+  }
+
   /** Why the most recent connection failed or ended, if one did: the cause behind a connect TIMEOUT. */
   get lastConnectionFailure(): ZooKeeperError | undefined {
     return this.#lastFailure;

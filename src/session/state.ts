@@ -30,6 +30,12 @@ export interface StateChange {
   readonly at: number;
   /** Why, for losses: the error that dropped the link or ended the session. */
   readonly reason: Error | undefined;
+  /**
+   * True on the change that connects a session the client opened by itself after the previous one expired (its
+   * event is RECONNECTED, and `sessionId` is a new one): ephemeral nodes and one-shot watches of the old session are
+   * gone. Always false on a session's own changes; the client sets it (see src/client/session-series.ts).
+   */
+  readonly newSession: boolean;
 }
 
 export function isTerminal(state: SessionState): boolean {
@@ -66,7 +72,7 @@ export class StateMachine {
     const from = this.#current;
     if (from === to || isTerminal(from)) return false;
     this.#current = to;
-    const change: StateChange = { from, to, event: this.#eventFor(to), at: this.#now(), reason };
+    const change: StateChange = { from, to, event: this.#eventFor(to), at: this.#now(), reason, newSession: false };
     for (const listener of [...this.#listeners]) {
       try {
         listener(change);
@@ -112,30 +118,44 @@ export class StateMachine {
    * the consumer stops (break/return).
    */
   changes(): AsyncIterable<StateChange> {
-    return {
-      [Symbol.asyncIterator]: () => {
-        const queue = new ReaderQueue<StateChange>();
-        const unsubscribe = this.subscribe((change) => {
-          queue.push(change);
-          // A terminal change is the last one.
-          if (isTerminal(change.to)) {
-            unsubscribe();
-            queue.end();
-          }
-        });
-        if (this.terminal) {
+    return changeStream(this);
+  }
+}
+
+/** What a stream of state changes is read from: a session's machine, or the client's line of sessions. */
+export interface ChangeSource {
+  /** True once no change will follow. */
+  readonly terminal: boolean;
+  subscribe(listener: Listener): () => void;
+}
+
+/**
+ * `source`'s changes from now on, as an async iterable that ends after the change that makes the source terminal,
+ * or when the consumer stops (break/return).
+ */
+export function changeStream(source: ChangeSource): AsyncIterable<StateChange> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const queue = new ReaderQueue<StateChange>();
+      const unsubscribe = source.subscribe((change) => {
+        queue.push(change);
+        if (source.terminal) {
           unsubscribe();
           queue.end();
         }
-        return {
-          next: (): Promise<IteratorResult<StateChange>> => queue.next(),
-          return: async (): Promise<IteratorResult<StateChange>> => {
-            unsubscribe();
-            queue.discard();
-            return { value: undefined, done: true };
-          },
-        };
-      },
-    };
-  }
+      });
+      if (source.terminal) {
+        unsubscribe();
+        queue.end();
+      }
+      return {
+        next: (): Promise<IteratorResult<StateChange>> => queue.next(),
+        return: async (): Promise<IteratorResult<StateChange>> => {
+          unsubscribe();
+          queue.discard();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
 }

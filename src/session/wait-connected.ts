@@ -5,10 +5,10 @@
  */
 
 import { clientError, withContext, type ZooKeeperError } from '../errors.js';
-import { isConnectedState, type StateMachine } from './state.js';
+import { isConnectedState, type ChangeSource, type SessionState } from './state.js';
 
 export function untilConnected(
-  machine: StateMachine,
+  machine: ChangeSource & { readonly state: SessionState },
   terminalError: () => ZooKeeperError | undefined,
   signal?: AbortSignal,
 ): Promise<void> {

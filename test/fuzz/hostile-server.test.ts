@@ -25,7 +25,7 @@ interface Setup {
   auth?: 'ok' | 'silent' | 'failed';
 }
 
-function setup(plan: Setup = {}, maxFrameSize?: number) {
+function setup(plan: Setup = {}, maxFrameSize?: number, renewSession = true) {
   const link = new VirtualLink(new Prng(1), { plan, ...(maxFrameSize === undefined ? {} : { clientMaxFrameSize: maxFrameSize }) });
   const changes: StateChange[] = [];
   let pingsSent = 0;
@@ -35,6 +35,7 @@ function setup(plan: Setup = {}, maxFrameSize?: number) {
     sessionTimeoutMs: T,
     random: () => 0.5,
     reconnectDelay: () => 10,
+    renewSession,
     ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
     onFrame: describeFrames((f) => {
       if (f.dir === 'c2s' && f.frame.opcode === OpCode.ping) pingsSent++;
@@ -89,12 +90,25 @@ describe('a hostile server gets typed errors and reconnects, never a crash or a 
     await closeAndCheck(s);
   });
 
-  it('a ConnectResponse with timeOut 0: every call fails SESSIONEXPIRED and the session is expired', async () => {
-    const s = setup({ handshake: () => 'timeout-zero' });
+  it('a ConnectResponse with timeOut 0 and renewSession: false: every call fails SESSIONEXPIRED and the client has ended', async () => {
+    const s = setup({ handshake: () => 'timeout-zero' }, undefined, false);
     const calls: Promise<unknown>[] = [later<unknown>(s.client.getData('/a')), later<unknown>(s.client.create('/b')), later<unknown>(s.client.sync('/'))];
     for (const c of calls) expect(codeOf(await outcome(s.link, c))).toBe('SESSIONEXPIRED');
     expect(s.client.state).toBe('expired');
     expect(codeOf(await outcome(s.link, s.client.exists('/a')))).toBe('SESSIONEXPIRED');
+    await closeAndCheck(s);
+  });
+
+  it('a ConnectResponse with timeOut 0 to every new session: calls fail SESSIONEXPIRED, renewals back off instead of spinning', async () => {
+    const s = setup({ handshake: () => 'timeout-zero' });
+    for (let i = 0; i < 3; i++) expect(codeOf(await outcome(s.link, s.client.getData('/a')))).toBe('SESSIONEXPIRED');
+    expect(s.client.ended).toBe(false);
+    const before = s.link.server.connections;
+    // 100, 200, 400, ... ms between renewals, capped at 10 s: a minute of virtual time holds about a dozen of them.
+    await s.link.runUntil(() => false, 60_000);
+    const dialled = s.link.server.connections - before;
+    expect(dialled).toBeGreaterThan(2);
+    expect(dialled).toBeLessThan(20);
     await closeAndCheck(s);
   });
 

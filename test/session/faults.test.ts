@@ -46,7 +46,7 @@ describe('faults through the proxy', () => {
   it('expires the session when cut off longer than the session timeout; pending calls reject, nothing hangs', async () => {
     const clock = new CountingClock();
     const transport = new CountingTransport();
-    const { proxy, zk, changes } = await viaProxy({ clock, transport });
+    const { proxy, zk, changes } = await viaProxy({ clock, transport, renewSession: false });
     const path = uniquePath();
     await zk.create(path, null, { mode: 'ephemeral' });
     const { watch } = await zk.exists(path, { watch: true });

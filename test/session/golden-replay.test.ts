@@ -19,8 +19,9 @@ function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
 }
 
 function newClient(transport: MemoryTransport, clock: ManualClock, sessionTimeoutMs: number): ZooKeeperClient {
-  // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it.
-  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0' });
+  // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it. The
+  // recorded conversations end with their session: no renewal to script.
+  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0', renewSession: false });
 }
 
 describe('replaying golden conversations', () => {

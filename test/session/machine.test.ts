@@ -23,11 +23,11 @@ function reply(xid: number, zxid: number, err: number, body = ''): string {
   return (payload.length / 2).toString(16).padStart(8, '0') + payload;
 }
 
-async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000) {
+async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000, renewSession = true) {
   const transport = new MemoryTransport();
   const clock = new ManualClock();
   const changes: StateChange[] = [];
-  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99 });
+  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99, renewSession });
   zk.onStateChange((c) => changes.push(c));
   await settle();
   return { transport, clock, zk, changes };
@@ -87,7 +87,7 @@ describe('session state machine', () => {
   });
 
   it('expires the session locally after 4/3 of the timeout without any server, settling queued calls', async () => {
-    const { transport, clock, zk, changes } = await setup();
+    const { transport, clock, zk, changes } = await setup('127.0.0.1:2181', 3000, false);
     await handshake(transport.last);
     const { watch } = await (async () => {
       const p = zk.exists('/w', { watch: true });
@@ -109,6 +109,38 @@ describe('session state machine', () => {
     expect(changes.at(-1)).toMatchObject({ to: 'expired', event: 'LOST' });
     await queuedCode;
     expect(await watch).toMatchObject({ type: 'None', state: 'Expired' });
+    expect(clock.pending).toBe(0);
+    expect(transport.openStreams).toBe(0);
+  });
+
+  it('after a local expiry, a renewing client dials a new session (id 0) and calls made meanwhile go there', async () => {
+    const { transport, clock, zk, changes } = await setup();
+    await handshake(transport.last);
+    transport.refuse = true;
+    transport.last.end();
+    for (let i = 0; i < 40 && !changes.some((c) => c.event === 'LOST'); i++) {
+      clock.advance(100);
+      await settle();
+    }
+    expect(changes.at(-2)).toMatchObject({ to: 'expired', event: 'LOST', newSession: false });
+    expect(changes.at(-1)).toMatchObject({ from: 'expired', to: 'connecting' });
+    expect(zk.ended).toBe(false);
+    const later = zk.exists('/later');
+    transport.refuse = false;
+    clock.advance(100);
+    await settle();
+    // The new session's ConnectRequest: protocol 0, lastZxid 0, timeout, session id 0, a zero password.
+    const request = transport.last.takeFrames()[0] ?? '';
+    expect(request.slice(8 + 8 + 16 + 8, 8 + 8 + 16 + 8 + 16)).toBe('0'.repeat(16));
+    transport.last.send(connectResponse(3000));
+    await settle();
+    expect(changes.at(-1)).toMatchObject({ to: 'connected', event: 'RECONNECTED', newSession: true });
+    expect(zk.sessionRenewals).toBe(1);
+    transport.last.takeFrames();
+    transport.last.send(reply(1, 7, -101));
+    expect(await later).toBeNull();
+    await shut(zk, clock);
+    expect(zk.ended).toBe(true);
     expect(clock.pending).toBe(0);
     expect(transport.openStreams).toBe(0);
   });
