@@ -32,6 +32,15 @@ import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protecte
 export { joinPath, nodeName, parentPath } from './znode-names.js';
 export { sortSequential } from './sequence.js';
 
+/**
+ * True when `err` is the expiry of the session a call belonged to while the client goes on with a new one (session
+ * renewal): what that session owned (ephemeral nodes, watches) is gone, and the work can start over on the new one.
+ * False once the client has ended (closed, refused, or expired with renewal off).
+ */
+export function isSessionRenewed(client: ZooKeeperClient, err: unknown): boolean {
+  return isCode(err, 'SESSIONEXPIRED') && !client.ended;
+}
+
 /** Containers removed under us this many times in a row means something else is wrong. */
 const MAX_DIRECTORY_CREATES = 5;
 
@@ -184,8 +193,11 @@ export class NodeOps {
         throw err;
       }
       if (isCode(err, 'NONODE')) return { failed: err };
-      if (!isRetryable(err)) throw err;
-      const found = await this.#findOurNode(dir, protectedId, mode === 'ephemeral-sequential' || mode === 'ephemeral', signal);
+      const ephemeral = mode === 'ephemeral-sequential' || mode === 'ephemeral';
+      // The session expired with the create in flight: an ephemeral node went with it; a persistent one is looked for.
+      if (ephemeral && isSessionRenewed(this.client, err)) return { failed: err };
+      if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
+      const found = await this.#findOurNode(dir, protectedId, ephemeral, signal);
       return found === undefined ? { failed: err } : { ...found, children: undefined };
     }
   }
@@ -239,7 +251,7 @@ export class NodeOps {
           if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
           return;
         } catch (err) {
-          if (!isRetryable(err)) return;
+          if (!isRetryable(err) && !isSessionRenewed(this.client, err)) return;
         }
         if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
       }
@@ -247,14 +259,17 @@ export class NodeOps {
     void run().catch(() => undefined);
   }
 
-  /** Runs an idempotent call, retrying it across broken connections (under the retry policy) while the session lives. */
+  /**
+   * Runs an idempotent call, retrying it (under the retry policy) across broken connections and across a session
+   * renewal: the caller learns what the new session shows (its ephemeral nodes gone) from the answer.
+   */
   async retrying<T>(run: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     const started = this.clock.now();
     for (let failures = 0; ; failures++) {
       try {
         return await run();
       } catch (err) {
-        if (!isRetryable(err)) throw err;
+        if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
         await this.#backOff(failures, started, err, signal);
         await this.client.waitConnected({ signal });
       }

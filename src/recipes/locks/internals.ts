@@ -12,7 +12,7 @@
  */
 
 import { aborted, nodeVanished } from '../common/errors.js';
-import type { NodeOps } from '../common/nodes.js';
+import { isSessionRenewed, type NodeOps } from '../common/nodes.js';
 import { joinPath, nodeName } from '../common/znode-names.js';
 import { isCode } from '../../errors.js';
 import { sleep, type RetryPolicy } from '../retry.js';
@@ -49,6 +49,8 @@ export interface HeldNode {
   readonly path: string;
   readonly name: string;
   readonly fencingToken: bigint;
+  /** The session that owns the node: the lock is held only while the client is on that session. */
+  readonly session: bigint;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -79,9 +81,10 @@ export class LockInternals {
       try {
         return await this.#attemptOnce(opts);
       } catch (err) {
-        if (!(err instanceof OurNodeGone)) throw err;
-        // Our node went away under us: the session that owned it ended, or someone deleted it. Curator retries
-        // the whole attempt under its retry policy; so do we.
+        if (!(err instanceof OurNodeGone) && !isSessionRenewed(this.#ops.client, err)) throw err;
+        // Our node went away under us: the session that owned it ended (and the client has a new one, or is
+        // opening it), or someone deleted it. Curator retries the whole attempt under its retry policy; so do we,
+        // within the attempt's deadline (its signal stops the sleep).
         const delay = this.#retry.nextDelay(retryCount, clock.now() - started);
         if (delay === undefined) throw nodeVanished('acquire', this.basePath, 'our lock node vanished while waiting');
         await sleep(delay, clock, opts.signal);
@@ -91,7 +94,7 @@ export class LockInternals {
 
   async #attemptOnce(opts: AttemptOptions): Promise<HeldNode | undefined> {
     const first = await this.#ops.createProtected(this.basePath, this.#driver.lockName, opts.data ?? EMPTY, opts.signal, { list: true });
-    const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stat.czxid };
+    const node: HeldNode = { path: first.path, name: nodeName(first.path), fencingToken: first.stat.czxid, session: first.stat.ephemeralOwner };
     let held = false;
     try {
       const wait = new WaitUntilHeld(this.#ops, this.basePath, node.path, node.name, first.children, {

@@ -37,6 +37,8 @@ export class LockLostSignal {
     client: ZooKeeperClient,
     policy: LockLostPolicy,
     node: string,
+    /** The session that owns the lock node. */
+    session: bigint,
   ) {
     this.#policy = policy;
     this.#node = node;
@@ -47,6 +49,8 @@ export class LockLostSignal {
       }
     });
     if (isSessionOver(client)) this.lose(sessionEndCodeOf(client), 'the ZooKeeper session ended');
+    // the session that made the node expired already, and the client is on (or opening) its successor
+    else if (client.sessionId !== session) this.lose('SESSIONEXPIRED', 'the ZooKeeper session that made the lock node ended');
     else if (!isConnected(client) && policy === 'suspended') {
       this.lose('CONNECTIONLOSS', 'not connected to ZooKeeper when the lock was taken');
     }

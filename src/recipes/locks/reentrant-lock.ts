@@ -14,7 +14,7 @@
  */
 
 import { CallDeadline } from '../common/deadline.js';
-import { aborted, badArgument } from '../common/errors.js';
+import { aborted, badArgument, recipeError } from '../common/errors.js';
 import type { NodeOps } from '../common/nodes.js';
 import { waitForEvent } from '../retry.js';
 import type { Decide, HeldNode, LockInternals } from './internals.js';
@@ -97,14 +97,24 @@ export class ReentrantLock {
     this.#revocationListener = listener;
   }
 
-  /** The node `owner` holds, if it holds the lock. */
+  /** The node `owner` holds, if it holds the lock (on the client's current session). */
   heldNodeOf(owner: object): HeldNode | undefined {
     const hold = this.#holds.get(owner);
-    return hold !== undefined && hold.releasing === undefined ? hold.node : undefined;
+    return hold !== undefined && hold.releasing === undefined && this.#onCurrentSession(hold) ? hold.node : undefined;
+  }
+
+  /**
+   * A hold is good only on the session that made its node. After an expiry the client goes on with a new session,
+   * but the node went with the old one: the hold is lost (its lease's signal says so) and never counts again, not
+   * for re-entry, not for isHeldBy; its owner releases it, which finds the node gone.
+   */
+  #onCurrentSession(hold: Hold): boolean {
+    return hold.node.session === this.#ops.client.sessionId;
   }
 
   isAcquiredInThisProcess(): boolean {
-    return this.#holds.size > 0;
+    for (const hold of this.#holds.values()) if (hold.releasing !== undefined || this.#onCurrentSession(hold)) return true;
+    return false;
   }
 
   /** True while `owner` (or the owner of a Lease) holds the lock. */
@@ -135,6 +145,9 @@ export class ReentrantLock {
       if (signal?.aborted === true) throw aborted(signal, 'acquire', this.#internals.basePath);
       const hold = this.#holds.get(owner);
       if (hold !== undefined && hold.releasing === undefined) {
+        if (!this.#onCurrentSession(hold)) {
+          throw recipeError('SESSIONEXPIRED', 'acquire', this.#internals.basePath, "this owner's lock was lost with the session that held it: release its lease, then acquire again");
+        }
         hold.count++;
         return this.#leaseFor(hold, owner);
       }
@@ -160,7 +173,7 @@ export class ReentrantLock {
   }
 
   #startHold(node: HeldNode): Hold {
-    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path);
+    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.session);
     const listener = this.#revocationListener;
     const stopRevocation =
       listener === undefined ? () => undefined : watchRevocation(this.#ops, node.path, listener, lost);

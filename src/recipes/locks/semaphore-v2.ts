@@ -43,7 +43,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
 import { CallDeadline } from '../common/deadline.js';
 import { aborted, badArgument, nodeVanished } from '../common/errors.js';
-import type { CreatedNode, NodeOps } from '../common/nodes.js';
+import { isSessionRenewed, type CreatedNode, type NodeOps } from '../common/nodes.js';
 import type { OneShotWatch } from '../common/watches.js';
 import { sleep, waitForEvent, type RetryPolicy } from '../retry.js';
 import { LockInternals, type Decide } from './internals.js';
@@ -167,7 +167,8 @@ export class InterProcessSemaphoreV2 {
       try {
         return await this.#waitForPlace(node, deadline);
       } catch (err) {
-        if (!(err instanceof LeaseGone)) throw err;
+        // our lease node went (with its session, the client being on a new one): start that lease over
+        if (!(err instanceof LeaseGone) && !isSessionRenewed(this.#ops.client, err)) throw err;
         const delay = this.#retry.nextDelay(retryCount, clock.now() - started);
         if (delay === undefined) throw nodeVanished('acquire', this.path, 'our lease node vanished while waiting');
         await sleep(delay, clock, signal);
@@ -303,7 +304,7 @@ export class InterProcessSemaphoreV2 {
   }
 
   #leaseFor(node: CreatedNode): Lease {
-    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path);
+    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.stat.ephemeralOwner);
     this.#outstanding++;
     return new Lease(
       {
