@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { READ_ACL_UNSAFE, type ZooKeeperClient } from '../../src/node.js';
 import { createProtectedSequential, NodeOps, sortSequential } from '../../src/recipes/common/nodes.js';
-import { childrenOf, codeOf, delay, useClients, UUID } from './helpers.js';
+import { aborted, badArgument, recipeError, sessionEnded } from '../../src/recipes/common/errors.js';
+import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
+import { childrenOf, codeOf, connectClient, delay, lockPath, useClients, UUID } from './helpers.js';
 
 /** The client with its `create` calls counted (the recipe sees an ordinary client). */
 function countingCreates(client: ZooKeeperClient): { client: ZooKeeperClient; creates: () => number } {
@@ -96,5 +98,32 @@ describe('sortSequential: Curator order, and creation order after the 2^31 wrap'
     const b = `${u(2)}latch--000000001`;
     const c = `${u(3)}latch-0000000000`;
     expect(sortSequential([c, b, a], 'latch-')).toEqual([a, b, c]);
+  });
+});
+
+describe('the recipe error factory', () => {
+  it('names a closed client CLOSED, never SESSIONEXPIRED', () => {
+    expect(sessionEnded({ state: 'closed' }, 'acquire', '/a')).toMatchObject({ code: 'CLOSED', op: 'acquire', path: '/a' });
+    expect(sessionEnded({ state: 'auth-failed' }, 'acquire').code).toBe('AUTHFAILED');
+    expect(sessionEnded({ state: 'expired' }, 'acquire').code).toBe('SESSIONEXPIRED');
+  });
+
+  it('builds ABORTED one way: the caller’s ZooKeeperError reason as it is, anything else as the cause', () => {
+    const own = recipeError('TIMEOUT', 'acquire', '/a');
+    expect(aborted(AbortSignal.abort(own), 'acquire', '/a')).toBe(own);
+    const plain = aborted(AbortSignal.abort('why'), 'acquire', '/a');
+    expect(plain).toMatchObject({ code: 'ABORTED', op: 'acquire', path: '/a', message: 'ABORTED (acquire /a)', cause: 'why' });
+    expect(badArgument('acquire', '/a', 'no').message).toBe('BAD_ARGUMENT (acquire /a): no');
+  });
+
+  it('a lock on a client that is closed: the lease is lost with CLOSED, a new acquire rejects with CLOSED', async () => {
+    const client = await connectClient();
+    const path = lockPath();
+    const mutex = new InterProcessMutex(client, path, { lockLost: 'lost' });
+    const lease = await mutex.acquire();
+    await client.close();
+    expect(lease.signal.reason).toMatchObject({ code: 'CLOSED' });
+    expect(await codeOf(mutex.acquire())).toBe('CLOSED');
+    await lease.release();
   });
 });

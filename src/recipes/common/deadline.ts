@@ -37,7 +37,7 @@ export class Deadline implements Disposable {
     if (timeoutMs !== undefined) {
       this.#handle = clock.setTimeout(() => {
         this.#expired = true;
-        this.#controller.abort(new ZooKeeperError('TIMEOUT', `TIMEOUT (${what} ${path})`, { op: what, path }));
+        this.#controller.abort(recipeError('TIMEOUT', what, path));
       }, timeoutMs);
     }
   }
@@ -90,10 +90,7 @@ export async function eventOrDeadline(event: Promise<unknown>, deadline: Deadlin
 /** false for a timeout; throws ABORTED for the caller's abort. */
 export function deadlineOutcome(deadline: Deadline, op: string): false {
   if (deadline.timedOut) return false;
-  const reason: unknown = deadline.signal.reason;
-  throw reason instanceof ZooKeeperError && reason.code === 'ABORTED'
-    ? reason
-    : new ZooKeeperError('ABORTED', `ABORTED (${op})`, { op, ...(reason === undefined ? {} : { cause: reason }) });
+  throw aborted(deadline.signal, op);
 }
 
 /**

@@ -25,12 +25,12 @@ export function badArgument(what: string, path: string | undefined, detail: stri
 
 /**
  * What a wait that `signal` stopped rejects with: the signal's reason when it is a ZooKeeperError (a caller that
- * aborts with its own typed reason gets it back), otherwise ABORTED with the reason as its cause. The one way a
- * recipe reports an abort.
+ * aborts with its own typed reason gets it back; a deadline's signal carries TIMEOUT), otherwise ABORTED with the
+ * reason as its cause. The one way a recipe reports an abort.
  */
 export function aborted(signal: AbortSignal | undefined, what: string, path?: string): ZooKeeperError {
   const reason: unknown = signal?.reason;
-  if (reason instanceof ZooKeeperError && reason.code !== 'TIMEOUT') return reason;
+  if (reason instanceof ZooKeeperError) return reason;
   return recipeError('ABORTED', what, path, undefined, reason);
 }
 
