@@ -155,7 +155,11 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof ZooKeeperError && RETRYABLE.has(err.code);
 }
 
-/** True when the session is gone for good: its ephemerals and watches are lost and the client must be replaced. */
+/**
+ * True when the session the call was made on is gone, with its ephemeral nodes and one-shot watches. After
+ * SESSIONEXPIRED a renewing client (the default) is already opening a new session, and the same call may be made
+ * again there; after CLOSED or AUTHFAILED the client has ended (`client.ended`).
+ */
 export function isSessionLost(err: unknown): boolean {
   return (
     err instanceof ZooKeeperError &&

@@ -81,5 +81,5 @@ export {
   type WebSocketTransportOptions,
 } from './transport/web.js';
 
-// The lock recipes: built only on the client API above, re-exported so one import gives both.
+// The recipes: built only on the client API above, re-exported so one import gives both.
 export * from './recipes/index.js';

@@ -1,5 +1,6 @@
 /**
- * The lock recipes, Apache Curator's five locks on the public client API. Re-exported by the package entry.
+ * Apache Curator's recipes on the public client API, on Curator's znodes: the five locks, leader election, caches,
+ * shared values and counters, barriers, an atomic counter and kept-alive nodes. Re-exported by the package entry.
  *
  * @module zkwire/recipes
  */
@@ -41,7 +42,6 @@ export { SharedCount, type SharedCountEvent } from './shared/shared-count.js';
 export type { VersionedValue } from './shared/versioned.js';
 export {
   LeaderSelector,
-  type ClientSource,
   type Leadership,
   type LeaderSelectorEvent,
   type LeaderSelectorOptions,

@@ -19,50 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedServer } from '../harness/zookeeper.js';
 import { assertBuilt } from '../runtimes/consumer-project.js';
 import { REPO_ROOT } from '../runtimes/run-runtime.js';
+import { DEFAULT_SERVER, extract, markdownFiles } from './markdown-examples.js';
 
 const run = promisify(execFile);
-
-interface Example {
-  /** `docs/client.md:20`: where the block opens. */
-  readonly where: string;
-  readonly source: string;
-  readonly runs: boolean;
-  /** File name in the scratch project. */
-  readonly file: string;
-}
-
-const DEFAULT_SERVER = '127.0.0.1:2181';
-
-function markdownFiles(): string[] {
-  const docs = fs
-    .readdirSync(path.join(REPO_ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`);
-  return ['README.md', ...docs.sort()];
-}
-
-/** Fenced ```ts blocks, indented ones (inside a list) included; the indentation is removed. */
-function extract(file: string): Example[] {
-  const lines = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n');
-  const out: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)```ts( run)?\s*$/.exec(lines[i]!);
-    if (open === null) continue;
-    const indent = open[1]!;
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length && lines[j]!.trim() !== '```'; j++) body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
-    if (j === lines.length) throw new Error(`${file}:${i + 1}: unclosed code block`);
-    out.push({
-      where: `${file}:${i + 1}`,
-      source: body.join('\n') + '\n',
-      runs: open[2] !== undefined,
-      file: `${file.replace(/[/.]/g, '_')}_${i + 1}.mts`,
-    });
-    i = j;
-  }
-  return out;
-}
 
 const examples = markdownFiles().flatMap(extract);
 const runnable = examples.filter((e) => e.runs);

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
+import { GroupMember } from '../../src/recipes/nodes/group-member.js';
+import { PersistentNode } from '../../src/recipes/nodes/persistent-node.js';
+import { expireSession } from '../harness/expire-session.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { childrenOf, connectClient, eventually, lockPath, untilNoChildren } from '../recipes/helpers.js';
@@ -85,7 +88,7 @@ describe('interop with Apache Curator LeaderLatch', () => {
     }
   });
 
-  it("the zkwire leader's session expires: it steps down first, then Curator takes over", async () => {
+  it("the zkwire leader's session expires: it steps down first, Curator takes over, zkwire rejoins and leads after Curator leaves", async () => {
     const [host, port] = connectString.split(':');
     const proxy: FaultProxy = await startFaultProxy({ host: host as string, port: Number(port) });
     try {
@@ -101,10 +104,47 @@ describe('interop with Apache Curator LeaderLatch', () => {
       expect(await curator.latchAwait(n, 20_000)).toBe(true);
       expect(signal.aborted).toBe(true); // zkwire stopped leading before Curator could start
       proxy.pass();
-      await eventually(() => client.state === 'expired', 15_000, 'zkwire hears of the expiry');
+      await eventually(async () => (await curator.latchParticipants(n)).length === 2, 20_000, 'zkwire rejoined on its new session');
       expect(latch.hasLeadership()).toBe(false);
-      expect(await curator.latchParticipants(n)).toEqual([{ id: 'curator', isLeader: true }]);
+      expect(await curator.latchParticipants(n)).toEqual([
+        { id: 'curator', isLeader: true },
+        { id: 'zkwire', isLeader: false },
+      ]);
       await curator.latchClose(n);
+      expect(await latch.await({ timeoutMs: 10_000 })).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a Curator cache sees zkwire's group member and persistent node again after zkwire's session expires", async () => {
+    const [host, port] = connectString.split(':');
+    const proxy: FaultProxy = await startFaultProxy({ host: host as string, port: Number(port) });
+    try {
+      const root = lockPath('group');
+      await zk.mkdirp(root);
+      const n = await curator.cacheStart(root);
+      await using client = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000 });
+      await using member = new GroupMember(client, root, 'member', 'm');
+      await member.start();
+      await using node = new PersistentNode(client, `${root}/node`, 'p');
+      node.start();
+      await node.waitForInitialCreate();
+      // Curator's dump gives czxid/mzxid/data-in-hex for each node: the paths and the data are what must come back.
+      const seen = async (): Promise<string> =>
+        [...(await curator.cacheDump(n)).entries()]
+          .filter(([p]) => p !== root)
+          .map(([p, v]) => `${p}=${v.slice(v.lastIndexOf('/') + 1)}`)
+          .sort()
+          .join(' ');
+      const both = `${root}/member=6d ${root}/node=70`; // 'm', 'p'
+      await eventually(async () => (await seen()) === both, 10_000, 'Curator sees both');
+      const memberCzxid = async (): Promise<string | undefined> => (await curator.cacheDump(n)).get(`${root}/member`)?.split('/')[0];
+      const before = await memberCzxid();
+      await expireSession(client, proxy, connectString);
+      await eventually(async () => (await childrenOf(zk, root)).length === 2 && (await zk.exists(`${root}/member`))?.ephemeralOwner === client.sessionId, 20_000, 'both back on the new session');
+      await eventually(async () => (await seen()) === both && (await memberCzxid()) !== before, 10_000, 'Curator sees both again, the member as a new node');
+      await curator.cacheClose(n);
     } finally {
       await proxy.close();
     }

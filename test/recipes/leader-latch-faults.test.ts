@@ -3,6 +3,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { LeaderLatch, type LeaderLatchOptions } from '../../src/recipes/leader/leader-latch.js';
 import { childrenOf, codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
+import { expireSession, nextChange } from '../harness/expire-session.js';
 
 /**
  * LeaderLatch when links break and sessions end, each case one of Curator's LeaderLatch failures, driven through a
@@ -40,7 +41,7 @@ describe('LeaderLatch under faults', () => {
     return l;
   }
 
-  it('session expiry of the leader (CURATOR-696): it stops leading on suspension, never leads again on the dead session', async () => {
+  it('session expiry of the leader (CURATOR-696): it stops leading on suspension, never leads on the dead session, rejoins behind the new leader', async () => {
     fx.proxy.pass();
     const path = lockPath('latch');
     await using clientA = await viaProxy();
@@ -48,7 +49,7 @@ describe('LeaderLatch under faults', () => {
     await a.await();
     const tokenA = a.fencingToken as bigint;
     const aEvents: string[] = [];
-    a.addListener((e) => aEvents.push(e.type === 'isLeader' ? 'isLeader' : `notLeader:${e.reason.code}`));
+    a.addListener((e) => aEvents.push(e.type === 'notLeader' ? `notLeader:${e.reason.code}` : e.type));
     await using b = latch(fx.direct, path, 'b');
     const overlap = neverTwoLeaders([a, b]);
     await eventually(async () => (await childrenOf(fx.direct, path)).length === 2, 10_000, 'b joined');
@@ -57,13 +58,18 @@ describe('LeaderLatch under faults', () => {
     // b can only lead once the server has expired a's session, and a gave up leading long before
     expect(await b.await({ timeoutMs: 20_000 })).toBe(true);
     expect(aEvents[0]).toBe('notLeader:CONNECTIONLOSS');
+    const oldSession = clientA.sessionId;
     fx.proxy.pass();
-    await eventually(() => clientA.state === 'expired', 15_000, 'a hears of the expiry');
-    expect(await codeOf(a.await())).toBe('SESSIONEXPIRED');
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 2 && clientA.sessionId !== oldSession, 15_000, 'a rejoined on its new session');
+    expect((await fx.direct.exists(a.ourPath as string))?.ephemeralOwner).toBe(clientA.sessionId);
+    expect(await a.await({ timeoutMs: 0 })).toBe(false);
     expect(aEvents).not.toContain('isLeader');
     expect(a.hasLeadership()).toBe(false);
     expect((b.fencingToken as bigint) > tokenA).toBe(true);
-    expect(await b.getParticipants()).toEqual([{ id: 'b', isLeader: true }]);
+    expect(await b.getParticipants()).toEqual([
+      { id: 'b', isLeader: true },
+      { id: 'a', isLeader: false },
+    ]);
     expect(overlap.overlaps).toBe(0);
   });
 
@@ -148,41 +154,43 @@ describe('LeaderLatch under faults', () => {
     expect(overlap.overlaps).toBe(0);
   });
 
-  it('with a client source, a latch whose session expired rejoins on the new session and leads again', async () => {
+  it('a latch whose session expired rejoins on the client\'s new session and leads again once the other leaves', async () => {
     fx.proxy.pass();
     const path = lockPath('latch');
-    const clients = [await viaProxy()];
-    const source = async (): Promise<ZooKeeperClient> => {
-      const current = clients.at(-1) as ZooKeeperClient;
-      if (current.state !== 'expired') return current;
-      clients.push(await viaProxy());
-      return clients.at(-1) as ZooKeeperClient;
-    };
-    const a = new LeaderLatch(source, path, { id: 'a' });
-    try {
-      a.start();
-      await a.await();
-      const firstToken = a.fencingToken as bigint;
-      const b = latch(fx.direct, path, 'b');
-      await eventually(() => b.ourPath !== undefined, 10_000, 'b joined');
-      const overlap = neverTwoLeaders([a, b]);
-      fx.proxy.pause();
-      expect(await b.await({ timeoutMs: 20_000 })).toBe(true); // a's session expired on the server
-      fx.proxy.pass();
-      await eventually(async () => (await b.getParticipants()).length === 2, 20_000, 'a rejoined on a new session');
-      expect(await b.getParticipants()).toEqual([
-        { id: 'b', isLeader: true },
-        { id: 'a', isLeader: false },
-      ]);
-      expect(clients.length).toBe(2);
-      await b.close();
-      expect(await a.await({ timeoutMs: 10_000 })).toBe(true);
-      expect((a.fencingToken as bigint) > firstToken).toBe(true);
-      expect(overlap.overlaps).toBe(0);
-    } finally {
-      await a.close();
-      await Promise.all(clients.map((c) => c.close()));
-    }
+    await using client = await viaProxy();
+    await using a = latch(client, path, 'a');
+    await a.await();
+    const firstToken = a.fencingToken as bigint;
+    await using b = latch(fx.direct, path, 'b');
+    await eventually(() => b.ourPath !== undefined, 10_000, 'b joined');
+    const overlap = neverTwoLeaders([a, b]);
+    // The link frozen past the session timeout, as a long GC pause or a partition would: a suspends (and steps
+    // down) long before the server expires its session and b takes over.
+    const lost = nextChange(client, (c) => c.event === 'LOST');
+    fx.proxy.pause();
+    expect(await b.await({ timeoutMs: 20_000 })).toBe(true);
+    fx.proxy.pass();
+    expect((await lost).reason).toMatchObject({ code: 'SESSIONEXPIRED' });
+    await eventually(async () => (await b.getParticipants()).length === 2, 20_000, 'a rejoined on a new session');
+    expect(await b.getParticipants()).toEqual([
+      { id: 'b', isLeader: true },
+      { id: 'a', isLeader: false },
+    ]);
+    await b.close();
+    expect(await a.await({ timeoutMs: 10_000 })).toBe(true);
+    expect((a.fencingToken as bigint) > firstToken).toBe(true);
+    expect(overlap.overlaps).toBe(0);
+  });
+
+  it('on a client with renewSession: false, an expiry ends the latch: await() rejects with SESSIONEXPIRED', async () => {
+    fx.proxy.pass();
+    const path = lockPath('latch');
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000, renewSession: false });
+    await using a = latch(client, path, 'a');
+    await a.await();
+    await expireSession(client, fx.proxy, fx.connectString);
+    expect(await codeOf(a.await())).toBe('SESSIONEXPIRED');
+    expect(a.hasLeadership()).toBe(false);
   });
 
   it('a create whose reply is lost: the node is found by its protection prefix, no orphan; closing then leaves nothing', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderSelector, type Leadership } from '../../src/recipes/leader/leader-selector.js';
-import { childrenOf, closeAll, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
+import { childrenOf, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
 
 /** A leadership the test ends by hand: takeLeadership waits until `end()` or its signal aborts. */
 function gate(): { take: (l: Leadership) => Promise<void>; end: () => void; current: Leadership | undefined; terms: number } {
@@ -202,31 +202,20 @@ describe('LeaderSelector when the connection or the session fails', () => {
     expect(client.state).toBe('connected');
   });
 
-  it('requeues after session expiry on the new client a client source returns', async () => {
+  it('requeues after session expiry on the client\'s new session (autoRequeue)', async () => {
     fx.proxy.pass();
     const path = lockPath('election');
-    const clients: ZooKeeperClient[] = [await viaProxy()];
-    const source = async (): Promise<ZooKeeperClient> => {
-      const current = clients.at(-1) as ZooKeeperClient;
-      if (current.state !== 'expired' && current.state !== 'closed') return current;
-      clients.push(await viaProxy());
-      return clients.at(-1) as ZooKeeperClient;
-    };
+    await using client = await viaProxy();
     const g = gate();
-    const s = new LeaderSelector(source, path, g.take, { autoRequeue: true });
-    try {
-      s.start();
-      await eventually(() => g.terms === 1, 10_000, 'leads');
-      fx.proxy.pause();
-      await eventually(async () => (await childrenOf(fx.direct, path)).length === 0, 15_000, 'the server expired the session');
-      fx.proxy.pass();
-      await eventually(() => g.terms === 2, 20_000, 'leads again on a new session');
-      expect(clients.length).toBe(2);
-      expect(clients[0]?.state).toBe('expired');
-      expect(await s.getParticipants()).toEqual([{ id: '', isLeader: true }]);
-    } finally {
-      await s.close();
-      await closeAll(clients);
-    }
+    await using s = new LeaderSelector(client, path, g.take, { autoRequeue: true });
+    s.start();
+    await eventually(() => g.terms === 1, 10_000, 'leads');
+    const first = client.sessionId;
+    fx.proxy.pause();
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 0, 15_000, 'the server expired the session');
+    fx.proxy.pass();
+    await eventually(() => g.terms === 2, 20_000, 'leads again on a new session');
+    expect(client.sessionId).not.toBe(first);
+    expect(await s.getParticipants()).toEqual([{ id: '', isLeader: true }]);
   });
 });

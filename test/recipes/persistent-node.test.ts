@@ -3,7 +3,8 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { GroupMember } from '../../src/recipes/nodes/group-member.js';
 import { PersistentNode } from '../../src/recipes/nodes/persistent-node.js';
 import { PersistentTtlNode } from '../../src/recipes/nodes/persistent-ttl-node.js';
-import { childrenOf, closeAll, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
+import { childrenOf, codeOf, eventually, lockPath, useClients, useProxiedServer, UUID } from './helpers.js';
+import { expireSession } from '../harness/expire-session.js';
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
 
@@ -110,29 +111,36 @@ describe('PersistentNode through faults', () => {
     expect((await fx.direct.exists(path))?.ephemeralOwner).toBe(client.sessionId);
   });
 
-  it('kept present across session expiry, on the new client a client source returns', async () => {
+  it('kept present across session expiry: the link frozen past the timeout, then made again on the new session', async () => {
     fx.proxy.pass();
     const path = `${lockPath('nodes')}/me`;
-    const clients = [await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 })];
-    const source = async (): Promise<ZooKeeperClient> => {
-      const current = clients.at(-1) as ZooKeeperClient;
-      if (current.state !== 'expired') return current;
-      clients.push(await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 }));
-      return clients.at(-1) as ZooKeeperClient;
-    };
-    const node = new PersistentNode(source, path, 'keep');
-    try {
-      node.start();
-      await node.waitForInitialCreate();
-      fx.proxy.pause();
-      await eventually(async () => (await fx.direct.exists(path)) === null, 15_000, 'the server expired the session');
-      fx.proxy.pass();
-      await eventually(async () => (await fx.direct.exists(path)) !== null, 20_000, 'created on a new session');
-      expect(clients.length).toBe(2);
-      expect((await fx.direct.exists(path))?.ephemeralOwner).toBe(clients[1]?.sessionId);
-    } finally {
-      await node.close();
-      await closeAll(clients);
-    }
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
+    await using node = new PersistentNode(client, path, 'keep');
+    const seen: string[] = [];
+    node.addListener((e) => seen.push(e.type));
+    node.start();
+    await node.waitForInitialCreate();
+    const first = client.sessionId;
+    fx.proxy.pause();
+    await eventually(async () => (await fx.direct.exists(path)) === null, 15_000, 'the server expired the session');
+    fx.proxy.pass();
+    await eventually(async () => (await fx.direct.exists(path))?.ephemeralOwner === client.sessionId && client.sessionId !== first, 20_000, 'created on the new session');
+    expect(text((await fx.direct.getData(path)).data)).toBe('keep');
+    expect(seen).toEqual(['nodeCreated', 'nodeDeleted', 'nodeCreated']);
+  });
+
+  it('a group member comes back after its session is expired, and its view of the group is current', async () => {
+    fx.proxy.pass();
+    const group = lockPath('group');
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
+    await using member = new GroupMember(client, group, 'a', 'pa');
+    await member.start();
+    await using peer = new GroupMember(fx.direct, group, 'b', 'pb');
+    await peer.start();
+    await eventually(() => member.getCurrentMembers().size === 2, 10_000, 'both members seen');
+    await expireSession(client, fx.proxy, fx.connectString);
+    await eventually(async () => (await fx.direct.exists(`${group}/a`))?.ephemeralOwner === client.sessionId, 20_000, 'member node back');
+    await eventually(() => peer.getCurrentMembers().has('a'), 10_000, 'the peer sees it again');
+    expect([...member.getCurrentMembers().keys()].sort()).toEqual(['a', 'b']);
   });
 });

@@ -23,8 +23,11 @@
  * or only when the session ends with `leadershipLost: 'lost'`, or when our node is deleted, or on close) and a
  * fencing token: our node's czxid, which grows with every new leader for the life of the ensemble.
  *
- * Given a client source (a function returning the current client) instead of a client, the latch rejoins on the
- * new session once the one it used has expired, as Curator's latch does after LOST.
+ * Across a session expiry the latch carries on, as Curator's does after LOST: leadership ends at once (the node it
+ * stood on went with the session), and the latch joins again with a new node on the client's new session. Only the
+ * client's end (closed, auth failed, or an expiry with `renewSession: false`) ends the latch's part in the election.
+ * A failure that is not the connection's (NOAUTH on the latch path, say) is reported as an `error` event and
+ * retried with a back-off, never in a tight loop.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -38,7 +41,6 @@ import { illegalState, badArgument } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
-import type { ClientSource } from '../common/client-source.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -83,7 +85,9 @@ export type LeaderLatchEvent =
       /** Aborts when this leadership can no longer be trusted. */
       readonly signal: AbortSignal;
     }
-  | { readonly type: 'notLeader'; readonly reason: ZooKeeperError };
+  | { readonly type: 'notLeader'; readonly reason: ZooKeeperError }
+  /** Joining or checking the election failed for a reason other than the connection (NOAUTH, say); retried with a back-off. */
+  | { readonly type: 'error'; readonly error: unknown };
 
 /** One uninterrupted stretch of leadership. */
 interface Term {
@@ -95,9 +99,7 @@ interface Term {
 const MAX_BACKOFF_MS = 5000;
 
 export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposable {
-  readonly #source: ClientSource;
-  /** The client in use: the given one, or the latest the source returned. */
-  #client!: ZooKeeperClient;
+  readonly #client: ZooKeeperClient;
   readonly #idBytes: Uint8Array;
   readonly #policy: LeadershipLostPolicy;
   readonly #closeMode: CloseMode;
@@ -122,8 +124,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   #closing: Promise<void> | undefined;
 
   constructor(
-    /** A client, or a function returning the current one (the latch then rejoins on a new session after expiry). */
-    client: ClientSource,
+    client: ZooKeeperClient,
     /** The latch directory, shared by every contender. */
     readonly path: string,
     options: LeaderLatchOptions = {},
@@ -134,8 +135,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     const closeMode = options.closeMode ?? 'SILENT';
     if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') throw badArgument('LeaderLatch', path, 'closeMode must be SILENT or NOTIFY_LEADER');
     if (options.id !== undefined && typeof options.id !== 'string') throw badArgument('LeaderLatch', path, 'id must be a string');
-    this.#source = client;
-    if (typeof client !== 'function') this.#client = client;
+    this.#client = client;
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
@@ -170,16 +170,20 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   start(): void {
     if (this.#state !== 'LATENT') throw illegalState('LeaderLatch.start', this.path, `cannot start a latch that is ${this.#state}`);
     this.#state = 'STARTED';
-    if (typeof this.#source !== 'function') this.#listen(this.#source);
+    this.#listen(this.#client);
     this.#loop = this.#run();
   }
 
   /** Connection events of `client` take leadership away at once and wake the loop. */
   #listen(client: ZooKeeperClient): void {
     this.#unsubscribe();
-    this.#unsubscribe = onConnectionEvent(client, (event) => {
-      if (event === 'LOST') this.#lose(sessionEndError(client, 'LeaderLatch', this.path));
-      else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
+    this.#unsubscribe = onConnectionEvent(client, (event, change) => {
+      if (event === 'LOST') {
+        this.#lose(change.reason instanceof ZooKeeperError ? change.reason : sessionEndError(client, 'LeaderLatch', this.path));
+        // Our node and our watches went with the session: the loop joins again on the next one.
+        this.#ourPath = undefined;
+        this.#watching.clear();
+      } else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
         this.#lose(
           new ZooKeeperError('CONNECTIONLOSS', `CONNECTIONLOSS (LeaderLatch ${this.path}): connection suspended; another contender may lead`, {
             op: 'LeaderLatch',
@@ -189,20 +193,6 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       }
       this.#wake.fire();
     });
-  }
-
-  /** With a client source: the current client; a new one means a new session, so our old node is no more ours. */
-  async #currentClient(): Promise<ZooKeeperClient> {
-    if (typeof this.#source !== 'function') return this.#source;
-    const client = await this.#source();
-    if (client !== this.#client) {
-      this.#lose(new ZooKeeperError('SESSIONEXPIRED', `SESSIONEXPIRED (LeaderLatch ${this.path}): moved to a new session`, { op: 'LeaderLatch', path: this.path }));
-      this.#client = client;
-      this.#ourPath = undefined;
-      this.#watching.clear();
-      this.#listen(client);
-    }
-    return client;
   }
 
   /** True while we lead and nothing has yet made that doubtful. */
@@ -260,7 +250,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   /** Every contender (Curator's participant ids) in election order, the leader first. */
   getParticipants(): Promise<Participant[]> {
-    return this.#currentClient().then((client) => readParticipants(client, this.path, LATCH_NAME));
+    return readParticipants(this.#client, this.path, LATCH_NAME);
   }
 
   /** The current leader, or `{id: '', isLeader: false}` when nobody contends (as Curator). */
@@ -326,7 +316,6 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       const wake = (this.#wake = LeaderLatch.#newWake());
       try {
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
-        await this.#currentClient();
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
           const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
@@ -338,18 +327,17 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         await Promise.race([wake.promise, this.#stopped]);
       } catch (err) {
         if (stop.aborted) break;
-        const client = this.#client as ZooKeeperClient | undefined;
-        if (typeof this.#source === 'function' && (client === undefined || isSessionOver(client))) {
-          // the source is asked again on the next turn, and should give a client with a live session
-          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
-          continue;
-        }
-        if (isSessionOver(this.#client) || isSessionLost(err)) {
-          this.#end(isSessionOver(this.#client) ? sessionEndError(this.#client, 'LeaderLatch', this.path) : (err as ZooKeeperError));
+        if (isSessionOver(this.#client)) {
+          this.#end(sessionEndError(this.#client, 'LeaderLatch', this.path));
           break;
         }
-        // a broken link: wait for the next connection; anything else (NOAUTH, a throttled server): back off
-        backoffMs = isRetryable(err) && !isConnected(this.#client) ? 0 : Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+        // a broken link or an expired session: wait for the next connection (the loop's waitConnected) and look
+        // again; anything else (NOAUTH, a throttled server): say so, and back off
+        if (isSessionLost(err) || (isRetryable(err) && !isConnected(this.#client))) backoffMs = 0;
+        else {
+          this.#events.emit({ type: 'error', error: err });
+          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+        }
       }
     }
   }
@@ -443,7 +431,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   async #removeWatches(): Promise<void> {
     const paths = [...this.#watching];
     this.#watching.clear();
-    if ((this.#client as ZooKeeperClient | undefined) === undefined || !isConnected(this.#client)) return;
+    if (!isConnected(this.#client)) return;
     await Promise.all(paths.map((p) => this.#client.removeWatches(p, 'data').catch(() => undefined)));
   }
 

@@ -12,8 +12,9 @@
  * interruptLeadership() only ever ends a running leadership; it never cancels a queued attempt, so calling it twice
  * in a row cannot stall autoRequeue (CURATOR-518).
  *
- * A zkwire client's session is its life: after expiry it is replaced, not revived. To requeue after session expiry,
- * pass a function that returns the current client; the selector asks it again once the session it used has ended.
+ * Across a session expiry: a leader's signal aborts (its node went with the session) and, with autoRequeue, the
+ * selector queues again on the client's new session; a queued attempt starts over there. Only the client's end
+ * (closed, auth failed, or an expiry with `renewSession: false`) stops the selector, with a `sessionEnded` event.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -22,8 +23,7 @@ import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import type { ClientSource } from '../common/client-source.js';
-import { isSessionOver } from '../common/connection.js';
+import { isSessionOver, sessionEndError } from '../common/connection.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath } from '../common/nodes.js';
@@ -43,8 +43,6 @@ export interface Leadership {
 
 /** Leads while it runs. */
 export type TakeLeadership = (leadership: Leadership) => Promise<void>;
-
-export type { ClientSource } from '../common/client-source.js';
 
 /** How a LeaderSelector queues for leadership and what it does when leadership ends or an attempt fails. */
 export interface LeaderSelectorOptions {
@@ -73,13 +71,13 @@ export type LeaderSelectorEvent =
   | { readonly type: 'leadershipEnded'; readonly reason: unknown }
   /** takeLeadership threw, or an attempt to queue failed (`error` says how); the selector goes on if it can. */
   | { readonly type: 'error'; readonly error: unknown }
-  /** The session ended and no new client can be had (a plain client was given): the selector can do no more. */
+  /** The client has ended (closed, auth failed, or expired with `renewSession: false`): the selector can do no more. */
   | { readonly type: 'sessionEnded'; readonly reason: ZooKeeperError };
 
 export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncDisposable {
-  readonly #source: ClientSource;
+  readonly #client: ZooKeeperClient;
+  readonly #mutex: InterProcessMutex;
   readonly #take: TakeLeadership;
-  readonly #policy: LeadershipLostPolicy;
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
   readonly #idBytes: Uint8Array;
@@ -90,10 +88,9 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   #queued = false;
   #running: Promise<void> | undefined;
   #term: AbortController | undefined;
-  #mutex: { client: ZooKeeperClient; mutex: InterProcessMutex } | undefined;
 
   constructor(
-    client: ClientSource,
+    client: ZooKeeperClient,
     /** The election directory, shared by every contender. */
     readonly path: string,
     takeLeadership: TakeLeadership,
@@ -103,14 +100,14 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     if (typeof takeLeadership !== 'function') throw badArgument('LeaderSelector', path, 'takeLeadership must be a function');
     const policy = options.leadershipLost ?? 'suspended';
     if (policy !== 'suspended' && policy !== 'lost') throw badArgument('LeaderSelector', path, 'leadershipLost must be "suspended" or "lost"');
-    this.#source = client;
+    this.#client = client;
     this.#take = takeLeadership;
-    this.#policy = policy;
     this.#retry = options.retry ?? exponentialBackoff({ maxRetries: Number.MAX_SAFE_INTEGER });
     this.#clock = clockOf(options.clock);
     this.#autoRequeue = options.autoRequeue ?? false;
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);
+    this.#mutex = new InterProcessMutex(client, path, { lockLost: policy, data: this.#idBytes, clock: this.#clock });
   }
 
   /** This contender's id. */
@@ -166,8 +163,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
 
   /** Every contender in queue order, the leader first. */
   async getParticipants(): Promise<Participant[]> {
-    const { client, mutex } = await this.#mutexFor();
-    return participantsOf(client, await mutex.getParticipantNodes());
+    return participantsOf(this.#client, await this.#mutex.getParticipantNodes());
   }
 
   /** The current leader, or `{id: '', isLeader: false}`. */
@@ -210,16 +206,6 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#state = 'CLOSED';
   }
 
-  /** The mutex on the current client; a new one once the client's session has ended and the source gives another. */
-  async #mutexFor(): Promise<{ client: ZooKeeperClient; mutex: InterProcessMutex }> {
-    const client = typeof this.#source === 'function' ? await this.#source() : this.#source;
-    if (this.#mutex?.client !== client) {
-      const mutex = new InterProcessMutex(client, this.path, { lockLost: this.#policy, data: this.#idBytes, clock: this.#clock });
-      this.#mutex = { client, mutex };
-    }
-    return this.#mutex;
-  }
-
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
     let failures = 0;
@@ -227,12 +213,11 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     while (this.#queued && !stop.aborted) {
       let lease: Lease;
       try {
-        lease = await (await this.#mutexFor()).mutex.acquire({ signal: stop });
+        lease = await this.#mutex.acquire({ signal: stop });
       } catch (err) {
         if (stop.aborted) break;
-        const over = this.#mutex !== undefined && isSessionOver(this.#mutex.client);
-        if (over && typeof this.#source !== 'function') {
-          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : new ZooKeeperError('SESSIONEXPIRED', 'SESSIONEXPIRED: the session has ended') });
+        if (isSessionOver(this.#client)) {
+          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : sessionEndError(this.#client, 'LeaderSelector', this.path) });
           break;
         }
         this.#events.emit({ type: 'error', error: err });

@@ -7,8 +7,9 @@
  * when our node is gone or (for an ephemeral) belongs to another session. A protected sequential create whose reply
  * is lost is found again by its `_c_<uuid>-` prefix, never duplicated.
  *
- * A zkwire client's session is its life, so to keep an ephemeral node present across session expiry pass a
- * function returning the current client: once the session it used has ended, the node is made again on the next.
+ * Across a session expiry the node carries on: an ephemeral node went with the old session (listeners hear
+ * `nodeDeleted` at LOST) and is created again on the client's new session; a persistent one is checked again there.
+ * Only the client's end (closed, auth failed, or an expiry with `renewSession: false`) stops it.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -23,7 +24,6 @@ import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
-import type { ClientSource } from '../common/client-source.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** What kind of node a PersistentNode keeps present. */
@@ -53,7 +53,7 @@ const EPHEMERAL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ephemeral', 'ep
 const TTL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ttl', 'ttl-sequential']);
 
 export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncDisposable {
-  readonly #source: ClientSource;
+  readonly #client: ZooKeeperClient;
   readonly #mode: CreateMode;
   readonly #protected: boolean;
   readonly #ttlMs: number | undefined;
@@ -66,7 +66,6 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   /** The data last written to (or created in) the node. */
   #written: Uint8Array | undefined;
   #actualPath: string | undefined;
-  #client: ZooKeeperClient | undefined;
   #watching: string | undefined;
   #wake: () => void = () => undefined;
   #unsubscribe: () => void = () => undefined;
@@ -74,7 +73,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   readonly #created = new EventHub<void>();
 
   constructor(
-    client: ClientSource,
+    client: ZooKeeperClient,
     /** The node's path (for sequential modes, the prefix the server appends a sequence to). */
     readonly basePath: string,
     data: Data = new Uint8Array(0),
@@ -88,7 +87,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     if (TTL.has(mode) !== (options.ttlMs !== undefined) || (options.ttlMs !== undefined && !(options.ttlMs > 0))) {
       throw badArgument('PersistentNode', basePath, 'ttlMs (> 0) goes with the ttl modes, and only with them');
     }
-    this.#source = client;
+    this.#client = client;
     this.#mode = mode;
     this.#protected = SEQUENTIAL.has(mode) && (options.useProtection ?? true);
     this.#ttlMs = options.ttlMs;
@@ -106,6 +105,10 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   start(): void {
     if (this.#state !== 'LATENT') throw illegalState('PersistentNode.start', this.basePath, `cannot start a node that is ${this.#state}`);
     this.#state = 'STARTED';
+    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
+      if (event === 'LOST') this.#sessionLost();
+      this.#wake();
+    });
     this.#loop = this.#run();
   }
 
@@ -184,16 +187,10 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#state = 'CLOSED';
   }
 
-  async #currentClient(): Promise<ZooKeeperClient> {
-    const client = typeof this.#source === 'function' ? await this.#source() : this.#source;
-    if (client !== this.#client) {
-      this.#unsubscribe();
-      this.#client = client;
-      this.#watching = undefined;
-      if (this.#actualPath !== undefined && EPHEMERAL.has(this.#mode)) this.#gone(this.#actualPath);
-      this.#unsubscribe = onConnectionEvent(client, () => this.#wake());
-    }
-    return client;
+  /** The session expired: its watch is gone, and so is our node if it was ephemeral. */
+  #sessionLost(): void {
+    this.#watching = undefined;
+    if (this.#actualPath !== undefined && EPHEMERAL.has(this.#mode)) this.#gone(this.#actualPath);
   }
 
   #gone(path: string): void {
@@ -205,17 +202,12 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
+    const client = this.#client;
     let backoffMs = 0;
-    while (!stop.aborted) {
+    while (!stop.aborted && !isSessionOver(client)) {
       const woken = new Promise<void>((resolve) => (this.#wake = resolve));
       try {
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
-        const client = await this.#currentClient();
-        if (isSessionOver(client)) {
-          if (typeof this.#source !== 'function') break; // nothing more can be done on a dead session
-          backoffMs = Math.min(5000, Math.max(100, backoffMs * 2));
-          continue;
-        }
         await client.waitConnected({ signal: stop });
         if (this.#actualPath === undefined) await this.#create(client);
         else await this.#check(client, this.#actualPath);
@@ -223,12 +215,11 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
         if (stop.aborted) break;
         await Promise.race([woken, this.#stopped]);
       } catch (err) {
-        if (stop.aborted) break;
-        const client = this.#client;
-        if (client !== undefined && (isSessionOver(client) || isSessionLost(err))) {
-          if (typeof this.#source !== 'function') break;
-        }
-        backoffMs = isRetryable(err) && client !== undefined && !isConnected(client) ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
+        if (stop.aborted || isSessionOver(client)) break;
+        // a broken link or an expired session: wait for the next connection (the loop's waitConnected); anything
+        // else (NOAUTH, a throttled server): back off
+        const transient = (isRetryable(err) || isSessionLost(err)) && !isConnected(client);
+        backoffMs = transient ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
       }
     }
   }
@@ -313,17 +304,23 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     const client = this.#client;
     for (;;) {
       const path = this.#actualPath;
-      if (path === undefined || client === undefined) return;
+      if (path === undefined) return;
       try {
         await client.delete(path);
         this.#gone(path);
         return;
       } catch (err) {
-        if (isCode(err, 'NONODE') || isSessionOver(client) || isSessionLost(err) || !isRetryable(err)) {
+        // gone already, or gone with the session (an ephemeral), or the client has ended: nothing left to delete
+        const goneWithSession = isSessionLost(err) && EPHEMERAL.has(this.#mode);
+        if (isCode(err, 'NONODE') || goneWithSession || isSessionOver(client)) {
           this.#actualPath = undefined;
-          if (!isCode(err, 'NONODE') && !isSessionOver(client) && !isSessionLost(err)) throw err;
           return;
         }
+        if (!isRetryable(err) && !isSessionLost(err)) {
+          this.#actualPath = undefined;
+          throw err;
+        }
+        // a broken link, or (for a node that outlives sessions) an expiry: delete it on the next session
         await client.waitConnected().catch(() => undefined);
       }
     }

@@ -13,7 +13,6 @@ import { isConnected } from '../common/connection.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { joinPath } from '../common/nodes.js';
-import type { ClientSource } from '../common/client-source.js';
 import { PersistentNode } from './persistent-node.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -38,7 +37,7 @@ export interface PersistentTtlNodeOptions {
  */
 export class PersistentTtlNode implements AsyncDisposable {
   readonly #node: PersistentNode;
-  readonly #source: ClientSource;
+  readonly #client: ZooKeeperClient;
   readonly #ttlMs: number;
   readonly #everyMs: number;
   readonly #clock: Clock;
@@ -47,7 +46,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   #touching: Promise<void> = Promise.resolve();
 
   constructor(
-    client: ClientSource,
+    client: ZooKeeperClient,
     readonly path: string,
     ttlMs: number,
     data: Data = new Uint8Array(0),
@@ -57,7 +56,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     if (!(ttlMs > 0)) throw badArgument('PersistentTtlNode', path, 'ttlMs must be > 0');
     if (!(factor > 0 && factor < 1)) throw badArgument('PersistentTtlNode', path, 'touchScheduleFactor must be between 0 and 1');
     this.#node = new PersistentNode(client, path, data, { mode: 'container', ...(options.clock === undefined ? {} : { clock: options.clock }) });
-    this.#source = client;
+    this.#client = client;
     this.#ttlMs = ttlMs;
     this.#everyMs = Math.max(1, Math.floor(ttlMs * factor));
     this.#clock = clockOf(options.clock);
@@ -92,8 +91,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     this.#timer = undefined;
     await this.#touching;
     try {
-      const client = await this.#client();
-      await client.delete(this.#touchPath);
+      await this.#client.delete(this.#touchPath);
     } catch {
       // gone already, or the link is down: the TTL takes care of it
     }
@@ -103,10 +101,6 @@ export class PersistentTtlNode implements AsyncDisposable {
   /** For `await using`: close() if started (stops touching, deletes the TTL child and the container), else nothing. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#node.state === 'STARTED') await this.close();
-  }
-
-  async #client(): Promise<ZooKeeperClient> {
-    return typeof this.#source === 'function' ? this.#source() : this.#source;
   }
 
   #schedule(ms: number): void {
@@ -122,7 +116,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   async #touch(): Promise<void> {
     if (!(await this.#node.waitForInitialCreate({ timeoutMs: 0 }).catch(() => false))) return;
     try {
-      const client = await this.#client();
+      const client = this.#client;
       if (!isConnected(client)) return;
       try {
         await client.create(this.#touchPath, null, { mode: 'ttl', ttl: this.#ttlMs });
