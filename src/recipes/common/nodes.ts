@@ -24,22 +24,13 @@ import type { Stat } from '../../client/types.js';
 import { isCode, isRetryable, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { isConnected } from './connection.js';
+import { isConnected, isSessionRenewed } from './connection.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
 import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
 
 export { joinPath, nodeName, parentPath } from './znode-names.js';
 export { sortSequential } from './sequence.js';
-
-/**
- * True when `err` is the expiry of the session a call belonged to while the client goes on with a new one (session
- * renewal): what that session owned (ephemeral nodes, watches) is gone, and the work can start over on the new one.
- * False once the client has ended (closed, refused, or expired with renewal off).
- */
-export function isSessionRenewed(client: ZooKeeperClient, err: unknown): boolean {
-  return isCode(err, 'SESSIONEXPIRED') && !client.ended;
-}
 
 /** Containers removed under us this many times in a row means something else is wrong. */
 const MAX_DIRECTORY_CREATES = 5;

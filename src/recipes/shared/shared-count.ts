@@ -1,12 +1,13 @@
 /**
  * SharedCount: Curator's shared counter, a SharedValue holding a 32-bit signed integer as 4 big-endian bytes (the
  * bytes Curator writes), so Curator and zkwire clients on one path read and write the same count and versions.
+ * Across a session expiry it behaves as SharedValue does: the count is read again on the new session, with one
+ * countChanged if it changed meanwhile, after connectionStateChanged LOST and RECONNECTED.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
 import type { RecipeConnectionEvent } from '../common/connection.js';
-import { badArgument } from '../common/errors.js';
+import { badArgument, recipeError } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { SharedValue, type SharedValueOptions, type SharedValueState } from './shared-value.js';
 import type { VersionedValue } from './versioned.js';
@@ -35,10 +36,7 @@ export function countToBytes(value: number): Uint8Array {
 /** A count from node data: MARSHALLINGERROR when the data is not 4 bytes. */
 export function countFromBytes(bytes: Uint8Array, path: string): number {
   if (bytes.length !== 4) {
-    throw new ZooKeeperError('MARSHALLINGERROR', `MARSHALLINGERROR (SharedCount ${path}): node data is ${bytes.length} bytes, not a 4-byte count`, {
-      op: 'SharedCount',
-      path,
-    });
+    throw recipeError('MARSHALLINGERROR', 'SharedCount', path, `node data is ${bytes.length} bytes, not a 4-byte count`);
   }
   return new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0, false);
 }
