@@ -68,11 +68,11 @@ describe('LeaderLatch', () => {
     expect(await codeOf(latch.await())).toBe('ILLEGAL_STATE');
     expect(await codeOf(latch.close())).toBe('ILLEGAL_STATE');
     latch.start();
-    expect(() => latch.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(latch.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await latch.close();
     expect(await codeOf(latch.close())).toBe('ILLEGAL_STATE');
     expect(await codeOf(latch.await())).toBe('ILLEGAL_STATE');
-    expect(() => latch.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(latch.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await latch[Symbol.asyncDispose](); // disposing a closed latch is fine
     expect(() => new LeaderLatch(z(0), 'relative')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(() => new LeaderLatch(z(0), path, { leadershipLost: 'never' as 'lost' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
