@@ -321,7 +321,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
-          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
+          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes, 'ephemeral-sequential', undefined, { signal: stop, clock: this.#clock });
           this.#ourPath = created.path;
           if (stop.aborted) break; // close() deletes it
           this.#life.ready();
