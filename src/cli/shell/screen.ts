@@ -44,6 +44,12 @@ export class Screen {
     this.rl.prompt(true);
   }
 
+  /** Leaving: a prompt on screen is ended with a newline, so what comes after starts on a line of its own. */
+  end(): void {
+    if (this.#promptShown) this.stdout.write('\n');
+    this.busy();
+  }
+
   /** The prompt is gone: a command runs now (the user's Enter ended the prompt's line). */
   busy(): void {
     this.#promptShown = false;

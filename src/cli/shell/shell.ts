@@ -278,7 +278,7 @@ export function runShell(opts: ShellOptions): Promise<number> {
 
   const leave = (): Promise<void> => {
     leaving ??= (async () => {
-      screen.busy();
+      screen.end();
       foreground?.abort(new ZooKeeperError('ABORTED', 'leaving the shell'));
       stopWatches([...watches.keys()]);
       for (const sig of PROCESS_SIGNALS) process.off(sig, onSignal);
