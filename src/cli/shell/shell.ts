@@ -231,7 +231,8 @@ export function runShell(opts: ShellOptions): Promise<number> {
     if (parsed.error !== undefined) return screen.err(`zkwire ${cmd.name}: ${parsed.error}\n`);
     const { json, ...given } = parsed.globals;
     if (Object.keys(given).length > 0) {
-      return screen.err(`zkwire ${cmd.name}: --${Object.keys(given).join(', --')} belong to the shell: give them to \`zkwire shell\`\n`);
+      const names = Object.keys(given).map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+      return screen.err(`zkwire ${cmd.name}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} the shell's: give ${names.length === 1 ? 'it' : 'them'} to \`zkwire shell\`\n`);
     }
     const globals: GlobalOptions = { ...opts.globals, json, ...(OTHER_COMMANDS.has(cmd.name) ? { server: connectString } : {}) };
     if (SESSION_COMMANDS.has(cmd.name) && !isConnectedState(client.state)) {
@@ -258,14 +259,13 @@ export function runShell(opts: ShellOptions): Promise<number> {
 
   // ---- the loop -----------------------------------------------------------------------------------------
   const queue: string[] = [];
-  let draining = false;
+  let draining: Promise<void> | undefined;
   let leaving: Promise<void> | undefined;
-  const drain = async (): Promise<void> => {
-    if (draining) return;
-    draining = true;
+  const drain = (): Promise<void> => (draining ??= drainQueue());
+  const drainQueue = async (): Promise<void> => {
     screen.busy();
     while (queue.length > 0 && leaving === undefined) await runLine(queue.shift()!);
-    draining = false;
+    draining = undefined;
     if (leaving === undefined) screen.prompt(promptText());
   };
   rl.on('line', (line: string) => {
@@ -310,7 +310,8 @@ export function runShell(opts: ShellOptions): Promise<number> {
       screen.err(`^C stopped ${n} watch${n === 1 ? '' : 'es'}\n`);
     } else void leave();
   });
-  rl.on('close', () => void leave());
+  // Ctrl-D leaves at once (cancelling what runs); the end of piped input leaves once the lines read are done.
+  rl.on('close', () => void (terminal ? leave() : (draining ?? Promise.resolve()).then(leave)));
   const PROCESS_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
   const onSignal = (): void => void leave();
   for (const sig of PROCESS_SIGNALS) process.on(sig, onSignal);
