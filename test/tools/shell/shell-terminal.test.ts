@@ -1,7 +1,8 @@
 /**
  * `zkwire shell` in a real terminal (tmux) against a real ZooKeeper: path completion from the server, history
  * across runs, Ctrl-C stopping a watch and a running command without leaving the shell, Ctrl-D releasing a held
- * lock, and a server lost and back while the shell is open. Every wait polls the screen with a bound.
+ * lock, and a server lost and back while the shell is open (the same session, and a new one after an expiry).
+ * Every wait polls the screen with a bound.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -138,7 +139,8 @@ describe('zkwire shell in a terminal', () => {
 describe('zkwire shell with its server lost and back', () => {
   let server: ZkServer;
   beforeAll(async () => {
-    server = await startZooKeeper();
+    // tickTime 500: sessions may be as short as 1 s, so an expiry takes about a second to come.
+    server = await startZooKeeper({ tickTime: 500 });
   });
   afterAll(async () => {
     await server.stop();
@@ -156,6 +158,20 @@ describe('zkwire shell with its server lost and back', () => {
     t.type('create /back-again');
     t.keys('Enter');
     await t.waitFor('the command working', /^\/back-again$/m);
+  });
+
+  it('after the session expired while the server was away, says so and the prompt shows the new session', async () => {
+    const t = await shell(server.connectString, join(dir, 'h-expiry'), '--session-timeout', '1000');
+    await server.kill();
+    // The client gives the session up after 4T/3 without a server, and says so at once.
+    await t.waitFor('the expiry said', /^zkwire shell: session expired/m);
+    await t.waitFor('the prompt showing no session yet', (s) => /\((connecting|disconnected|expired)\) 0\] $/.test(promptLine(s)));
+    await server.restart();
+    await t.waitFor('the new session said', /^zkwire shell: new session 0x[0-9a-f]+ on /m, 20_000);
+    await t.waitFor('the prompt showing it connected', (s) => /\(connected\) 0\] $/.test(promptLine(s)));
+    t.type('whoami');
+    t.keys('Enter');
+    await t.waitFor('a command on the new session', /^ip 127\.0\.0\.1$/m);
   });
 });
 
