@@ -5,6 +5,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,12 +72,13 @@ export class TmuxTerminal {
     return this.exitStatus()!;
   }
 
-  /** Ends the terminal and the program in it. */
+  /** Ends the terminal and the program in it, and removes the socket (tmux leaves it behind). */
   close(): void {
     try {
       this.#tmux('kill-server');
     } catch {
       // already gone
     }
+    rmSync(this.#socket, { force: true });
   }
 }
