@@ -1,7 +1,6 @@
 /** What every `zkwire` command gets and must provide. */
 
 import type { ZooKeeperClient } from '../node.js';
-import type { ArgSpec } from './commands/node-client.js';
 
 export interface GlobalOptions {
   /** --server host:port[,host:port][/chroot] */
@@ -58,4 +57,17 @@ export interface Command {
   spec?: ArgSpec;
   /** Returns the exit status: 0 success, 1 failure, 2 usage error. */
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** What a command parses: its options and positionals (read by parseCommandArgs in commands/node-client.ts). */
+export interface ArgSpec {
+  /** Options without a value, e.g. `-r`, `--recursive`. */
+  readonly flags?: readonly string[];
+  /** Options taking a value (`--mode X` or `--mode=X`). */
+  readonly valued?: readonly string[];
+  /** Names of the positional arguments, in order; the first `required` of them must be given. */
+  readonly positionals: readonly string[];
+  readonly required: number;
+  /** The last positional takes any number of values (e.g. `decode FILE...`). */
+  readonly variadic?: boolean;
 }

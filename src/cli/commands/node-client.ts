@@ -12,21 +12,11 @@ import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
-import type { CliIo } from '../types.js';
+import type { ArgSpec, CliIo } from '../types.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
 
-export interface ArgSpec {
-  /** Options without a value, e.g. `-r`, `--recursive`. */
-  readonly flags?: readonly string[];
-  /** Options taking a value (`--mode X` or `--mode=X`). */
-  readonly valued?: readonly string[];
-  /** Names of the positional arguments, in order; the first `required` of them must be given. */
-  readonly positionals: readonly string[];
-  readonly required: number;
-  /** The last positional takes any number of values (e.g. `decode FILE...`). */
-  readonly variadic?: boolean;
-}
+export type { ArgSpec } from '../types.js';
 
 export interface ParsedCommandArgs {
   readonly positionals: string[];

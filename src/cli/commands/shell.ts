@@ -27,7 +27,8 @@ Exit status: 0 after leaving, 1 when no session could be opened, 2 usage error.
 
 const spec: ArgSpec = { positionals: [], required: 0 };
 
-export const shellCommand: Command = {
+/** The shell command, given the CLI's whole command list (a function: the list includes this command). */
+export const shellCommand = (all: () => readonly Command[]): Command => ({
   name: 'shell',
   summary: 'an interactive shell (like zkCli.sh): completion, history, background watches',
   usage,
@@ -46,6 +47,7 @@ export const shellCommand: Command = {
           stdout: process.stdout,
           stderr: process.stderr,
           historyFile: historyFile(),
+          commands: all(),
         });
       });
     } catch (e) {
@@ -53,4 +55,4 @@ export const shellCommand: Command = {
       return 1;
     }
   },
-};
+});

@@ -11,7 +11,6 @@ import { createInterface } from 'node:readline';
 import { ZooKeeperError, type ZooKeeperClient } from '../../node.js';
 import { isConnectedState, type StateChange } from '../../session/state.js';
 import { parseArgs } from '../args.js';
-import { commands } from '../commands/index.js';
 import { describeError } from '../commands/node-client.js';
 import { STEP_LIMIT_MS } from '../interrupt.js';
 import type { CliIo, Command, GlobalOptions } from '../types.js';
@@ -47,6 +46,8 @@ export interface ShellOptions {
   readonly stderr: NodeJS.WritableStream;
   /** Where history is kept (undefined: not kept). */
   readonly historyFile: string | undefined;
+  /** The CLI's commands, the shell's own included (given, not imported: the list is what names the shell). */
+  readonly commands: readonly Command[];
 }
 
 interface BackgroundWatch {
@@ -77,7 +78,7 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 
 /** Runs the shell until the user leaves; resolves with the exit status (0). Closes `client` before resolving. */
 export function runShell(opts: ShellOptions): Promise<number> {
-  const { client, connectString } = opts;
+  const { client, connectString, commands } = opts;
   const terminal = (opts.input as { isTTY?: boolean }).isTTY === true && (opts.stdout as { isTTY?: boolean }).isTTY === true;
   const completable: CompletableCommand[] = [
     ...commands
