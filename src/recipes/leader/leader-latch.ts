@@ -321,7 +321,9 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
-          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes, 'ephemeral-sequential', undefined, { signal: stop, clock: this.#clock });
+          // No stop signal: close() waits for a create in flight to settle (finding its node by the prefix when its reply is
+          // lost) and then deletes the node itself, so it resolves with nothing left behind; the create is bounded.
+          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes, 'ephemeral-sequential', undefined, { clock: this.#clock });
           this.#ourPath = created.path;
           if (stop.aborted) break; // close() deletes it
           this.#life.ready();

@@ -274,7 +274,8 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     let path: string;
     if (this.#protected) {
       const parent = parentPath(this.basePath);
-      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs, { signal: this.#stop.signal, clock: this.#clock })).path;
+      // no stop signal, as in LeaderLatch: close() then deletes what the create made, rather than leaving it to the background
+      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs, { clock: this.#clock })).path;
     } else {
       try {
         path = await client.create(this.basePath, data, options);
