@@ -178,9 +178,10 @@ export class NodeOps {
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
         // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may exist
-        // with a name we never learnt. Either way the caller leaves now, and the protection prefix finds the node
-        // (behind the create, in this session's order) to delete it.
-        this.#findAndDeleteInBackground(dir, protectedId);
+        // with a name we never learnt. Either way the caller leaves now (its deadline holds even on a frozen link),
+        // and the protection prefix finds the node (behind the create, in this session's order) to delete it, in
+        // the background: a recipe whose close() must leave nothing waits for it with cleanupsSettled().
+        void this.#findAndDelete(dir, protectedId);
         throw err;
       }
       if (isCode(err, 'NONODE')) return { failed: err };
@@ -210,7 +211,7 @@ export class NodeOps {
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
-      if (!isSessionLost(err)) this.#findAndDeleteInBackground(dir, protectedId);
+      if (!isSessionLost(err)) void this.#findAndDelete(dir, protectedId);
       throw err;
     }
     const name = findProtectedChild(children, protectedId);
@@ -232,8 +233,11 @@ export class NodeOps {
     return { path, stat };
   }
 
-  /** The unknown-outcome create of an abandoned attempt: find it once connected and delete it. */
-  #findAndDeleteInBackground(dir: string, protectedId: string): void {
+  /**
+   * The unknown-outcome create of an abandoned attempt: find it once connected and delete it. Never rejects; counted
+   * in cleanupsSettled(client) until done.
+   */
+  #findAndDelete(dir: string, protectedId: string): Promise<void> {
     const run = async (): Promise<void> => {
       for (let failures = 0; ; failures++) {
         try {
@@ -247,7 +251,7 @@ export class NodeOps {
         if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
       }
     };
-    void run().catch(() => undefined);
+    return tracked(this.client, run().catch(() => undefined));
   }
 
   /**
@@ -343,4 +347,24 @@ export function createProtectedSequential(
   options: CreateProtectedOptions = {},
 ): Promise<CreatedNode> {
   return new NodeOps(client, options).createProtected(parent, name, data, options.signal, { mode, ttlMs });
+}
+
+/** Background cleanups (nodes of abandoned attempts being found and deleted), by client. */
+const cleanups = new WeakMap<ZooKeeperClient, Set<Promise<void>>>();
+
+function tracked(client: ZooKeeperClient, cleanup: Promise<void>): Promise<void> {
+  let set = cleanups.get(client);
+  if (set === undefined) cleanups.set(client, (set = new Set()));
+  const running = set;
+  running.add(cleanup);
+  void cleanup.finally(() => running.delete(cleanup));
+  return cleanup;
+}
+
+/**
+ * Resolves once every background cleanup of `client`'s abandoned attempts has finished (never rejects): what a
+ * recipe's close() waits for when it promises to leave no node behind after aborting an attempt of its own.
+ */
+export async function cleanupsSettled(client: ZooKeeperClient): Promise<void> {
+  for (let set = cleanups.get(client); set !== undefined && set.size > 0; set = cleanups.get(client)) await Promise.all(set);
 }
