@@ -6,7 +6,9 @@
  * some candidate was connected with its node in place. Cache slots keep CuratorCaches (persistent and one-shot
  * watches) of the whole chaos tree; at quiescence each is compared with a fresh read of the server.
  *
- * Like the lock slots, a slot whose session ends closes that client and connects a new one.
+ * Like the lock slots, a slot keeps its client across session expiries (the client renews its session; a latch
+ * steps down at LOST and rejoins on the new session, a cache resynchronises); only a client that has ended is
+ * replaced.
  */
 
 import { ZooKeeperClient } from '../../src/node.js';
@@ -93,7 +95,7 @@ export class ElectionRun {
     if (this.#sampler !== undefined) clearInterval(this.#sampler);
     const deadline = Date.now() + withinMs;
     for (const slot of this.#caches) {
-      if (slot.cache.state !== 'STARTED' || ended(slot.client)) continue;
+      if (slot.cache.state !== 'STARTED' || slot.client.ended) continue;
       this.figures.cachesCompared++;
       let diff: string[] = [];
       for (;;) {
@@ -163,7 +165,7 @@ export class ElectionRun {
       }
       const tracked = trackedClient(client, this.ctx.tracker, session, bounds.requestMs);
       const over = Promise.race([whenEnded(client), abortedOf(this.ctx.stop)]);
-      while (!this.ctx.stop.aborted && !ended(client)) {
+      while (!this.ctx.stop.aborted && !client.ended) {
         const latch = new LeaderLatch(tracked, this.ctx.electionPath, { id: session });
         const candidate: Candidate = { client, latch };
         let steppedDown: () => void = () => undefined;
@@ -186,7 +188,7 @@ export class ElectionRun {
         this.#candidates.delete(candidate);
         await this.ctx.tracker.track(session, 'latch close', latch.close(), { boundMs: 2 * T + bounds.allowanceMs }).catch(() => undefined);
       }
-      if (ended(client)) {
+      if (client.ended) {
         this.ctx.watchdog.forget(session);
         await this.ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs }).catch(() => undefined);
       }
@@ -213,7 +215,7 @@ export class ElectionRun {
       await Promise.race([whenEnded(client), abortedOf(stop)]);
       await cache.close().catch(() => undefined);
       this.#caches.delete(entry);
-      if (ended(client)) {
+      if (client.ended) {
         this.ctx.watchdog.forget(session);
         await this.ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs }).catch(() => undefined);
       }
@@ -233,15 +235,12 @@ export class ElectionRun {
   }
 }
 
-function ended(client: ZooKeeperClient): boolean {
-  return client.state === 'expired' || client.state === 'closed' || client.state === 'auth-failed';
-}
-
-function whenEnded(client: ZooKeeperClient): Promise<void> {
-  if (ended(client)) return Promise.resolve();
+/** Resolves once the client has ended for good (closed, auth failed): never on a mere expiry, which it renews. */
+export function whenEnded(client: ZooKeeperClient): Promise<void> {
+  if (client.ended) return Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = client.onStateChange(() => {
-      if (ended(client)) {
+      if (client.ended) {
         unsubscribe();
         resolve();
       }

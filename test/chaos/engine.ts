@@ -164,7 +164,8 @@ async function runOnEnsemble(
     // quiescence: nothing writes any more; every cache must come to match the server
     await election.checkCaches(counter, 15_000);
     const cachesStopped = await settlesWithin(caches, 2 * T + 5000);
-    const live = (): Set<string> => new Set([...clients.values()].filter((c) => !ended(c)).map((c) => c.sessionIdHex.toLowerCase()));
+    // The current session of every live client: a renewed client's earlier sessions are gone from the server.
+    const live = (): Set<string> => new Set([...clients.values()].filter((c) => !c.ended).map((c) => c.sessionIdHex.toLowerCase()));
     const liveLeft = await pollUntilZero(async () => {
       const liveIds = live();
       const nodes = (await lockNodesUnder(counter, chaosRoot)).filter((n) => liveIds.has(n.owner)).length;
@@ -203,8 +204,9 @@ async function runOnEnsemble(
       resource: resource.figures,
       stillInside: resource.insideCount,
       faults,
-      sessionsOpened: clients.size,
-      sessionsExpired: [...clients.values()].filter((c) => c.state === 'expired').length,
+      slots: opts.sessions + prngs.candidatePrngs.length + (opts.caches ?? 2),
+      clientsOpened: clients.size,
+      sessionsRenewed: [...clients.values()].reduce((n, c) => n + c.sessionRenewals, 0),
       slotsStopped: slotsStopped && cachesStopped,
       election: election.finish(),
       liveLeft,
@@ -215,10 +217,6 @@ async function runOnEnsemble(
     watchdog.stop();
     await counter.close();
   }
-}
-
-function ended(client: ZooKeeperClient): boolean {
-  return client.state === 'expired' || client.state === 'closed' || client.state === 'auth-failed';
 }
 
 async function pollUntilZero(measure: () => Promise<{ nodes: number; watches: number }>, withinMs: number): Promise<{ nodes: number; watches: number }> {

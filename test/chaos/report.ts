@@ -46,8 +46,14 @@ export interface ChaosReport {
   sessionTimeoutMs: number;
   tickTime: number;
   server: string;
+  /** Client slots of every kind (lock sessions, candidates, caches, group members); each starts with one client. */
+  slots: number;
+  /** Client objects the slots made: one per slot unless a client ended (closed, auth failed) and was replaced. */
+  clientsOpened: number;
+  /** Sessions that expired and were renewed by their client (the sum of `sessionRenewals`). */
+  sessionsRenewed: number;
+  /** Every session: each client's first one plus the renewals. */
   sessionsOpened: number;
-  sessionsExpired: number;
   operations: Record<string, OpCounts>;
   failuresByCode: Record<string, number>;
   faults: Record<FaultKind, number>;
@@ -70,8 +76,9 @@ export interface ReportInput {
   resource: ResourceFigures;
   stillInside: number;
   faults: FaultLog;
-  sessionsOpened: number;
-  sessionsExpired: number;
+  slots: number;
+  clientsOpened: number;
+  sessionsRenewed: number;
   slotsStopped: boolean;
   liveLeft: { nodes: number; watches: number };
   election: ElectionFigures;
@@ -106,8 +113,10 @@ export function buildReport(input: ReportInput): ChaosReport {
     sessionTimeoutMs: input.options.sessionTimeoutMs,
     tickTime: input.options.tickTime,
     server: 'Apache ZooKeeper 3.8.0, 3-member ensemble on loopback, one fault proxy per member',
-    sessionsOpened: input.sessionsOpened,
-    sessionsExpired: input.sessionsExpired,
+    slots: input.slots,
+    clientsOpened: input.clientsOpened,
+    sessionsRenewed: input.sessionsRenewed,
+    sessionsOpened: input.clientsOpened + input.sessionsRenewed,
     operations,
     failuresByCode: tracker.failuresByCode(),
     faults: input.faults.injected,
@@ -142,7 +151,7 @@ export function renderReport(r: ChaosReport): string {
   const lines: string[] = [];
   lines.push(`zkwire chaos run — seed ${r.seed}, ${r.durationS} s of faults (${r.faultPhaseS} s with the last episode), ${r.sessions} session slots`);
   lines.push(`${r.server}; session timeout ${r.sessionTimeoutMs} ms, tickTime ${r.tickTime} ms`);
-  lines.push(`sessions opened ${r.sessionsOpened}, of which ended expired ${r.sessionsExpired}; worst event-loop lag ${r.maxEventLoopLagMs} ms`);
+  lines.push(`sessions ${r.sessionsOpened}: ${r.clientsOpened} clients' first sessions and ${r.sessionsRenewed} renewed after an expiry; worst event-loop lag ${r.maxEventLoopLagMs} ms`);
   lines.push('');
   lines.push(table(['operation', 'attempted', 'completed', 'failed', 'failed by code'], Object.entries(r.operations).map(([op, c]) => {
     const failed = Object.values(c.failed).reduce((a, b) => a + b, 0);
