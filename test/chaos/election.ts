@@ -14,7 +14,7 @@
 import { ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
-import { cacheTree, serverTree, treeDiff } from '../recipes/cache-helpers.js';
+import { cacheTree, serverTree, treeDiff, type TreeImage } from '../recipes/cache-helpers.js';
 import { FencedResource } from './fenced-resource.js';
 import type { OpTracker } from './op-tracker.js';
 import type { Prng } from '../harness/prng.js';
@@ -37,7 +37,8 @@ export interface ElectionFigures {
 }
 
 export interface ElectionContext {
-  readonly connectString: string;
+  /** The connect string of a slot (e0, c1, ...): the shared proxies, or the slot's own links. */
+  readonly connectStringOf: (slot: string) => string;
   readonly sessionTimeoutMs: number;
   readonly electionPath: string;
   readonly cacheRoot: string;
@@ -72,6 +73,8 @@ export class ElectionRun {
   readonly #resource = new FencedResource(new Map());
   readonly #candidates = new Set<Candidate>();
   readonly #caches = new Set<CacheSlot>();
+  /** Caches that live elsewhere (the worker process): a name and what the cache holds now (undefined: no answer). */
+  readonly #otherCaches: { name: string; image: () => Promise<TreeImage | undefined> }[] = [];
   /** Ends the cache slots (after the comparison at quiescence). */
   readonly #stopCaches = new AbortController();
   #sampler: ReturnType<typeof setInterval> | undefined;
@@ -90,23 +93,42 @@ export class ElectionRun {
     return Promise.all(Array.from({ length: n }, (_, i) => this.#cacheSlot(i))).then(() => undefined);
   }
 
+  /** The election's fenced resource (the worker process's leader enters it too). */
+  get resource(): FencedResource {
+    return this.#resource;
+  }
+
+  /** Compares a cache that lives elsewhere (the worker process's) at quiescence too. */
+  addCache(name: string, image: () => Promise<TreeImage | undefined>): void {
+    this.#otherCaches.push({ name, image });
+  }
+
   /** Once writes have stopped: every live cache must match a fresh read of the server (given time to catch up). */
   async checkCaches(fresh: ZooKeeperClient, withinMs: number): Promise<void> {
     if (this.#sampler !== undefined) clearInterval(this.#sampler);
     const deadline = Date.now() + withinMs;
-    for (const slot of this.#caches) {
-      if (slot.cache.state !== 'STARTED' || slot.client.ended) continue;
+    const caches = [
+      ...[...this.#caches]
+        .filter((slot) => slot.cache.state === 'STARTED' && !slot.client.ended)
+        .map((slot) => ({
+          name: `${slot.session} (${slot.cache.usesOneShotWatches ? 'one-shot' : 'persistent'})`,
+          image: () => Promise.resolve(cacheTree(slot.cache)),
+        })),
+      ...this.#otherCaches,
+    ];
+    for (const cache of caches) {
       this.figures.cachesCompared++;
       let diff: string[] = [];
       for (;;) {
         await fresh.sync(this.ctx.cacheRoot).catch(() => undefined);
-        diff = treeDiff(await serverTree(fresh, this.ctx.cacheRoot), cacheTree(slot.cache));
+        const image = await cache.image();
+        diff = image === undefined ? ['no answer'] : treeDiff(await serverTree(fresh, this.ctx.cacheRoot), image);
         if (diff.length === 0 || Date.now() > deadline) break;
         await pause(200);
       }
       if (diff.length > 0) {
         this.figures.cachesDiverged++;
-        this.figures.notes.push(`cache ${slot.session} (${slot.cache.usesOneShotWatches ? 'one-shot' : 'persistent'}): ${diff.slice(0, 3).join('; ')}`);
+        this.figures.notes.push(`cache ${cache.name}: ${diff.slice(0, 3).join('; ')}`);
       }
     }
     this.#stopCaches.abort();
@@ -141,16 +163,13 @@ export class ElectionRun {
   }
 
   async #connect(session: string): Promise<ZooKeeperClient | undefined> {
-    const T = this.ctx.sessionTimeoutMs;
-    try {
-      const connecting = ZooKeeperClient.connect(this.ctx.connectString, { sessionTimeoutMs: T, connectTimeoutMs: 2 * T });
-      const client = await this.ctx.tracker.track(session, 'connect', connecting, { boundMs: 2 * T + boundsFor(T).allowanceMs });
+    const slot = session.slice(0, session.indexOf('.'));
+    const client = await connectSlot(this.ctx.connectStringOf(slot), this.ctx.sessionTimeoutMs, this.ctx.tracker, session);
+    if (client !== undefined) {
       this.ctx.onClient(session, client);
       this.ctx.watchdog.watch(session, client);
-      return client;
-    } catch {
-      return undefined;
     }
+    return client;
   }
 
   async #candidateSlot(slot: number, prng: Prng): Promise<void> {
@@ -232,6 +251,16 @@ export class ElectionRun {
 
   #note(text: string): void {
     if (this.figures.notes.length < 10) this.figures.notes.push(text);
+  }
+}
+
+/** A slot's client (tracked as `connect`), or undefined when no session could be had now (an election, a partition). */
+export async function connectSlot(connectString: string, T: number, tracker: OpTracker, session: string): Promise<ZooKeeperClient | undefined> {
+  try {
+    const connecting = ZooKeeperClient.connect(connectString, { sessionTimeoutMs: T, connectTimeoutMs: 2 * T });
+    return await tracker.track(session, 'connect', connecting, { boundMs: 2 * T + boundsFor(T).allowanceMs });
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,6 +5,8 @@
 
 import type { FaultEvent, FaultKind, FaultLog } from './faults.js';
 import type { ElectionFigures } from './election.js';
+import type { GroupFigures } from './group.js';
+import type { WorkerProcessFigures } from './paused-process.js';
 import type { ResourceFigures } from './fenced-resource.js';
 import type { OpCounts, OpTracker } from './op-tracker.js';
 import type { WatchdogFigures } from './watchdog.js';
@@ -26,9 +28,9 @@ export interface MustBeZero {
   unsettledPromises: number;
   /** Sessions the watchdog caught hanging past their bound. */
   hungSessions: number;
-  /** Rejections that were not a ZooKeeperError. */
+  /** Rejections that were not a ZooKeeperError (the worker process's own included). */
   untypedErrors: number;
-  /** Workers still inside the resource at the end, or slots that did not stop. */
+  /** Workers still inside the resource at the end, slots that did not stop, a worker process that did not exit cleanly. */
   workersNotStopped: number;
   /** A LeaderLatch leader entered the election's fenced resource while another leader was inside. */
   twoLeadersAtOnce: number;
@@ -36,6 +38,11 @@ export interface MustBeZero {
   leaderlessPastSessionTimeout: number;
   /** CuratorCaches that did not match a fresh read of the server once writes had stopped. */
   cachesDivergedAtQuiescence: number;
+  /**
+   * Live group members that, once writes had stopped, had no node under the group owned by their client's current
+   * session, or whose view of the group (getCurrentMembers) was not the server's children.
+   */
+  memberMissingAtQuiescence: number;
 }
 
 export interface ChaosReport {
@@ -59,12 +66,14 @@ export interface ChaosReport {
   faults: Record<FaultKind, number>;
   resource: ResourceFigures;
   election: ElectionFigures;
+  group: GroupFigures;
+  workerProcess: WorkerProcessFigures;
   watchesPerMemberAfterClose: number[];
   hungOperations: number;
   maxEventLoopLagMs: number;
   mustBeZero: MustBeZero;
   ok: boolean;
-  notes: { violations: string[]; election: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
+  notes: { violations: string[]; election: string[]; group: string[]; workerProcess: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
   faultTimeline: FaultEvent[];
 }
 
@@ -82,6 +91,10 @@ export interface ReportInput {
   slotsStopped: boolean;
   liveLeft: { nodes: number; watches: number };
   election: ElectionFigures;
+  group: GroupFigures;
+  workerProcess: WorkerProcessFigures;
+  /** The worker process stopped its loops when asked. */
+  workerQuiet: boolean;
   afterClose: { nodes: number; watches: number };
   watchesPerMember: number[];
 }
@@ -99,11 +112,12 @@ export function buildReport(input: ReportInput): ChaosReport {
     watchesLeftAfterClose: input.afterClose.watches,
     unsettledPromises: tracker.pending.size,
     hungSessions: watchdog.hungSessions,
-    untypedErrors: tracker.untyped,
-    workersNotStopped: input.stillInside + (input.slotsStopped ? 0 : 1),
+    untypedErrors: tracker.untyped + (input.workerProcess.failures['UNTYPED'] ?? 0),
+    workersNotStopped: input.stillInside + (input.slotsStopped ? 0 : 1) + (input.workerQuiet && input.workerProcess.exitedCleanly ? 0 : 1),
     twoLeadersAtOnce: input.election.twoLeadersAtOnce,
     leaderlessPastSessionTimeout: input.election.leaderlessPastSessionTimeout,
     cachesDivergedAtQuiescence: input.election.cachesDiverged,
+    memberMissingAtQuiescence: input.group.membersMissing,
   };
   return {
     seed: input.options.seed,
@@ -122,6 +136,8 @@ export function buildReport(input: ReportInput): ChaosReport {
     faults: input.faults.injected,
     resource,
     election: input.election,
+    group: input.group,
+    workerProcess: input.workerProcess,
     watchesPerMemberAfterClose: input.watchesPerMember,
     hungOperations: watchdog.hungOperations,
     maxEventLoopLagMs: watchdog.maxEventLoopLagMs,
@@ -130,6 +146,8 @@ export function buildReport(input: ReportInput): ChaosReport {
     notes: {
       violations: resource.violationNotes,
       election: input.election.notes,
+      group: input.group.notes,
+      workerProcess: input.workerProcess.notes,
       hangs: watchdog.notes,
       unsettled: [...tracker.pending.values()].slice(0, 10).map((p) => `${p.session}: ${p.op} pending for ${now - p.startedAt} ms`),
       untyped: tracker.untypedNotes,
@@ -143,7 +161,7 @@ export function buildReport(input: ReportInput): ChaosReport {
 function opOrder(op: string): number {
   if (op.startsWith('acquire')) return 0;
   if (op === 'release' || op === 'guarded write') return 1;
-  if (op === 'connect' || op === 'close') return 2;
+  if (op === 'connect' || op === 'close' || op === 'latch close' || op === 'member close') return 2;
   return 3;
 }
 
@@ -176,6 +194,17 @@ export function renderReport(r: ChaosReport): string {
     ['leaderships taken', String(el.leaderships)],
     ['longest leaderless stretch with a candidate connected (ms)', String(el.maxLeaderlessWhileConnectedMs)],
     ['caches compared at quiescence', String(el.cachesCompared)],
+    ['group members checked at quiescence', String(r.group.membersChecked)],
+  ]));
+  lines.push('');
+  const wp = r.workerProcess;
+  const wpFailures = Object.entries(wp.failures).sort(([, a], [, b]) => b - a).map(([code, n]) => `${code} ${n}`).join(', ');
+  lines.push(table(['worker process (member, candidate, cache, mutex loop)', 'count'], [
+    ['paused (SIGSTOP past its session timeout)', String(wp.pauses)],
+    ['sessions renewed', String(wp.renewals)],
+    ['locks taken', String(wp.locks)],
+    ['leaderships taken', String(wp.leaderships)],
+    ['failures by code', wpFailures || '-'],
   ]));
   lines.push('');
   lines.push(table(['must be 0', 'value'], Object.entries(r.mustBeZero).map(([k, v]) => [label(k), String(v)])));
