@@ -140,7 +140,9 @@ export class SessionSeries {
   #renew(old: Session, expiry: StateChange): void {
     this.#unsubscribe();
     const { sessionId: _id, sessionPassword: _password, ...rest } = this.#options.session;
-    const next = new Session({ ...rest, authInfo: old.authInfo });
+    // The credentials held now (added ones included), and the newest zxid seen: a server behind it refuses the
+    // handshake (the client tries the next), so the new session never reads older data than the old one did.
+    const next = new Session({ ...rest, authInfo: old.authInfo, lastZxidSeen: old.lastZxidSeen });
     this.#current = next;
     this.#renewals++;
     this.#awaitingNew = true;

@@ -50,6 +50,11 @@ export interface SessionOptions {
   readonly closeTimeoutMs?: number;
   /** Authentication sent on every connection before anything else. */
   readonly authInfo?: readonly { readonly scheme: string; readonly auth: Uint8Array }[];
+  /**
+   * The newest zxid this client has seen, from an earlier session of the same client: a server that has not caught
+   * up with it refuses the handshake, so a new session never shows an older view than the last one did.
+   */
+  readonly lastZxidSeen?: bigint;
   /** Resume an existing session instead of creating one. */
   readonly sessionId?: bigint;
   readonly sessionPassword?: Uint8Array;
@@ -81,7 +86,7 @@ export class Session {
   // ES private, like the credentials: inspecting or logging the session shows neither.
   #passwd: Uint8Array;
   #negotiatedMs = 0;
-  #lastZxid = 0n;
+  #lastZxid: bigint;
   #lastHeard: number;
   readonly #tracer: Tracer | undefined;
   readonly #outbox: Outbox;
@@ -122,6 +127,7 @@ export class Session {
     this.#closeTimeoutMs = options.closeTimeoutMs;
     this.#timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.#id = options.sessionId ?? 0n;
+    this.#lastZxid = options.lastZxidSeen ?? 0n;
     this.#passwd = options.sessionPassword ?? ZERO_PASSWORD;
     this.#seenRwServer = options.sessionId !== undefined;
     this.#lastHeard = clock.now();

@@ -69,3 +69,22 @@ interface Console {
   error(...args: unknown[]): void;
 }
 declare var console: Console;
+
+/** The slice of the Streams API that gunzip (src/tools/txnlog/gunzip.ts) uses: DecompressionStream's two ends. */
+interface DecompressionStreamWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  abort(reason?: unknown): Promise<void>;
+}
+interface DecompressionStreamReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+interface DecompressionStream {
+  readonly writable: { getWriter(): DecompressionStreamWriter };
+  readonly readable: { getReader(): DecompressionStreamReader };
+}
+declare var DecompressionStream: {
+  prototype: DecompressionStream;
+  new (format: 'gzip' | 'deflate' | 'deflate-raw'): DecompressionStream;
+};

@@ -1,7 +1,7 @@
-/** Comparing a CuratorCache with a fresh read of the server (also used by the chaos suite). */
+/** Comparing a CuratorCache with a fresh read of the server (also used by the chaos suite), and its events in short. */
 
 import type { ZooKeeperClient } from '../../src/node.js';
-import type { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
+import type { CuratorCache, CuratorCacheEvent } from '../../src/recipes/cache/curator-cache.js';
 import { ZooKeeperError } from '../../src/errors.js';
 
 /** path → "czxid/mzxid/data as hex": what must match between a cache and the server. */
@@ -46,4 +46,26 @@ export function treeDiff(expected: TreeImage, actual: TreeImage): string[] {
   }
   for (const path of actual.keys()) if (!expected.has(path)) out.push(`${path}: not on the server`);
   return out;
+}
+
+/** True when the cache holds exactly what the server holds under the cache's root. */
+export async function converged(cache: CuratorCache, client: ZooKeeperClient): Promise<boolean> {
+  return treeDiff(await serverTree(client, cache.path), cacheTree(cache)).length === 0;
+}
+
+/** A short, readable form of an event: `CREATED /a/b`, `CHANGED /a v2`, `DELETED /a`, `STALE` (paths below `root`). */
+export function showEvent(root: string, e: CuratorCacheEvent): string {
+  const rel = (p: string): string => p.slice(root.length) || '/';
+  switch (e.type) {
+    case 'NODE_CREATED':
+      return `CREATED ${rel(e.node.path)}`;
+    case 'NODE_CHANGED':
+      return `CHANGED ${rel(e.node.path)} ${new TextDecoder().decode(e.node.data)}`;
+    case 'NODE_DELETED':
+      return `DELETED ${rel(e.oldNode.path)}`;
+    case 'INITIALIZED':
+    case 'STALE':
+    case 'RESYNCED':
+      return e.type;
+  }
 }

@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Op, ZooKeeperClient } from '../../src/node.js';
-import { CuratorCache, type CuratorCacheEvent } from '../../src/recipes/cache/curator-cache.js';
-import { cacheTree, serverTree, treeDiff } from './cache-helpers.js';
+import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
+import { converged, showEvent as show } from './cache-helpers.js';
 import { closeAll, codeOf, connectClients, eventually, lockPath, useClients, useProxiedServer } from './helpers.js';
-
-/** A short, readable form of an event: `CREATED /a/b`, `CHANGED /a v2`, `DELETED /a`. */
-function show(root: string, e: CuratorCacheEvent): string {
-  const rel = (p: string): string => p.slice(root.length) || '/';
-  switch (e.type) {
-    case 'NODE_CREATED':
-      return `CREATED ${rel(e.node.path)}`;
-    case 'NODE_CHANGED':
-      return `CHANGED ${rel(e.node.path)} ${new TextDecoder().decode(e.node.data)}`;
-    case 'NODE_DELETED':
-      return `DELETED ${rel(e.oldNode.path)}`;
-    case 'INITIALIZED':
-      return 'INITIALIZED';
-  }
-}
-
-async function converged(cache: CuratorCache, client: ZooKeeperClient): Promise<boolean> {
-  return treeDiff(await serverTree(client, cache.path), cacheTree(cache)).length === 0;
-}
 
 for (const watchMode of ['persistent', 'one-shot'] as const) {
   describe(`CuratorCache (${watchMode} watches)`, () => {
@@ -90,12 +71,14 @@ for (const watchMode of ['persistent', 'one-shot'] as const) {
     it('events as an async iterable; misuse is a typed error', async () => {
       const root = lockPath('cache');
       const cache = new CuratorCache(z(0), root, { watchMode });
+      expect(cache.stale).toBe(true); // nothing loaded yet
       expect(await codeOf(cache.close())).toBe('ILLEGAL_STATE');
       const seen: string[] = [];
       const reading = (async () => {
         for await (const e of cache.events()) seen.push(show(root, e));
       })();
       await cache.start();
+      expect(cache.stale).toBe(false);
       expect(await codeOf(cache.start())).toBe('ILLEGAL_STATE');
       await z(1).mkdirp(root, { data: 'r' });
       await eventually(() => seen.length === 2, 10_000, 'created');
@@ -103,6 +86,7 @@ for (const watchMode of ['persistent', 'one-shot'] as const) {
       await reading;
       expect(seen).toEqual(['INITIALIZED', 'CREATED /']);
       expect(cache.size()).toBe(0);
+      expect(cache.stale).toBe(true); // closed: no longer following
       expect(() => new CuratorCache(z(0), root, { watchMode: 'x' as 'auto' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     });
   });
@@ -131,6 +115,11 @@ describe('CuratorCache through connection faults', () => {
       await fx.direct.setData(`${root}/stay`, 's1');
       fx.proxy.pass();
       await eventually(() => converged(cache, fx.direct), 15_000, 'cache caught up');
+      // stale from the disconnect until the walk after the reconnect is in, and says so, once each
+      await eventually(() => events.at(-1) === 'RESYNCED', 15_000, 'RESYNCED');
+      expect(cache.stale).toBe(false);
+      expect(events[0]).toBe('STALE');
+      expect(events.filter((e) => e === 'STALE' || e === 'RESYNCED')).toEqual(['STALE', 'RESYNCED']);
       expect(events).toEqual(expect.arrayContaining(['DELETED /recreated', 'CREATED /recreated', 'DELETED /doomed', 'CREATED /born', 'CHANGED /stay s1']));
       expect(events.indexOf('DELETED /recreated')).toBeLessThan(events.indexOf('CREATED /recreated'));
     });

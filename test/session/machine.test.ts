@@ -116,6 +116,11 @@ describe('session state machine', () => {
   it('after a local expiry, a renewing client dials a new session (id 0) and calls made meanwhile go there', async () => {
     const { transport, clock, zk, changes } = await setup();
     await handshake(transport.last);
+    const read = zk.exists('/seen');
+    await settle();
+    transport.last.takeFrames();
+    transport.last.send(reply(1, 0x2a, -101));
+    expect(await read).toBeNull();
     transport.refuse = true;
     transport.last.end();
     for (let i = 0; i < 40 && !changes.some((c) => c.event === 'LOST'); i++) {
@@ -129,8 +134,10 @@ describe('session state machine', () => {
     transport.refuse = false;
     clock.advance(100);
     await settle();
-    // The new session's ConnectRequest: protocol 0, lastZxid 0, timeout, session id 0, a zero password.
+    // The new session's ConnectRequest: length, protocol 0, the last zxid seen (0x2a: never an older view than the
+    // old session's), timeout, session id 0, a zero password.
     const request = transport.last.takeFrames()[0] ?? '';
+    expect(request.slice(16, 32)).toBe('000000000000002a');
     expect(request.slice(8 + 8 + 16 + 8, 8 + 8 + 16 + 8 + 16)).toBe('0'.repeat(16));
     transport.last.send(connectResponse(3000));
     await settle();

@@ -11,16 +11,26 @@
  * A write whose reply is lost (CONNECTIONLOSS) may or may not have been applied. Curator's retry loop would run it
  * again and could apply an increment twice; we never resend it: the operation rejects with the connection error,
  * so the caller knows the outcome is unknown. Reads are retried after reconnecting.
+ *
+ * Across a session expiry (the client opens a new session by itself) nothing of the value is lost: it lives in a
+ * persistent node. An operation waiting for a connection or for its read at the expiry goes on on the new session:
+ * the read is made again there and the change goes on under its retry policy (a read that has to wait for the new
+ * session is not a try; the caller's signal bounds the wait). A write that was on its way when the session expired
+ * rejects with SESSIONEXPIRED (or CONNECTIONLOSS), as a lost reply does: it may have been applied, and is not sent
+ * again. With `promotedToLock`, the mutex follows the locks' rules across expiry (a held lease is lost, a waiting
+ * acquire starts over); the tries under it stay versioned writes, so the value is never corrupted by a lease lost
+ * midway. Only a client that has ended makes the operations reject (CLOSED, AUTHFAILED, or SESSIONEXPIRED).
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
-import { isRetryable, ZooKeeperError } from '../../errors.js';
+import { ZooKeeperError } from '../../errors.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { badArgument } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** How an operation went (Curator's AtomicStats). */
@@ -111,7 +121,8 @@ class Stats {
  * Curator's DistributedAtomicLong: a 64-bit signed counter in one persistent node (8 bytes big-endian; missing or
  * empty reads as 0), changed by optimistic versioned writes and, with `promotedToLock`, under a mutex when
  * contention exhausts them. Values are bigints; a result with `succeeded` false wrote nothing. A change whose reply
- * was lost rejects with the connection error (the outcome is unknown) rather than risk applying it twice.
+ * was lost rejects with the connection error (the outcome is unknown) rather than risk applying it twice. Across a
+ * session expiry its reads go on on the new session (see the file's comment).
  *
  * Usage: `const r = await new DistributedAtomicLong(client, '/counters/jobs').increment(); if (r.succeeded) use(r.postValue);`
  */
@@ -268,7 +279,7 @@ export class DistributedAtomicLong {
     }
   }
 
-  /** The value and its stat (no stat when the node is missing); retried through reconnects. */
+  /** The value and its stat (no stat when the node is missing); retried through reconnects and session renewals. */
   async #read(signal: AbortSignal | undefined): Promise<Current> {
     for (;;) {
       await this.#client.waitConnected({ signal: signal });
@@ -277,7 +288,7 @@ export class DistributedAtomicLong {
         return { value: longFromBytes(data, this.path), stat };
       } catch (err) {
         if (isCode(err, 'NONODE')) return { value: 0n, stat: undefined };
-        if (!isRetryable(err)) throw err;
+        if (!retryableOn(this.#client, err)) throw err;
       }
     }
   }
@@ -290,7 +301,7 @@ export class DistributedAtomicLong {
       return true;
     } catch (err) {
       if (isCode(err, 'BADVERSION', 'NONODE')) return false;
-      throw err; // CONNECTIONLOSS included: the write may have happened, and must not be sent again
+      throw err; // CONNECTIONLOSS and SESSIONEXPIRED included: the write may have happened, and must not be sent again
     }
   }
 

@@ -2,13 +2,20 @@
  * DistributedBarrier: Curator's barrier. While the barrier node exists, waitOnBarrier() waits; removing the node
  * releases every waiter. Each wake-up re-checks the node, so a spurious one (a data change, a reconnect) never
  * releases a waiter early.
+ *
+ * Across a session expiry (the client opens a new session by itself): the barrier node is persistent, so it stays
+ * as it was. A waiter's watch belonged to the old session and fires with the expiry; the waiter looks again on the
+ * new session, so it is released if the barrier was removed meanwhile and otherwise waits on a new watch, within its
+ * timeoutMs or signal. Only a client that has ended rejects it (CLOSED, AUTHFAILED, or SESSIONEXPIRED with renewal
+ * off). setBarrier() and removeBarrier() are one call each: one on the wire when the link drops or the session
+ * expires rejects with that error (CONNECTIONLOSS, SESSIONEXPIRED), and both are safe to call again.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { isRetryable } from '../../errors.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
+import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /**
@@ -71,7 +78,8 @@ export class DistributedBarrier {
         if (!(await eventOrDeadline(watch, deadline, 'DistributedBarrier.waitOnBarrier'))) return false;
       } catch (err) {
         if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
-        if (!isRetryable(err)) throw err;
+        // a broken link or an expired session that the client renews: look again once connected
+        if (!retryableOn(this.#client, err)) throw err;
       }
     }
   }

@@ -7,14 +7,27 @@
  * #1290). leave() deletes our node and waits until every member has left, each step waiting on a watch of one
  * other member's node (the highest for the lowest member, the lowest for the rest), so it never spins (CURATOR-233):
  * every turn of its loop either ends, or follows a node that has just gone, or waits on a watch.
+ *
+ * Across a session expiry (the client opens a new session by itself) our member node, being ephemeral, is gone with
+ * the old session, and the watches of the old session fire with the expiry:
+ *  - an enter() still waiting creates our node again on the new session (same name) and goes on waiting, within its
+ *    timeoutMs or signal, so the count the others see is right again. (Curator's enter() throws ConnectionLoss
+ *    instead.) If every other member went through the barrier and left while we were away, nobody is left to
+ *    complete the count: the enter() then ends by its timeoutMs or signal, which is why a waiting enter should
+ *    have one.
+ *  - an entered member is out of the barrier from the expiry on: the others may leave without it. Its leave()
+ *    finds its node gone and only waits for the others to go, as after any loss of its node.
+ *  - a leave() waiting for the others looks again on the new session and goes on.
+ * Every pending call settles: only a client that has ended rejects it (CLOSED, AUTHFAILED, or SESSIONEXPIRED with
+ * renewal off), after an enter() has tried to take its node back.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { isRetryable } from '../../errors.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
+import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The node the last member to arrive creates (Curator's READY_NODE). */
@@ -121,17 +134,20 @@ export class DistributedDoubleBarrier {
   async #enter(deadline: Deadline): Promise<boolean> {
     const op = 'DistributedDoubleBarrier.enter';
     const ours = joinPath(this.path, this.#ourName);
-    let created = false;
+    /** The session our node was created in: once it has expired, the node has gone with it. */
+    let createdIn: bigint | undefined;
     for (;;) {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
       try {
         await this.#client.waitConnected({ signal: deadline.signal });
+        const session = this.#client.sessionId;
         // the watch goes first, so a `ready` created right after our node cannot be missed
         const ready = this.#client.exists(this.#readyPath, { watch: true });
         ready.catch(() => undefined); // awaited below unless the create fails first
-        if (!created) {
+        if (createdIn !== session) {
+          // first time, or our node went with an expired session: (re)create it under the same name
           await this.#createMember(ours);
-          created = true;
+          createdIn = session;
         }
         const { stat, watch } = await ready;
         if (stat !== null) return true;
@@ -147,7 +163,7 @@ export class DistributedDoubleBarrier {
         if (!(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
         if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
-        if (!isRetryable(err)) throw err;
+        if (!retryableOn(this.#client, err)) throw err;
       }
     }
   }
@@ -202,13 +218,13 @@ export class DistributedDoubleBarrier {
         if (stat !== null && !(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
         if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
-        if (!isRetryable(err)) throw err;
+        if (!retryableOn(this.#client, err)) throw err;
       }
     }
     try {
       await this.#client.delete(this.#readyPath);
     } catch (err) {
-      if (!isCode(err, 'NONODE') && !isRetryable(err)) throw err;
+      if (!isCode(err, 'NONODE') && !retryableOn(this.#client, err)) throw err;
     }
     return true;
   }

@@ -1,6 +1,7 @@
 /**
  * CuratorCache: a local copy of a node, or of a whole tree, kept current from the server, with Curator's events
- * (NODE_CREATED, NODE_CHANGED, NODE_DELETED, and INITIALIZED once the first full load is in).
+ * (NODE_CREATED, NODE_CHANGED, NODE_DELETED, and INITIALIZED once the first full load is in), and two of its own
+ * that say when the copy may lag the server (STALE) and when it is current again (RESYNCED).
  *
  * How it stays right:
  *  - One persistent recursive watch (addWatch) is set before anything is read, so no change can slip between the
@@ -14,6 +15,17 @@
  *    delete and re-create (version back to 0) is seen as NODE_DELETED then NODE_CREATED (CURATOR-391).
  *  - A persistent watch is re-added after a reconnect but the server does not replay what it missed, so after every
  *    reconnect the tree is walked again and nodes not seen on the walk are deleted from the cache.
+ *  - It never serves stale data without saying so. Once loaded, the cache is STALE from the moment the client is
+ *    SUSPENDED (link down, or read-only) or LOST (session expired, client ended) until the walk that follows the
+ *    reconnection has finished; then it emits RESYNCED. In between it emits exactly the differences the walk found
+ *    (NODE_CHANGED, NODE_DELETED, NODE_CREATED for what changed, went and came while it was not looking), never a
+ *    replay of the whole tree. STALE and RESYNCED alternate, STALE first; `stale` tells the same at any moment.
+ *  - Across a session expiry (the client opens a new session by itself) the cache goes on: the persistent watch is
+ *    carried to the new session by the client (its Expired marker is only a marker here), one-shot watches of the
+ *    old session fire with the expiry and are set again by the walk on the new session (RECONNECTED with
+ *    `newSession`); a watch the client could not carry is set up again. Nodes that were ephemeral to the old
+ *    session are seen deleted by that walk. Only a client that has ended stops the cache: it then stays STALE, and
+ *    a start() still loading rejects with the client's end (SESSIONEXPIRED, CLOSED or AUTHFAILED).
  *  - No limit on the number of children or outstanding reads (Curator's loader used a Phaser, which caps at
  *    65,535 parties: CURATOR-690). A node's children are listed only when its stat says it has some.
  */
@@ -23,7 +35,8 @@ import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { sleep } from '../retry.js';
-import { isConnected, onConnectionEvent } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent, sessionEndError } from '../common/connection.js';
+import { retryableOn } from '../common/renewal.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
@@ -38,7 +51,11 @@ export type CuratorCacheEvent =
   | { readonly type: 'NODE_CREATED'; readonly node: ChildData }
   | { readonly type: 'NODE_CHANGED'; readonly oldNode: ChildData; readonly node: ChildData }
   | { readonly type: 'NODE_DELETED'; readonly oldNode: ChildData }
-  | { readonly type: 'INITIALIZED' };
+  | { readonly type: 'INITIALIZED' }
+  /** The cache may no longer match the server (connection suspended or lost); the node events go on as it catches up. */
+  | { readonly type: 'STALE' }
+  /** The cache matches the server again: the walk after the reconnection is in, its differences emitted before this. */
+  | { readonly type: 'RESYNCED' };
 
 /** What a CuratorCache caches and which watches it keeps it current with. */
 export interface CuratorCacheOptions {
@@ -82,6 +99,10 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   /** The latest round one of whose walk reads failed: that round cannot prove what is gone. */
   #failedRound = 0;
   #initialized = false;
+  /** The cache may lag the server (see `stale`); true until the first load is in. */
+  #stale = true;
+  /** The first walk round that can make the cache current again (Infinity while the client is not connected). */
+  #resyncFrom = 0;
   readonly #initialLoad: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   readonly #dataWatched = new Set<string>();
   readonly #childWatched = new Set<string>();
@@ -114,6 +135,15 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     return this.#state;
   }
 
+  /**
+   * True when what the cache holds may not be what the server holds: before the first load is in, from a STALE
+   * event to the next RESYNCED (connection suspended or lost, and the walk after it not finished), and when not
+   * started or closed.
+   */
+  get stale(): boolean {
+    return this.#state !== 'STARTED' || this.#stale;
+  }
+
   /** True when the cache runs on one-shot watches (the fallback). */
   get usesOneShotWatches(): boolean {
     return this.#oneShot;
@@ -128,8 +158,15 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     if (this.#state !== 'LATENT') throw illegalState('CuratorCache.start', this.path, `cannot start a cache that is ${this.#state}`);
     this.#state = 'STARTED';
     this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
-      if (event === 'RECONNECTED') this.#walk();
-      else if (event === 'LOST') this.#initialLoad.reject(new ZooKeeperError('SESSIONEXPIRED', `SESSIONEXPIRED (CuratorCache ${this.path}): the session ended`));
+      if (event === 'RECONNECTED') {
+        // a new session or the same one: either way the watches missed what happened meanwhile; walk again
+        this.#resyncFrom = this.#round + 1;
+        this.#walk();
+        return;
+      }
+      this.#resyncFrom = Infinity;
+      this.#markStale();
+      if (event === 'LOST' && isSessionOver(this.#client)) this.#initialLoad.reject(sessionEndError(this.#client, 'CuratorCache', this.path));
     });
     void this.#begin();
     const signal = options.signal;
@@ -223,23 +260,40 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
           return;
         }
         if (this.#watch !== undefined) void this.#follow(this.#watch);
+        // connected now: this walk can make the cache current (a later SUSPENDED puts that off again)
+        if (isConnected(this.#client)) this.#resyncFrom = this.#round + 1;
         this.#walk();
         return;
       } catch (err) {
         if (stop.aborted) return;
-        if (!isRetryable(err)) {
-          this.#initialLoad.reject(err);
-          if (err instanceof ZooKeeperError && (err.code === 'SESSIONEXPIRED' || err.code === 'CLOSED' || err.code === 'AUTHFAILED')) return;
+        if (isSessionOver(this.#client)) {
+          this.#initialLoad.reject(sessionEndError(this.#client, 'CuratorCache', this.path));
+          return;
         }
+        // refused for good (NOAUTH, ...): start() hears it; the cache keeps trying, backing off
+        if (!retryableOn(this.#client, err)) this.#initialLoad.reject(err);
       }
     }
   }
 
-  /** Persistent-watch events, in order, each turned into a read of the node it names. */
+  /**
+   * Persistent-watch events, in order, each turned into a read of the node it names. The watch goes on across a
+   * session expiry (its Expired marker changes nothing here: LOST made the cache stale and the RECONNECTED walk
+   * catches up). If it ends while the client goes on (the new session could not take it), it is set up again.
+   */
   async #follow(watch: PersistentWatch): Promise<void> {
     for (;;) {
       const event = await watch.next();
-      if (event === undefined || this.#stop.signal.aborted) return;
+      if (this.#stop.signal.aborted) return;
+      if (event === undefined) {
+        if (this.#watch === watch && !isSessionOver(this.#client)) {
+          this.#watch = undefined;
+          this.#resyncFrom = Infinity;
+          this.#markStale();
+          void this.#begin();
+        }
+        return;
+      }
       const p = event.path;
       if (p === undefined) continue; // session events: the connection listener handles them
       if (event.type === 'NodeCreated' || event.type === 'NodeDataChanged' || event.type === 'NodeDeleted') {
@@ -367,11 +421,25 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   #walkDone(): void {
     if (this.#failedRound >= this.#round) return;
     for (const path of this.#store.unseenSince(this.#round)) this.#reconcile(path, undefined);
+    // current only if this walk started after the latest reconnection (no SUSPENDED or LOST since)
+    const current = this.#round >= this.#resyncFrom;
     if (!this.#initialized) {
       this.#initialized = true;
+      this.#stale = !current;
       this.#events.emit({ type: 'INITIALIZED' });
       this.#initialLoad.resolve();
+      if (this.#stale) this.#events.emit({ type: 'STALE' });
+    } else if (this.#stale && current) {
+      this.#stale = false;
+      this.#events.emit({ type: 'RESYNCED' });
     }
+  }
+
+  /** The cache may lag the server from now on; says so once (after the first load: before it, nothing was claimed). */
+  #markStale(): void {
+    if (this.#stale) return;
+    this.#stale = true;
+    this.#events.emit({ type: 'STALE' });
   }
 
   /** Brings the cached `path` in line with an answer from the server. Returns true when the node was replaced. */

@@ -38,7 +38,7 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
     this.#node = new PersistentNode(client, joinPath(membershipPath, thisId), payload, { mode: 'ephemeral' });
     this.#cache = new CuratorCache(client, membershipPath);
     this.#cache.addListener((event) => {
-      if (event.type === 'INITIALIZED') return;
+      if (event.type === 'INITIALIZED' || event.type === 'STALE' || event.type === 'RESYNCED') return; // not membership changes
       const node = event.type === 'NODE_DELETED' ? event.oldNode : event.node;
       if (parentPath(node.path) !== membershipPath || node.path === membershipPath) return;
       const id = nodeName(node.path);

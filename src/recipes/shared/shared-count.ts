@@ -1,6 +1,8 @@
 /**
  * SharedCount: Curator's shared counter, a SharedValue holding a 32-bit signed integer as 4 big-endian bytes (the
  * bytes Curator writes), so Curator and zkwire clients on one path read and write the same count and versions.
+ * Across a session expiry it behaves as SharedValue does: the count is read again on the new session, with one
+ * countChanged if it changed meanwhile, after connectionStateChanged LOST and RECONNECTED.
  */
 
 import type { ZooKeeperClient } from '../../client.js';

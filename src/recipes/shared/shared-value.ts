@@ -7,14 +7,22 @@
  * A single loop keeps the local copy current: a data watch re-armed after every event, a fresh read after every
  * reconnect, and, while the node is missing, an exists watch for its return. Reads are ordered by mzxid, never by
  * version (versions wrap and restart: see versioned.ts), so the local copy never goes backwards and never sticks.
+ *
+ * Across a session expiry (the client opens a new session by itself) the value carries on: the old session's data
+ * watch fires with the expiry, and the value is read again, with a new watch, on the new session (RECONNECTED with
+ * `newSession`). If it changed meanwhile, listeners hear one valueChanged with the latest value (not one per write
+ * missed), after connectionStateChanged LOST and RECONNECTED. A setValue or trySetValue that was on the wire at
+ * the expiry rejects with its error (CONNECTIONLOSS or SESSIONEXPIRED: it may or may not have been applied); one
+ * made afterwards waits for the new session. start() waits through an expiry too. Only when the client has ended
+ * (closed, refused, or renewal off) does the value stop following; getValue() then keeps the last value known.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
-import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, type RecipeConnectionEvent } from '../common/connection.js';
+import { retryableOn } from '../common/renewal.js';
 import { whenAborted } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
@@ -110,7 +118,8 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
           await this.#read();
           break;
         } catch (err) {
-          if (!isRetryable(err) || isSessionOver(this.#client)) throw err;
+          // an expiry while starting: the client opens a new session and waitConnected waits for it
+          if (!retryableOn(this.#client, err)) throw err;
         }
       }
     } catch (err) {
@@ -170,7 +179,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     try {
       await this.#read(false);
     } catch (err) {
-      if (!isCode(err, 'NONODE') && !isRetryable(err)) throw err;
+      if (!isCode(err, 'NONODE') && !retryableOn(this.#client, err)) throw err;
     }
     return false;
   }
@@ -272,10 +281,10 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
         }
         backoffMs = 0;
       } catch (err) {
-        if (stop.aborted) break;
-        if (isSessionOver(this.#client) || isSessionLost(err)) break;
-        if (isRetryable(err) && !isConnected(this.#client)) this.#refresh = true;
-        else backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+        if (stop.aborted || isSessionOver(this.#client)) break;
+        // a broken link or an expired session: read again once connected (the new session's, after an expiry)
+        if (retryableOn(this.#client, err)) this.#refresh = true;
+        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
       }
     }
   }

@@ -10,6 +10,7 @@ import type { WatcherEvent } from '../../protocol/index.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
 import { roundMs } from './latency.js';
+import { leaderReports } from './leaders.js';
 import { LockTracker } from './locks.js';
 import { OpStats } from './op-stats.js';
 import type { AnalysisReport, GuardrailFinding, WatchKind } from './report.js';
@@ -108,6 +109,8 @@ export class Analyzer {
     const endUs = this.lastUs;
     const start = this.startUs ?? 0;
     const g = final ? this.withUnanswered() : this.guardrails;
+    const locks = this.locks.report(endUs);
+    const sessions = this.sessions.report();
     return {
       startUs: start,
       durationMs: roundMs((endUs - start) / 1000),
@@ -115,9 +118,10 @@ export class Analyzer {
       frames: this.frames,
       options: { depth: this.depth, slowMs: this.slowMs, maxBuffer: this.maxBuffer },
       ops: this.ops.report(),
-      sessions: this.sessions.report(),
+      sessions,
       watches: this.watches.report(final),
-      locks: this.locks.report(endUs),
+      locks: locks.filter((l) => l.kind !== 'leader-latch'),
+      leaders: leaderReports(locks, sessions),
       guardrails: g.report(),
     };
   }

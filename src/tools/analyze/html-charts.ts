@@ -4,7 +4,7 @@
  */
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import type { LatencyBucket, LockReport, SessionReport } from './report.js';
+import type { LatencyBucket, LeaderReport, LockReport, SessionReport } from './report.js';
 import { fmtAt, fmtMs, safeText } from './render-text.js';
 
 /**
@@ -123,6 +123,58 @@ export function lockTimelineSvg(locks: readonly LockReport[], durationMs: number
   }
   const h = y + 28;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="lock holders">${rows.join('')}${axis(whole, h - 24)}</svg>`;
+}
+
+/**
+ * One group per election: a row per term (the leader's session and client beside its bar) in time order, with the
+ * leaderless gaps as rows of their own between them, and overlaps shaded as for locks.
+ */
+export function leaderTimelineSvg(leaders: readonly LeaderReport[], durationMs: number): string {
+  const withTerms = leaders.filter((l) => l.terms.length > 0);
+  if (withTerms.length === 0) return '<p class="none">Nobody led in this capture.</p>';
+  const terms = withTerms.flatMap((l) => l.terms);
+  const first = Math.min(...terms.map((t) => t.fromMs));
+  const last = Math.max(...terms.map((t) => t.toMs ?? durationMs));
+  const pad = Math.max((last - first) * 0.04, 0.5);
+  const whole: Span = { lo: Math.max(0, first - pad), hi: Math.min(Math.max(durationMs, last), last + pad) };
+  const rows: string[] = [];
+  let y = 6;
+  for (const l of withTerms) {
+    rows.push(`<g class="leader-group" data-leader="${esc(l.path)}"><text x="4" y="${y + 14}" class="dir">${esc(l.path)} (${esc(l.recipe)})</text>`);
+    y += ROW_H;
+    const top = y;
+    type Row = { fromMs: number; toMs: number | null; cls: string; label: string; who: string; tip: string };
+    const items: Row[] = [
+      ...l.terms.slice(0, MAX_HOLDER_ROWS).map((t) => {
+        const name = withoutProtection(t.node.slice(t.node.lastIndexOf('/') + 1));
+        const who = `${t.session}${t.client === null ? '' : ` ${t.client}`}`;
+        return { fromMs: t.fromMs, toMs: t.toMs, cls: 'hold exclusive', label: name, who, tip: `${name}: ${who} led ${fmtAt(t.fromMs)} → ${fmtAt(t.toMs)}, ${t.ended ?? 'still leading at the end'}` };
+      }),
+      ...l.gaps.slice(0, MAX_HOLDER_ROWS).map((g) => ({ fromMs: g.fromMs, toMs: g.toMs, cls: 'gap', label: 'no leader', who: '', tip: `no leader ${fmtAt(g.fromMs)} → ${fmtAt(g.toMs)} (${fmtMs((g.toMs ?? durationMs) - g.fromMs)})` })),
+    ].sort((a, b) => a.fromMs - b.fromMs);
+    for (const r of items) {
+      const x0 = xOf(r.fromMs, whole);
+      const x1 = xOf(r.toMs ?? durationMs, whole);
+      rows.push(`<text x="${LABEL_W - 8}" y="${y + 14}" class="label">${esc(r.label)}</text>`);
+      rows.push(`<rect x="${n1(x0)}" y="${y + 3}" width="${n1(Math.max(2, x1 - x0))}" height="${ROW_H - 8}" class="${r.cls}"><title>${esc(r.tip)}</title></rect>`);
+      const right = x1 + 6 < LABEL_W + PLOT_W - 160;
+      if (r.who !== '') rows.push(`<text x="${n1(right ? Math.max(x1, x0 + 2) + 6 : x0 - 6)}" y="${y + 14}" class="who${right ? '' : ' label'}">${esc(r.who)}</text>`);
+      y += ROW_H;
+    }
+    for (const v of l.overlaps) {
+      const x0 = xOf(v.fromMs, whole);
+      const x1 = xOf(v.toMs, whole);
+      rows.push(`<rect x="${n1(x0)}" y="${top}" width="${n1(Math.max(3, x1 - x0))}" height="${y - top}" class="violation"><title>${esc('two leaders at once')}</title></rect>`);
+    }
+    if (l.terms.length > MAX_HOLDER_ROWS) {
+      rows.push(`<text x="${LABEL_W}" y="${y + 14}" class="note">${l.terms.length - MAX_HOLDER_ROWS} more terms in the table below</text>`);
+      y += ROW_H;
+    }
+    rows.push('</g>');
+    y += 6;
+  }
+  const h = y + 28;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="leaders">${rows.join('')}${axis(whole, h - 24)}</svg>`;
 }
 
 /** Bars on a log-scale latency axis. */

@@ -6,6 +6,10 @@
  *   Curator semaphore (v2)       <dir>/locks/_c_<uuid>-lock-<seq> (a mutex), <dir>/leases/_c_<uuid>-lease-<seq>
  *   kazoo Lock / WriteLock       <dir>/<uuid>__lock__<seq>
  *   kazoo ReadLock               <dir>/<uuid>__rlock__<seq>
+ *   Curator / zkwire LeaderLatch <dir>/_c_<uuid>-latch-<seq>         (an election, not a lock: see leaders.ts)
+ *
+ * Curator's LeaderSelector is an InterProcessMutex on its path and kazoo's Election a kazoo Lock: their nodes are
+ * those of the mutex and cannot be told apart from it by name (leaders.ts reports every mutex as a possible one).
  *
  * `<seq>` is ZooKeeper's ten-digit sequence suffix. A name that matches none of these is not a lock node.
  */
@@ -39,6 +43,7 @@ const PATTERNS: readonly Pattern[] = [
   { marker: '__WRIT__', recipe: () => 'Curator read/write lock', kind: 'read-write', mode: 'write' },
   { marker: '__rlock__', recipe: () => 'kazoo read/write lock', kind: 'read-write', mode: 'read' },
   { marker: '__lock__', recipe: () => 'kazoo lock', kind: 'mutex', mode: 'exclusive' },
+  { marker: 'latch-', recipe: () => 'Curator/zkwire LeaderLatch', kind: 'leader-latch', mode: 'exclusive' },
   { marker: 'lease-', recipe: () => 'Curator semaphore leases', kind: 'semaphore-leases', mode: 'lease', dirName: 'leases' },
   { marker: 'lock-', recipe: (dir) => (dir.endsWith('/locks') ? 'Curator semaphore (its mutex)' : 'Curator mutex'), kind: 'mutex', mode: 'exclusive' },
 ];
@@ -67,7 +72,7 @@ export function recogniseLockName(dir: string, name: string): LockNodeName | und
 export function holdersByRule(kind: LockKind, ordered: readonly { mode: LockMode }[]): number[] {
   if (ordered.length === 0) return [];
   if (kind === 'semaphore-leases') return ordered.map((_, i) => i);
-  if (kind === 'mutex') return [0];
+  if (kind === 'mutex' || kind === 'leader-latch') return [0];
   // Read/write: readers ahead of the first writer share the lock; a writer holds only when it is first.
   const out: number[] = [];
   for (let i = 0; i < ordered.length; i++) {

@@ -8,7 +8,8 @@
  * removed it earlier), when its session is closed or expires, or, for a node that vanished without its owner
  * deleting it, when its owner can have learned so (its connection closed or it listed the directory again).
  * Two holders whose intervals overlap where the rule allows one is a violation: both clients believed they
- * held the lock at once.
+ * held the lock at once. A LeaderLatch directory is tracked the same way (the lowest sequence leads); leaders.ts
+ * turns its holders into leaders.
  */
 
 import { BoundedList } from './bounded-list.js';
@@ -357,7 +358,7 @@ function holdingPrefix(d: LockDir, without: string | undefined): Contender[] {
   for (const c of d.ordered) {
     if (c.vanishedUs !== undefined || c.path === without) continue;
     prefix.push(c);
-    if (d.kind !== 'semaphore-leases' && (d.kind === 'mutex' || c.mode !== 'read')) break;
+    if (d.kind !== 'semaphore-leases' && (d.kind !== 'read-write' || c.mode !== 'read')) break;
   }
   return prefix;
 }

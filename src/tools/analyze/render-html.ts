@@ -6,8 +6,8 @@
  */
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import { esc, histogramSvg, lockTimelineSvg, sessionTimelineSvg } from './html-charts.js';
-import type { AnalysisReport, GuardrailKind, LatencyFigures, LockReport, OpRow } from './report.js';
+import { esc, histogramSvg, leaderTimelineSvg, lockTimelineSvg, sessionTimelineSvg } from './html-charts.js';
+import type { AnalysisReport, GuardrailKind, LatencyFigures, LeaderReport, LockReport, OpRow } from './report.js';
 import { fmtAt, fmtMs, sessionCells } from './render-text.js';
 
 export interface HtmlOptions {
@@ -31,7 +31,7 @@ li b{display:block}
 svg text{font-size:11px;fill:#333}svg .label{text-anchor:end}svg .dir{font-weight:600}svg .tick{text-anchor:middle;fill:#555}
 svg .axis{stroke:#777}svg .note{fill:#777;font-style:italic}svg .who{fill:#555}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
 svg .closed{stroke:#333;stroke-width:2;fill:none}svg .expired{stroke:#c62828;stroke-width:3;fill:none}
-svg .hold{fill:#3f9d63}svg .hold.read{fill:#76b7e0}svg .hold.write{fill:#c77c2a}svg .violation{fill:rgba(200,30,30,.35);stroke:#c62828}
+svg .gap{fill:#e8b4b4}svg .hold{fill:#3f9d63}svg .hold.read{fill:#76b7e0}svg .hold.write{fill:#c77c2a}svg .violation{fill:rgba(200,30,30,.35);stroke:#c62828}
 svg .bar{fill:#4a78b5}.hists{display:flex;flex-wrap:wrap;gap:8px}.hists svg{width:480px;height:auto}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
 .sw{display:inline-block;width:12px;height:10px;margin-right:4px;vertical-align:middle}
 `;
@@ -95,6 +95,12 @@ function findings(r: AnalysisReport): Finding[] {
       out.push({ level: 'warn', title: `Orphaned lock node ${short(o.node)} in ${l.dir}`, text: `Owned by ${o.session}: ${o.why}. Until it goes away, everyone queued behind it waits.` });
     }
   }
+  // A mutex's overlaps are its lock violations above; a latch's are reported here.
+  for (const l of r.leaders.filter((x) => x.basis === 'latch')) {
+    for (const v of l.overlaps) {
+      out.push({ level: 'bad', title: `Two leaders at once on ${l.path}`, text: `${v.a.session} (${short(v.a.node)}) and ${v.b.session} (${short(v.b.node)}) both led from ${fmtAt(v.fromMs)} to ${fmtAt(v.toMs)}. Usually the first lost its node (session expired or node deleted) without noticing.` });
+    }
+  }
   for (const s of r.sessions) {
     if (s.end.kind === 'expired') {
       out.push({ level: 'bad', title: `Session ${s.id} expired`, text: `${s.end.how}. The server ended the session because it heard nothing for longer than its timeout (${fmtMs(s.timeoutMs)}); its ephemeral nodes and watches are gone and its locks were released.` });
@@ -136,6 +142,20 @@ function lockSection(l: LockReport): string {
   return parts.join('');
 }
 
+function leaderSection(l: LeaderReport): string {
+  const parts: string[] = [`<div class="leader" data-leader="${esc(l.path)}"><h3>${esc(l.path)} <small>— ${esc(l.recipe)}, ${l.candidates} candidate node(s)</small></h3>`];
+  parts.push(
+    l.terms.length === 0
+      ? '<p class="none">Nobody led in the capture.</p>'
+      : table(['leader node', 'session', 'client', 'from', 'to', 'ended by'], l.terms.slice(0, 300).map((t) => [short(t.node), t.session, t.client ?? '?', fmtAt(t.fromMs), fmtAt(t.toMs), t.ended ?? 'still leading at the end']), 3) +
+          (l.terms.length > 300 ? `<p class="none">${l.terms.length - 300} more terms (see --json).</p>` : ''),
+  );
+  if (l.gaps.length > 0) parts.push('<h3>Without a leader</h3>' + table(['from', 'to', 'for', 'after', 'until'], l.gaps.slice(0, 300).map((g) => [fmtAt(g.fromMs), fmtAt(g.toMs), g.toMs === null ? '-' : fmtMs(g.toMs - g.fromMs), g.after, g.before ?? '-']), 2));
+  if (l.overlaps.length > 0) parts.push('<h3>Two leaders at once</h3>' + table(['first', 'second', 'from', 'to'], l.overlaps.map((v) => [`${short(v.a.node)} (${v.a.session})`, `${short(v.b.node)} (${v.b.session})`, fmtAt(v.fromMs), fmtAt(v.toMs)]), 2));
+  parts.push('</div>');
+  return parts.join('');
+}
+
 /** The whole page. */
 export function renderReportHtml(r: AnalysisReport, opts: HtmlOptions = {}): string {
   const title = `ZooKeeper conversation${opts.title === undefined ? '' : `: ${opts.title}`}`;
@@ -161,6 +181,11 @@ ${table(['session', 'timeout', 'connections', 'reconnects', 'disconnects', 'ping
 <p class="legend"><span><i class="sw" style="background:#3f9d63"></i>exclusive</span><span><i class="sw" style="background:#76b7e0"></i>read</span><span><i class="sw" style="background:#c77c2a"></i>write</span><span><i class="sw" style="background:rgba(200,30,30,.35)"></i>two holders at once</span></p>
 ${lockTimelineSvg(r.locks, r.durationMs)}
 ${r.locks.length === 0 ? '<p class="none">No lock recognised.</p>' : r.locks.map(lockSection).join('')}
+</section>
+<section id="leaders"><h2>Leaders</h2><p class="explain">Leader elections recognised by their node names. A LeaderLatch (Curator’s or zkwire’s, <code>latch-</code> nodes) is certainly one: the candidate with the lowest number leads. Curator’s LeaderSelector and kazoo’s Election are a mutex underneath, with the same nodes as one, so every mutex is listed here as a possible election: if it is one, its lock holders are its leaders. A bar is one leader, from when it learned it led to what ended it (its node deleted when the candidate closed or let go, or its session closed or expired); pink rows are stretches with no leader.</p>
+<p class="legend"><span><i class="sw" style="background:#3f9d63"></i>leader</span><span><i class="sw" style="background:#e8b4b4"></i>no leader</span><span><i class="sw" style="background:rgba(200,30,30,.35)"></i>two leaders at once</span></p>
+${leaderTimelineSvg(r.leaders, r.durationMs)}
+${r.leaders.length === 0 ? '<p class="none">No election recognised.</p>' : r.leaders.map(leaderSection).join('')}
 </section>
 <section id="watches"><h2>Watches</h2><p class="explain">A watch asks the server for one notification when a node changes. ${w.set} watch(es) were set, ${w.fired} fired, ${w.armedAtEnd} were still waiting at the end.${w.fireLatencyMs === null ? '' : ` Time from setting a watch to its notification: p50 ${esc(fmtMs(w.fireLatencyMs.p50))}, max ${esc(fmtMs(w.fireLatencyMs.max))}.`} A watch that was armed when its client reconnected must be sent again or it is silently lost; a herd is one change that woke many sessions at once.</p>
 ${watchRows.length === 0 ? '<p class="none">No watch set.</p>' : table(['path', 'kind', 'session', 'set', 'fired by', 'set → fire'], watchRows, 3)}

@@ -2,7 +2,7 @@
 
 import { renderTable } from '../bench/table.js';
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import type { AnalysisReport, LatencyFigures, LockReport, OpRow, SessionEnd, SessionReport } from './report.js';
+import type { AnalysisReport, LatencyFigures, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport } from './report.js';
 
 /**
  * Capture strings (paths, node names) may hold anything, including terminal escape sequences: show control
@@ -102,6 +102,23 @@ export function lockText(l: LockReport): string {
   return out.join('\n');
 }
 
+export function leaderText(l: LeaderReport): string {
+  const out: string[] = [];
+  out.push(`${safeText(l.path)} — ${l.recipe}, ${l.candidates} candidate node(s), ${l.terms.length} term(s), ${l.gaps.length} gap(s) without a leader`);
+  if (l.terms.length > 0) {
+    out.push(
+      renderTable(
+        ['leader node', 'session', 'client', 'from', 'to', 'ended by'],
+        l.terms.map((t) => [shortNode(t.node), t.session, safeText(t.client ?? '?'), fmtAt(t.fromMs), fmtAt(t.toMs), t.ended ?? 'still leading']),
+        3,
+      ).trimEnd(),
+    );
+  }
+  for (const g of l.gaps) out.push(`  no leader ${fmtAt(g.fromMs)} → ${fmtAt(g.toMs)} (${fmtMs((g.toMs ?? NaN) - g.fromMs)}) after ${g.after}${g.before === null ? '' : `, until ${g.before}`}`);
+  for (const v of l.overlaps) out.push(`  TWO LEADERS: ${shortNode(v.a.node)} (${v.a.session}) and ${shortNode(v.b.node)} (${v.b.session}) ${fmtAt(v.fromMs)} → ${fmtAt(v.toMs)}`);
+  return out.join('\n');
+}
+
 /** The whole report as text. */
 export function renderReportText(r: AnalysisReport): string {
   const out: string[] = [];
@@ -132,6 +149,8 @@ export function renderReportText(r: AnalysisReport): string {
   out.push('');
   out.push(r.locks.length === 0 ? 'Locks: none recognised' : 'Locks');
   for (const l of r.locks) out.push(lockText(l), '');
+  out.push(r.leaders.length === 0 ? 'Leaders: no election recognised' : 'Leaders');
+  for (const l of r.leaders) out.push(leaderText(l), '');
   const g = r.guardrails;
   const counts = Object.entries(g.counts);
   out.push(counts.length === 0 ? 'Guardrails: nothing to report' : `Guardrails: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);

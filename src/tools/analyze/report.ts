@@ -137,7 +137,8 @@ export interface WatchesReport {
   fireLatencyMs: LatencyFigures | null;
 }
 
-export type LockKind = 'mutex' | 'read-write' | 'semaphore-leases';
+/** `leader-latch` directories are reported as leaders (`AnalysisReport.leaders`), not as locks. */
+export type LockKind = 'mutex' | 'read-write' | 'semaphore-leases' | 'leader-latch';
 
 export interface LockHolder {
   node: string;
@@ -180,6 +181,44 @@ export interface LockReport {
   handoffMs: LatencyFigures | null;
 }
 
+/** One leader's term: from when it learned it led to when that ended. */
+export interface LeaderTerm {
+  node: string;
+  session: string;
+  /** The client address of the session's connection at the start of the term (null if unknown). */
+  client: string | null;
+  fromMs: number;
+  /** Null while still leading at the end of the capture. */
+  toMs: number | null;
+  /** What ended it: its node deleted (the latch closed, or the leader let go), session closed or expired, lost… */
+  ended: string | null;
+}
+
+/** A stretch with no leader between two terms, or after the last one ended. */
+export interface LeaderGap {
+  fromMs: number;
+  /** Null when nobody led again before the end of the capture. */
+  toMs: number | null;
+  /** The leader before the gap and the one after it. */
+  after: string;
+  before: string | null;
+}
+
+export interface LeaderReport {
+  path: string;
+  /**
+   * `latch` for LeaderLatch nodes (certainly an election); `mutex` for a lock whose nodes are also those of Curator's
+   * LeaderSelector or kazoo's Election (the names cannot tell them apart: its holders are its leaders if it is one).
+   */
+  basis: 'latch' | 'mutex';
+  recipe: string;
+  candidates: number;
+  terms: LeaderTerm[];
+  gaps: LeaderGap[];
+  /** Two leaders at once (from the lock's violations). */
+  overlaps: LockViolation[];
+}
+
 export type GuardrailKind =
   | 'near-max-buffer'
   | 'huge-children'
@@ -218,6 +257,8 @@ export interface AnalysisReport {
   ops: OpsReport;
   sessions: SessionReport[];
   watches: WatchesReport;
+  /** Lock directories (LeaderLatch directories are under `leaders`). */
   locks: LockReport[];
+  leaders: LeaderReport[];
   guardrails: GuardrailsReport;
 }
