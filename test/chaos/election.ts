@@ -77,6 +77,8 @@ export class ElectionRun {
   readonly #otherCaches: { name: string; image: () => Promise<TreeImage | undefined> }[] = [];
   /** Ends the cache slots (after the comparison at quiescence). */
   readonly #stopCaches = new AbortController();
+  /** Whether a candidate elsewhere (the worker process) leads now. */
+  #otherLeads: () => boolean = () => false;
   #sampler: ReturnType<typeof setInterval> | undefined;
   #leaderlessSince: number | undefined;
 
@@ -96,6 +98,11 @@ export class ElectionRun {
   /** The election's fenced resource (the worker process's leader enters it too). */
   get resource(): FencedResource {
     return this.#resource;
+  }
+
+  /** Counts a candidate that lives elsewhere (the worker process) as a leader in the sampler while `leads()`. */
+  addLeaderProbe(leads: () => boolean): void {
+    this.#otherLeads = leads;
   }
 
   /** Compares a cache that lives elsewhere (the worker process's) at quiescence too. */
@@ -136,9 +143,9 @@ export class ElectionRun {
 
   #sample(): void {
     const now = Date.now();
-    const leaders = [...this.#candidates].filter((c) => c.latch.hasLeadership());
+    const leaders = [...this.#candidates].filter((c) => c.latch.hasLeadership()).length + (this.#otherLeads() ? 1 : 0);
     const waiting = [...this.#candidates].some((c) => c.client.state === 'connected' && c.latch.ourPath !== undefined);
-    if (leaders.length === 0 && waiting) {
+    if (leaders === 0 && waiting) {
       this.#leaderlessSince ??= now;
       const stretch = now - this.#leaderlessSince;
       if (stretch > this.figures.maxLeaderlessWhileConnectedMs) this.figures.maxLeaderlessWhileConnectedMs = stretch;
@@ -205,7 +212,7 @@ export class ElectionRun {
         latch.start();
         await Promise.race([stepDown, over]);
         this.#candidates.delete(candidate);
-        await this.ctx.tracker.track(session, 'latch close', latch.close(), { boundMs: 2 * T + bounds.allowanceMs }).catch(() => undefined);
+        await this.ctx.tracker.track(session, 'latch close', latch.close(), { boundMs: bounds.leaveMs }).catch(() => undefined);
       }
       if (client.ended) {
         this.ctx.watchdog.forget(session);

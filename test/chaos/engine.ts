@@ -151,7 +151,16 @@ async function runOnEnsemble(
   try {
     group.add(worker.memberView());
     election.addCache('worker process (persistent)', () => worker.cacheImage());
-    const targets: FaultTargets = { ensemble, proxies, privateLinks: links, process: worker, sessionTimeoutMs: T, elapsed: () => Date.now() - startedAt };
+    election.addLeaderProbe(() => worker.leads());
+    const targets: FaultTargets = {
+      ensemble,
+      proxies,
+      privateLinks: links,
+      process: worker,
+      excuse: (slot, ms) => tracker.excuse(slot, ms),
+      sessionTimeoutMs: T,
+      elapsed: () => Date.now() - startedAt,
+    };
 
     watchdog.start();
     log(`running ${opts.sessions} sessions for ${opts.durationMs / 1000} s, seed ${opts.seed}, session timeout ${T} ms`);

@@ -87,6 +87,8 @@ export interface FaultTargets {
   readonly privateLinks: readonly PrivateLink[];
   /** The worker process, when the run has one. */
   readonly process: PausableProcess | undefined;
+  /** A slot's links were frozen for `ms`: its pending operations' bounds move by that much (OpTracker.excuse). */
+  readonly excuse: (slot: string, ms: number) => void;
   readonly sessionTimeoutMs: number;
   /** ms since the run started, for the timeline. */
   readonly elapsed: () => number;
@@ -193,6 +195,7 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       const started = Date.now();
       const gone = await untilExpiredOnServer(targets, session);
       for (const proxy of link.proxies) proxy.pass();
+      targets.excuse(link.name, Date.now() - started);
       record(`${link.name}'s own links frozen ${Date.now() - started} ms: session ${session} ${gone ? 'expired by the server' : 'still known to the server at the bound'} (T = ${T} ms)`);
       return true;
     }

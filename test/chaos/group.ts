@@ -128,7 +128,7 @@ export class GroupRun {
       member.start().catch(() => undefined);
       await Promise.race([whenEnded(client), abortedOf(stop)]);
       this.#members.delete(view);
-      await this.ctx.tracker.track(session, 'member close', member.close(), { boundMs: 2 * T + bounds.allowanceMs }).catch(() => undefined);
+      await this.ctx.tracker.track(session, 'member close', member.close(), { boundMs: bounds.leaveMs }).catch(() => undefined);
       if (client.ended) {
         this.ctx.watchdog.forget(session);
         await this.ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs }).catch(() => undefined);

@@ -22,7 +22,7 @@ export interface PendingOp {
   readonly op: string;
   readonly startedAt: number;
   /** When it counts as hung (undefined: may legitimately wait for ever, e.g. a watch). */
-  readonly hangAt: number | undefined;
+  hangAt: number | undefined;
   hangReported: boolean;
 }
 
@@ -67,6 +67,16 @@ export class OpTracker {
       },
     );
     return promise;
+  }
+
+  /**
+   * The slot's links were frozen for `ms` (the expiry lane): nothing it had pending could make progress meanwhile,
+   * so that time does not count against their bounds.
+   */
+  excuse(slot: string, ms: number): void {
+    for (const op of this.pending.values()) {
+      if (op.session.startsWith(`${slot}.`) && op.hangAt !== undefined) op.hangAt += ms;
+    }
   }
 
   /** Failures over every operation, by code. */

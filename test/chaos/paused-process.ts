@@ -146,6 +146,14 @@ export class WorkerProcess implements PausableProcess {
     return true;
   }
 
+  /**
+   * Whether it leads: its leader has entered the election's resource and not left. A stopped leader still counts:
+   * its latch node is first until the server expires its session, so nobody else can lead meanwhile either.
+   */
+  leads(): boolean {
+    return [...this.#holders.values()].some((h) => h.resource === this.#options.election);
+  }
+
   /** Its member, for the group's check at quiescence. */
   memberView(): MemberView {
     return {

@@ -95,7 +95,9 @@ export class Watchdog {
       if (op.hangAt === undefined || op.hangReported || now < op.hangAt) continue;
       op.hangReported = true;
       this.hungOperations++;
-      this.report(op.session, `${op.session}: ${op.op} pending for ${now - op.startedAt} ms (bound ${op.hangAt - op.startedAt} ms)`);
+      const client = this.clients.get(op.session)?.client;
+      const where = client === undefined ? '' : `; its client ${client.state}, session ${client.sessionIdHex}, ${client.sessionRenewals} renewals`;
+      this.report(op.session, `${op.session}: ${op.op} pending for ${now - op.startedAt} ms (bound ${op.hangAt - op.startedAt} ms${where})`);
     }
     for (const [session, w] of this.clients) {
       if (w.reported || w.disconnectedSince === undefined) continue;

@@ -52,14 +52,29 @@ export interface SlotContext {
   readonly onClient: (session: string, client: ZooKeeperClient) => void;
 }
 
-/** Bounds for the watchdog, from the session timeout T (see watchdog.ts for why). */
-export function boundsFor(sessionTimeoutMs: number): { requestMs: number; disconnectedMs: number; acquireTimeoutMs: number; allowanceMs: number } {
+/**
+ * Bounds for the watchdog, from the session timeout T (see watchdog.ts for why).
+ *
+ * `leaveMs` bounds what must reach the server to finish: a lease's release, a latch's or a member's close. Each
+ * deletes its node, retrying through reconnects until the node is gone; when the session expires meanwhile, the
+ * delete is tried again on the client's new session (which answers that the node is gone). So the longest honest
+ * wait is from the last word with a server to the client-side expiry (4/3·T), plus one pass over the hosts for
+ * the new session (T/n each, so T), plus the allowance.
+ */
+export function boundsFor(sessionTimeoutMs: number): {
+  requestMs: number;
+  disconnectedMs: number;
+  acquireTimeoutMs: number;
+  leaveMs: number;
+  allowanceMs: number;
+} {
   const T = sessionTimeoutMs;
   const allowanceMs = 2000;
   return {
     requestMs: 2 * T + allowanceMs,
     disconnectedMs: Math.ceil((4 * T) / 3) + allowanceMs,
     acquireTimeoutMs: 3 * T,
+    leaveMs: Math.ceil((4 * T) / 3) + T + allowanceMs,
     allowanceMs,
   };
 }
@@ -153,7 +168,7 @@ async function cycle(ctx: SlotContext, session: string, recipes: Recipes, acquir
     }
   } finally {
     try {
-      await tracker.track(session, 'release', lease.release(), { boundMs: 2 * ctx.sessionTimeoutMs + 2000 });
+      await tracker.track(session, 'release', lease.release(), { boundMs: boundsFor(ctx.sessionTimeoutMs).leaveMs });
     } catch {
       // Counted by the tracker.
     }
