@@ -157,7 +157,7 @@ async function runOnEnsemble(
       proxies,
       privateLinks: links,
       process: worker,
-      excuse: (slot, ms) => tracker.excuse(slot, ms),
+      freezing: (slot) => watchdog.freeze(slot),
       sessionTimeoutMs: T,
       elapsed: () => Date.now() - startedAt,
     };

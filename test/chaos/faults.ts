@@ -87,8 +87,8 @@ export interface FaultTargets {
   readonly privateLinks: readonly PrivateLink[];
   /** The worker process, when the run has one. */
   readonly process: PausableProcess | undefined;
-  /** A slot's links were frozen for `ms`: its pending operations' bounds move by that much (OpTracker.excuse). */
-  readonly excuse: (slot: string, ms: number) => void;
+  /** A slot's links are frozen from now on: the watchdog leaves it alone until the returned thaw is called. */
+  readonly freezing: (slot: string) => () => void;
   readonly sessionTimeoutMs: number;
   /** ms since the run started, for the timeline. */
   readonly elapsed: () => number;
@@ -191,11 +191,12 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       if (ready.length === 0) return false;
       const link = prng.pick(ready);
       const session = link.session() as string;
+      const thawed = targets.freezing(link.name);
       for (const proxy of link.proxies) proxy.pause();
       const started = Date.now();
       const gone = await untilExpiredOnServer(targets, session);
       for (const proxy of link.proxies) proxy.pass();
-      targets.excuse(link.name, Date.now() - started);
+      thawed();
       record(`${link.name}'s own links frozen ${Date.now() - started} ms: session ${session} ${gone ? 'expired by the server' : 'still known to the server at the bound'} (T = ${T} ms)`);
       return true;
     }

@@ -69,16 +69,6 @@ export class OpTracker {
     return promise;
   }
 
-  /**
-   * The slot's links were frozen for `ms` (the expiry lane): nothing it had pending could make progress meanwhile,
-   * so that time does not count against their bounds.
-   */
-  excuse(slot: string, ms: number): void {
-    for (const op of this.pending.values()) {
-      if (op.session.startsWith(`${slot}.`) && op.hangAt !== undefined) op.hangAt += ms;
-    }
-  }
-
   /** Failures over every operation, by code. */
   failuresByCode(): Record<string, number> {
     const total: Record<string, number> = {};
