@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what zkwire's tests run against: Java, the ZooKeeper 3.8 server jars and Apache Curator (for the lock
-# interop tests), tcpdump and tshark (the packet-capture tests record real traffic) and chromium (the HTML report
-# is checked in a headless browser). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
+# interop tests), tcpdump and tshark (the packet-capture tests record real traffic), chromium (the HTML report
+# is checked in a headless browser) and tmux (`zkwire shell` is tested in a real terminal: keys in, screen read
+# back). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
 #
 # Debian/Ubuntu only, as root:  sudo bash scripts/setup.sh
 #
@@ -11,7 +12,7 @@ set -euo pipefail
 
 ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
-PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl tcpdump tshark chromium)
+PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl tcpdump tshark chromium tmux)
 
 find_java() {
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
@@ -22,18 +23,18 @@ find_java() {
 
 all_present() {
   find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]] && command -v openssl >/dev/null 2>&1 &&
-    command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1
+    command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
 }
 
 report() {
   echo "setup: java: $(find_java) ($("$(find_java)" -version 2>&1 | head -n 1))"
   echo "setup: ZooKeeper: $ZOOKEEPER_JAR"
   echo "setup: Curator: $CURATOR_JAR"
-  echo "setup: tcpdump: $(command -v tcpdump), tshark: $(command -v tshark), chromium: $(command -v chromium)"
+  echo "setup: tcpdump: $(command -v tcpdump), tshark: $(command -v tshark), chromium: $(command -v chromium), tmux: $(command -v tmux)"
 }
 
 if all_present; then
-  echo "setup: Java, ZooKeeper, Curator, tcpdump, tshark and chromium are already installed; nothing to do."
+  echo "setup: Java, ZooKeeper, Curator, tcpdump, tshark, chromium and tmux are already installed; nothing to do."
   report
   exit 0
 fi
@@ -46,6 +47,7 @@ command -v openssl >/dev/null 2>&1 || missing+=("openssl (TLS test certificates)
 command -v tcpdump >/dev/null 2>&1 || missing+=("tcpdump (packet-capture tests)")
 command -v tshark >/dev/null 2>&1 || missing+=("tshark (pcapng conversion in the capture tests)")
 command -v chromium >/dev/null 2>&1 || missing+=("chromium (HTML report test)")
+command -v tmux >/dev/null 2>&1 || missing+=("tmux (shell tests in a real terminal)")
 echo "setup: missing: ${missing[*]}"
 
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -80,7 +82,7 @@ echo "setup: apt-get install ${PACKAGES[*]}"
 apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 
 if ! all_present; then
-  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR, $CURATOR_JAR, tcpdump, tshark or chromium is still missing." >&2
+  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR, $CURATOR_JAR, tcpdump, tshark, chromium or tmux is still missing." >&2
   exit 1
 fi
 report

@@ -12,7 +12,8 @@
  */
 
 import { aborted, nodeVanished } from '../common/errors.js';
-import { isSessionRenewed, type NodeOps } from '../common/nodes.js';
+import { isSessionRenewed } from '../common/connection.js';
+import type { NodeOps } from '../common/nodes.js';
 import { joinPath, nodeName } from '../common/znode-names.js';
 import { isCode } from '../../errors.js';
 import { sleep, type RetryPolicy } from '../retry.js';

@@ -43,7 +43,8 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
 import { CallDeadline } from '../common/deadline.js';
 import { aborted, badArgument, nodeVanished } from '../common/errors.js';
-import { isSessionRenewed, type CreatedNode, type NodeOps } from '../common/nodes.js';
+import { isSessionRenewed } from '../common/connection.js';
+import type { CreatedNode, NodeOps } from '../common/nodes.js';
 import type { OneShotWatch } from '../common/watches.js';
 import { sleep, waitForEvent, type RetryPolicy } from '../retry.js';
 import { LockInternals, type Decide } from './internals.js';
@@ -74,7 +75,8 @@ export class InterProcessSemaphoreV2 {
   readonly #retry: RetryPolicy;
   readonly #lockLost: LockLostPolicy;
   readonly #data: Uint8Array | undefined;
-  #outstanding = 0;
+  /** The sessions of the leases handed out and not yet released, one entry per lease. */
+  readonly #outstanding = new Set<{ readonly session: bigint }>();
 
   constructor(
     client: ZooKeeperClient,
@@ -137,9 +139,12 @@ export class InterProcessSemaphoreV2 {
     if (failed !== undefined) throw failed.reason;
   }
 
-  /** Leases this object has handed out and not yet released. */
+  /** Leases this object has handed out and not yet released, on the client's current session. */
   get leasesHeldInThisProcess(): number {
-    return this.#outstanding;
+    // a lease whose session expired (the client being on a new one) is lost, and no longer counts as held
+    let held = 0;
+    for (const lease of this.#outstanding) if (lease.session === this.#ops.client.sessionId) held++;
+    return held;
   }
 
   /** The lease nodes (holders, and the one acquirer waiting), full paths. */
@@ -305,7 +310,8 @@ export class InterProcessSemaphoreV2 {
 
   #leaseFor(node: CreatedNode): Lease {
     const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.stat.ephemeralOwner);
-    this.#outstanding++;
+    const outstanding = { session: node.stat.ephemeralOwner };
+    this.#outstanding.add(outstanding);
     return new Lease(
       {
         client: this.#ops.client,
@@ -319,7 +325,7 @@ export class InterProcessSemaphoreV2 {
           try {
             await this.#ops.guaranteedDelete(node.path);
           } finally {
-            this.#outstanding--;
+            this.#outstanding.delete(outstanding);
           }
         },
       },
