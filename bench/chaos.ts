@@ -1,8 +1,9 @@
 /**
  * bench/chaos: the chaos suite by command. Starts a 3-member ZooKeeper ensemble behind fault proxies, runs lock
- * cycles on 16 sessions under a seeded fault schedule, prints the summary table, and exits non-zero when any
- * must-be-0 figure is not 0. The same seed replays the same fault schedule and the same worker choices (the
- * interleaving on the wire still depends on timing).
+ * cycles on 16 sessions, leader election, caches, group members and a worker process under a seeded fault schedule
+ * (test/chaos/engine.ts), prints the summary table, and exits non-zero when any must-be-0 figure is not 0. The same
+ * seed replays the same fault schedule and the same worker choices (the interleaving on the wire still depends on
+ * timing). The worker process runs on the built package: run `npm run build` first.
  *
  *   npm run chaos -- [--duration SECONDS] [--seed N] [--sessions N] [--session-timeout MS] [--json FILE]
  */

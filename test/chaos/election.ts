@@ -6,13 +6,15 @@
  * some candidate was connected with its node in place. Cache slots keep CuratorCaches (persistent and one-shot
  * watches) of the whole chaos tree; at quiescence each is compared with a fresh read of the server.
  *
- * Like the lock slots, a slot whose session ends closes that client and connects a new one.
+ * Like the lock slots, a slot keeps its client across session expiries (the client renews its session; a latch
+ * steps down at LOST and rejoins on the new session, a cache resynchronises); only a client that has ended is
+ * replaced.
  */
 
 import { ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
-import { cacheTree, serverTree, treeDiff } from '../recipes/cache-helpers.js';
+import { cacheTree, serverTree, treeDiff, type TreeImage } from '../recipes/cache-helpers.js';
 import { FencedResource } from './fenced-resource.js';
 import type { OpTracker } from './op-tracker.js';
 import type { Prng } from '../harness/prng.js';
@@ -35,7 +37,8 @@ export interface ElectionFigures {
 }
 
 export interface ElectionContext {
-  readonly connectString: string;
+  /** The connect string of a slot (e0, c1, ...): the shared proxies, or the slot's own links. */
+  readonly connectStringOf: (slot: string) => string;
   readonly sessionTimeoutMs: number;
   readonly electionPath: string;
   readonly cacheRoot: string;
@@ -70,8 +73,12 @@ export class ElectionRun {
   readonly #resource = new FencedResource(new Map());
   readonly #candidates = new Set<Candidate>();
   readonly #caches = new Set<CacheSlot>();
+  /** Caches that live elsewhere (the worker process): a name and what the cache holds now (undefined: no answer). */
+  readonly #otherCaches: { name: string; image: () => Promise<TreeImage | undefined> }[] = [];
   /** Ends the cache slots (after the comparison at quiescence). */
   readonly #stopCaches = new AbortController();
+  /** Whether a candidate elsewhere (the worker process) leads now. */
+  #otherLeads: () => boolean = () => false;
   #sampler: ReturnType<typeof setInterval> | undefined;
   #leaderlessSince: number | undefined;
 
@@ -88,23 +95,47 @@ export class ElectionRun {
     return Promise.all(Array.from({ length: n }, (_, i) => this.#cacheSlot(i))).then(() => undefined);
   }
 
+  /** The election's fenced resource (the worker process's leader enters it too). */
+  get resource(): FencedResource {
+    return this.#resource;
+  }
+
+  /** Counts a candidate that lives elsewhere (the worker process) as a leader in the sampler while `leads()`. */
+  addLeaderProbe(leads: () => boolean): void {
+    this.#otherLeads = leads;
+  }
+
+  /** Compares a cache that lives elsewhere (the worker process's) at quiescence too. */
+  addCache(name: string, image: () => Promise<TreeImage | undefined>): void {
+    this.#otherCaches.push({ name, image });
+  }
+
   /** Once writes have stopped: every live cache must match a fresh read of the server (given time to catch up). */
   async checkCaches(fresh: ZooKeeperClient, withinMs: number): Promise<void> {
     if (this.#sampler !== undefined) clearInterval(this.#sampler);
     const deadline = Date.now() + withinMs;
-    for (const slot of this.#caches) {
-      if (slot.cache.state !== 'STARTED' || ended(slot.client)) continue;
+    const caches = [
+      ...[...this.#caches]
+        .filter((slot) => slot.cache.state === 'STARTED' && !slot.client.ended)
+        .map((slot) => ({
+          name: `${slot.session} (${slot.cache.usesOneShotWatches ? 'one-shot' : 'persistent'})`,
+          image: () => Promise.resolve(cacheTree(slot.cache)),
+        })),
+      ...this.#otherCaches,
+    ];
+    for (const cache of caches) {
       this.figures.cachesCompared++;
       let diff: string[] = [];
       for (;;) {
         await fresh.sync(this.ctx.cacheRoot).catch(() => undefined);
-        diff = treeDiff(await serverTree(fresh, this.ctx.cacheRoot), cacheTree(slot.cache));
+        const image = await cache.image();
+        diff = image === undefined ? ['no answer'] : treeDiff(await serverTree(fresh, this.ctx.cacheRoot), image);
         if (diff.length === 0 || Date.now() > deadline) break;
         await pause(200);
       }
       if (diff.length > 0) {
         this.figures.cachesDiverged++;
-        this.figures.notes.push(`cache ${slot.session} (${slot.cache.usesOneShotWatches ? 'one-shot' : 'persistent'}): ${diff.slice(0, 3).join('; ')}`);
+        this.figures.notes.push(`cache ${cache.name}: ${diff.slice(0, 3).join('; ')}`);
       }
     }
     this.#stopCaches.abort();
@@ -112,9 +143,9 @@ export class ElectionRun {
 
   #sample(): void {
     const now = Date.now();
-    const leaders = [...this.#candidates].filter((c) => c.latch.hasLeadership());
+    const leaders = [...this.#candidates].filter((c) => c.latch.hasLeadership()).length + (this.#otherLeads() ? 1 : 0);
     const waiting = [...this.#candidates].some((c) => c.client.state === 'connected' && c.latch.ourPath !== undefined);
-    if (leaders.length === 0 && waiting) {
+    if (leaders === 0 && waiting) {
       this.#leaderlessSince ??= now;
       const stretch = now - this.#leaderlessSince;
       if (stretch > this.figures.maxLeaderlessWhileConnectedMs) this.figures.maxLeaderlessWhileConnectedMs = stretch;
@@ -139,16 +170,13 @@ export class ElectionRun {
   }
 
   async #connect(session: string): Promise<ZooKeeperClient | undefined> {
-    const T = this.ctx.sessionTimeoutMs;
-    try {
-      const connecting = ZooKeeperClient.connect(this.ctx.connectString, { sessionTimeoutMs: T, connectTimeoutMs: 2 * T });
-      const client = await this.ctx.tracker.track(session, 'connect', connecting, { boundMs: 2 * T + boundsFor(T).allowanceMs });
+    const slot = session.slice(0, session.indexOf('.'));
+    const client = await connectSlot(this.ctx.connectStringOf(slot), this.ctx.sessionTimeoutMs, this.ctx.tracker, session);
+    if (client !== undefined) {
       this.ctx.onClient(session, client);
       this.ctx.watchdog.watch(session, client);
-      return client;
-    } catch {
-      return undefined;
     }
+    return client;
   }
 
   async #candidateSlot(slot: number, prng: Prng): Promise<void> {
@@ -163,7 +191,7 @@ export class ElectionRun {
       }
       const tracked = trackedClient(client, this.ctx.tracker, session, bounds.requestMs);
       const over = Promise.race([whenEnded(client), abortedOf(this.ctx.stop)]);
-      while (!this.ctx.stop.aborted && !ended(client)) {
+      while (!this.ctx.stop.aborted && !client.ended) {
         const latch = new LeaderLatch(tracked, this.ctx.electionPath, { id: session });
         const candidate: Candidate = { client, latch };
         let steppedDown: () => void = () => undefined;
@@ -184,9 +212,9 @@ export class ElectionRun {
         latch.start();
         await Promise.race([stepDown, over]);
         this.#candidates.delete(candidate);
-        await this.ctx.tracker.track(session, 'latch close', latch.close(), { boundMs: 2 * T + bounds.allowanceMs }).catch(() => undefined);
+        await this.ctx.tracker.track(session, 'latch close', latch.close(), { boundMs: bounds.leaveMs }).catch(() => undefined);
       }
-      if (ended(client)) {
+      if (client.ended) {
         this.ctx.watchdog.forget(session);
         await this.ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs }).catch(() => undefined);
       }
@@ -213,7 +241,7 @@ export class ElectionRun {
       await Promise.race([whenEnded(client), abortedOf(stop)]);
       await cache.close().catch(() => undefined);
       this.#caches.delete(entry);
-      if (ended(client)) {
+      if (client.ended) {
         this.ctx.watchdog.forget(session);
         await this.ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs }).catch(() => undefined);
       }
@@ -233,15 +261,22 @@ export class ElectionRun {
   }
 }
 
-function ended(client: ZooKeeperClient): boolean {
-  return client.state === 'expired' || client.state === 'closed' || client.state === 'auth-failed';
+/** A slot's client (tracked as `connect`), or undefined when no session could be had now (an election, a partition). */
+export async function connectSlot(connectString: string, T: number, tracker: OpTracker, session: string): Promise<ZooKeeperClient | undefined> {
+  try {
+    const connecting = ZooKeeperClient.connect(connectString, { sessionTimeoutMs: T, connectTimeoutMs: 2 * T });
+    return await tracker.track(session, 'connect', connecting, { boundMs: 2 * T + boundsFor(T).allowanceMs });
+  } catch {
+    return undefined;
+  }
 }
 
-function whenEnded(client: ZooKeeperClient): Promise<void> {
-  if (ended(client)) return Promise.resolve();
+/** Resolves once the client has ended for good (closed, auth failed): never on a mere expiry, which it renews. */
+export function whenEnded(client: ZooKeeperClient): Promise<void> {
+  if (client.ended) return Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = client.onStateChange(() => {
-      if (ended(client)) {
+      if (client.ended) {
         unsubscribe();
         resolve();
       }

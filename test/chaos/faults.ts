@@ -1,5 +1,5 @@
 /**
- * The seeded fault schedule. Two lanes run side by side, each one episode at a time:
+ * The seeded fault schedule. Three lanes run side by side, each one episode at a time:
  *  - the server lane kills (SIGKILL) the leader or a follower, leaves it down a while, restarts it and waits for
  *    the ensemble to have one leader again; never more than one member is down, so a quorum remains;
  *  - the network lane works on the fault proxies in front of the members: pauses one link for less than the
@@ -7,13 +7,21 @@
  *    or lose the session), partitions every link for more than T (every session expires), loses the reply to a
  *    create or a delete (the server executed it; then either the connection breaks, as it does when a reply really
  *    gets lost, or it stays up and the client must notice the gap itself), resets connections, or writes garbage
- *    into the stream.
+ *    into the stream;
+ *  - the expiry lane expires one client's session while everyone else runs on: it freezes the links of one client
+ *    that has links of its own (private-links.ts) until the server has expired its session, then thaws them; or it
+ *    stops (SIGSTOP) the worker process (paused-process.ts) until the server has expired that process's session,
+ *    then lets it go on (SIGCONT), as a long GC pause or a paused VM would. "Until the server has expired it" is
+ *    read off the members (`dump`), not guessed from the timeout: after a ZooKeeper leader election the new leader
+ *    gives every session a fresh timeout, so T alone is not enough.
  * Each lane first tours every one of its kinds in a seeded order, so even a short run injects every kind, then
  * picks kinds at random by weight. Times and targets all come from the lane's seeded generator.
  */
 
 import { OpCode } from '../../src/protocol/opcodes.js';
 import type { FaultProxy } from '../harness/fault-proxy.js';
+import { sessionKnown } from './leftovers.js';
+import type { PrivateLink } from './private-links.js';
 import type { ZkEnsemble } from '../harness/zookeeper.js';
 import type { Prng } from '../harness/prng.js';
 
@@ -27,8 +35,9 @@ export const NETWORK_FAULTS = [
   'reset',
   'garbage',
 ] as const;
-export type FaultKind = (typeof SERVER_FAULTS)[number] | (typeof NETWORK_FAULTS)[number];
-export const ALL_FAULTS: readonly FaultKind[] = [...SERVER_FAULTS, ...NETWORK_FAULTS];
+export const EXPIRY_FAULTS = ['freeze-one-client', 'pause-process'] as const;
+export type FaultKind = (typeof SERVER_FAULTS)[number] | (typeof NETWORK_FAULTS)[number] | (typeof EXPIRY_FAULTS)[number];
+export const ALL_FAULTS: readonly FaultKind[] = [...SERVER_FAULTS, ...NETWORK_FAULTS, ...EXPIRY_FAULTS];
 
 const WEIGHTS: Record<FaultKind, number> = {
   'kill-leader': 1,
@@ -40,6 +49,8 @@ const WEIGHTS: Record<FaultKind, number> = {
   'lost-delete-reply': 3,
   reset: 2,
   garbage: 1,
+  'freeze-one-client': 2,
+  'pause-process': 1,
 };
 
 const CREATE_OPCODES: ReadonlySet<number> = new Set([OpCode.create, OpCode.create2, OpCode.createContainer]);
@@ -60,10 +71,24 @@ export interface FaultLog {
   readonly errors: string[];
 }
 
+/** The worker in a process of its own, as the expiry lane sees it (paused-process.ts). */
+export interface PausableProcess {
+  /** Its client's current session (0x…), or undefined while it has none established. */
+  session(): string | undefined;
+  stop(): void;
+  resume(): void;
+}
+
 export interface FaultTargets {
   readonly ensemble: ZkEnsemble;
   /** proxies[i] fronts ensemble member i. */
   readonly proxies: readonly FaultProxy[];
+  /** Clients with links of their own (their own proxy in front of each member). */
+  readonly privateLinks: readonly PrivateLink[];
+  /** The worker process, when the run has one. */
+  readonly process: PausableProcess | undefined;
+  /** A slot's links are frozen from now on: the watchdog leaves it alone until the returned thaw is called. */
+  readonly freezing: (slot: string) => () => void;
   readonly sessionTimeoutMs: number;
   /** ms since the run started, for the timeline. */
   readonly elapsed: () => number;
@@ -105,7 +130,8 @@ export async function runFaultLane(
 
 /** Every proxy forwarding again and every member running, with one leader. */
 export async function heal(targets: FaultTargets, log: FaultLog): Promise<void> {
-  for (const proxy of targets.proxies) proxy.pass();
+  for (const proxy of allProxies(targets)) proxy.pass();
+  targets.process?.resume();
   for (let attempt = 1; attempt <= 3; attempt++) {
     try {
       for (const [i, server] of targets.ensemble.servers.entries()) {
@@ -153,10 +179,36 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
     }
     case 'partition-all': {
       const ms = prng.range(Math.round(T * 1.25), Math.round(T * 1.75));
-      for (const proxy of proxies) proxy.pause();
+      const every = allProxies(targets);
+      for (const proxy of every) proxy.pause();
       record(`every link paused ${ms} ms (T = ${T} ms)`);
       await sleep(ms);
-      for (const proxy of proxies) proxy.pass();
+      for (const proxy of every) proxy.pass();
+      return true;
+    }
+    case 'freeze-one-client': {
+      const ready = targets.privateLinks.filter((l) => l.session() !== undefined);
+      if (ready.length === 0) return false;
+      const link = prng.pick(ready);
+      const session = link.session() as string;
+      const thawed = targets.freezing(link.name);
+      for (const proxy of link.proxies) proxy.pause();
+      const started = Date.now();
+      const gone = await untilExpiredOnServer(targets, session);
+      for (const proxy of link.proxies) proxy.pass();
+      thawed();
+      record(`${link.name}'s own links frozen ${Date.now() - started} ms: session ${session} ${gone ? 'expired by the server' : 'still known to the server at the bound'} (T = ${T} ms)`);
+      return true;
+    }
+    case 'pause-process': {
+      const child = targets.process;
+      const session = child?.session();
+      if (child === undefined || session === undefined) return false;
+      child.stop();
+      const started = Date.now();
+      const gone = await untilExpiredOnServer(targets, session);
+      child.resume();
+      record(`worker process stopped ${Date.now() - started} ms: session ${session} ${gone ? 'expired by the server' : 'still known to the server at the bound'} (T = ${T} ms)`);
       return true;
     }
     case 'lost-create-reply':
@@ -207,6 +259,27 @@ async function runEpisode(kind: FaultKind, targets: FaultTargets, prng: Prng, lo
       record(`${bytes.length} garbage bytes (${negative ? 'negative' : 'oversized'} length) to ${n} connections via member #${i}`);
       return true;
     }
+  }
+}
+
+/** The shared proxies and every client's own. */
+function allProxies(targets: FaultTargets): FaultProxy[] {
+  return [...targets.proxies, ...targets.privateLinks.flatMap((l) => l.proxies)];
+}
+
+/**
+ * Waits at least T (the server cannot expire a session sooner), then until no running member knows `session` any
+ * more, for at most 4·T in all; true when the server did expire it.
+ */
+async function untilExpiredOnServer(targets: FaultTargets, session: string): Promise<boolean> {
+  const T = targets.sessionTimeoutMs;
+  const deadline = Date.now() + 4 * T;
+  await sleep(T);
+  for (;;) {
+    const members = targets.ensemble.servers.filter((s) => s.pid !== undefined).map((s) => ({ host: s.host, port: s.port }));
+    if (!(await sessionKnown(members, session))) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(250);
   }
 }
 

@@ -110,6 +110,16 @@ export class FencedResource {
     return true;
   }
 
+  /**
+   * The holder's process has been stopped (SIGSTOP): it does nothing while stopped, so it no longer counts as inside
+   * for exclusion, but it is still a holder. If it writes after it runs again, its token is checked as any holder's
+   * (refused once a newer holder has come in: the fencing a paused lock holder needs); exit() ends it.
+   */
+  suspend(id: number): void {
+    const holder = this.holders.get(id);
+    if (holder !== undefined) this.book(holder.lock).inside.delete(id);
+  }
+
   exit(id: number): void {
     const holder = this.holders.get(id);
     if (holder === undefined) return;

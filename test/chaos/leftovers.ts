@@ -73,3 +73,15 @@ export async function watchesBySession(members: readonly Member[]): Promise<Map<
   }
   return bySession;
 }
+
+/**
+ * Whether any member still knows the session (0x…): `dump` lists every live session on the leader (its session
+ * tracker) and, on every member, the sessions that own ephemeral nodes. A member that does not answer (killed, or
+ * electing) is skipped; when none answers, the session counts as known, so a caller waits rather than guesses.
+ */
+export async function sessionKnown(members: readonly Member[], session: string): Promise<boolean> {
+  const pattern = new RegExp(`\\b${session.toLowerCase()}\\b`);
+  const answers = await Promise.all(members.map((m) => fourLetterWord(m.host, m.port, 'dump').catch(() => undefined)));
+  const heard = answers.filter((a): a is string => a !== undefined && a.includes('dump'));
+  return heard.length === 0 || heard.some((text) => pattern.test(text.toLowerCase()));
+}

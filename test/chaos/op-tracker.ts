@@ -22,7 +22,7 @@ export interface PendingOp {
   readonly op: string;
   readonly startedAt: number;
   /** When it counts as hung (undefined: may legitimately wait for ever, e.g. a watch). */
-  readonly hangAt: number | undefined;
+  hangAt: number | undefined;
   hangReported: boolean;
 }
 

@@ -5,6 +5,8 @@
 
 import type { FaultEvent, FaultKind, FaultLog } from './faults.js';
 import type { ElectionFigures } from './election.js';
+import type { GroupFigures } from './group.js';
+import type { WorkerProcessFigures } from './paused-process.js';
 import type { ResourceFigures } from './fenced-resource.js';
 import type { OpCounts, OpTracker } from './op-tracker.js';
 import type { WatchdogFigures } from './watchdog.js';
@@ -26,9 +28,9 @@ export interface MustBeZero {
   unsettledPromises: number;
   /** Sessions the watchdog caught hanging past their bound. */
   hungSessions: number;
-  /** Rejections that were not a ZooKeeperError. */
+  /** Rejections that were not a ZooKeeperError (the worker process's own included). */
   untypedErrors: number;
-  /** Workers still inside the resource at the end, or slots that did not stop. */
+  /** Workers still inside the resource at the end, slots that did not stop, a worker process that did not exit cleanly. */
   workersNotStopped: number;
   /** A LeaderLatch leader entered the election's fenced resource while another leader was inside. */
   twoLeadersAtOnce: number;
@@ -36,6 +38,11 @@ export interface MustBeZero {
   leaderlessPastSessionTimeout: number;
   /** CuratorCaches that did not match a fresh read of the server once writes had stopped. */
   cachesDivergedAtQuiescence: number;
+  /**
+   * Live group members that, once writes had stopped, had no node under the group owned by their client's current
+   * session, or whose view of the group (getCurrentMembers) was not the server's children.
+   */
+  memberMissingAtQuiescence: number;
 }
 
 export interface ChaosReport {
@@ -46,19 +53,27 @@ export interface ChaosReport {
   sessionTimeoutMs: number;
   tickTime: number;
   server: string;
+  /** Client slots of every kind (lock sessions, candidates, caches, group members); each starts with one client. */
+  slots: number;
+  /** Client objects the slots made: one per slot unless a client ended (closed, auth failed) and was replaced. */
+  clientsOpened: number;
+  /** Sessions that expired and were renewed by their client (the sum of `sessionRenewals`). */
+  sessionsRenewed: number;
+  /** Every session: each client's first one plus the renewals. */
   sessionsOpened: number;
-  sessionsExpired: number;
   operations: Record<string, OpCounts>;
   failuresByCode: Record<string, number>;
   faults: Record<FaultKind, number>;
   resource: ResourceFigures;
   election: ElectionFigures;
+  group: GroupFigures;
+  workerProcess: WorkerProcessFigures;
   watchesPerMemberAfterClose: number[];
   hungOperations: number;
   maxEventLoopLagMs: number;
   mustBeZero: MustBeZero;
   ok: boolean;
-  notes: { violations: string[]; election: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
+  notes: { violations: string[]; election: string[]; group: string[]; workerProcess: string[]; hangs: string[]; unsettled: string[]; untyped: string[]; harness: string[] };
   faultTimeline: FaultEvent[];
 }
 
@@ -70,11 +85,16 @@ export interface ReportInput {
   resource: ResourceFigures;
   stillInside: number;
   faults: FaultLog;
-  sessionsOpened: number;
-  sessionsExpired: number;
+  slots: number;
+  clientsOpened: number;
+  sessionsRenewed: number;
   slotsStopped: boolean;
   liveLeft: { nodes: number; watches: number };
   election: ElectionFigures;
+  group: GroupFigures;
+  workerProcess: WorkerProcessFigures;
+  /** The worker process stopped its loops when asked. */
+  workerQuiet: boolean;
   afterClose: { nodes: number; watches: number };
   watchesPerMember: number[];
 }
@@ -92,11 +112,12 @@ export function buildReport(input: ReportInput): ChaosReport {
     watchesLeftAfterClose: input.afterClose.watches,
     unsettledPromises: tracker.pending.size,
     hungSessions: watchdog.hungSessions,
-    untypedErrors: tracker.untyped,
-    workersNotStopped: input.stillInside + (input.slotsStopped ? 0 : 1),
+    untypedErrors: tracker.untyped + (input.workerProcess.failures['UNTYPED'] ?? 0),
+    workersNotStopped: input.stillInside + (input.slotsStopped ? 0 : 1) + (input.workerQuiet && input.workerProcess.exitedCleanly ? 0 : 1),
     twoLeadersAtOnce: input.election.twoLeadersAtOnce,
     leaderlessPastSessionTimeout: input.election.leaderlessPastSessionTimeout,
     cachesDivergedAtQuiescence: input.election.cachesDiverged,
+    memberMissingAtQuiescence: input.group.membersMissing,
   };
   return {
     seed: input.options.seed,
@@ -106,13 +127,17 @@ export function buildReport(input: ReportInput): ChaosReport {
     sessionTimeoutMs: input.options.sessionTimeoutMs,
     tickTime: input.options.tickTime,
     server: 'Apache ZooKeeper 3.8.0, 3-member ensemble on loopback, one fault proxy per member',
-    sessionsOpened: input.sessionsOpened,
-    sessionsExpired: input.sessionsExpired,
+    slots: input.slots,
+    clientsOpened: input.clientsOpened,
+    sessionsRenewed: input.sessionsRenewed,
+    sessionsOpened: input.clientsOpened + input.sessionsRenewed,
     operations,
     failuresByCode: tracker.failuresByCode(),
     faults: input.faults.injected,
     resource,
     election: input.election,
+    group: input.group,
+    workerProcess: input.workerProcess,
     watchesPerMemberAfterClose: input.watchesPerMember,
     hungOperations: watchdog.hungOperations,
     maxEventLoopLagMs: watchdog.maxEventLoopLagMs,
@@ -121,6 +146,8 @@ export function buildReport(input: ReportInput): ChaosReport {
     notes: {
       violations: resource.violationNotes,
       election: input.election.notes,
+      group: input.group.notes,
+      workerProcess: input.workerProcess.notes,
       hangs: watchdog.notes,
       unsettled: [...tracker.pending.values()].slice(0, 10).map((p) => `${p.session}: ${p.op} pending for ${now - p.startedAt} ms`),
       untyped: tracker.untypedNotes,
@@ -134,7 +161,7 @@ export function buildReport(input: ReportInput): ChaosReport {
 function opOrder(op: string): number {
   if (op.startsWith('acquire')) return 0;
   if (op === 'release' || op === 'guarded write') return 1;
-  if (op === 'connect' || op === 'close') return 2;
+  if (op === 'connect' || op === 'close' || op === 'latch close' || op === 'member close') return 2;
   return 3;
 }
 
@@ -142,7 +169,7 @@ export function renderReport(r: ChaosReport): string {
   const lines: string[] = [];
   lines.push(`zkwire chaos run — seed ${r.seed}, ${r.durationS} s of faults (${r.faultPhaseS} s with the last episode), ${r.sessions} session slots`);
   lines.push(`${r.server}; session timeout ${r.sessionTimeoutMs} ms, tickTime ${r.tickTime} ms`);
-  lines.push(`sessions opened ${r.sessionsOpened}, of which ended expired ${r.sessionsExpired}; worst event-loop lag ${r.maxEventLoopLagMs} ms`);
+  lines.push(`sessions ${r.sessionsOpened}: ${r.clientsOpened} clients' first sessions and ${r.sessionsRenewed} renewed after an expiry; worst event-loop lag ${r.maxEventLoopLagMs} ms`);
   lines.push('');
   lines.push(table(['operation', 'attempted', 'completed', 'failed', 'failed by code'], Object.entries(r.operations).map(([op, c]) => {
     const failed = Object.values(c.failed).reduce((a, b) => a + b, 0);
@@ -167,6 +194,17 @@ export function renderReport(r: ChaosReport): string {
     ['leaderships taken', String(el.leaderships)],
     ['longest leaderless stretch with a candidate connected (ms)', String(el.maxLeaderlessWhileConnectedMs)],
     ['caches compared at quiescence', String(el.cachesCompared)],
+    ['group members checked at quiescence', String(r.group.membersChecked)],
+  ]));
+  lines.push('');
+  const wp = r.workerProcess;
+  const wpFailures = Object.entries(wp.failures).sort(([, a], [, b]) => b - a).map(([code, n]) => `${code} ${n}`).join(', ');
+  lines.push(table(['worker process (member, candidate, cache, mutex loop)', 'count'], [
+    ['paused (SIGSTOP past its session timeout)', String(wp.pauses)],
+    ['sessions renewed', String(wp.renewals)],
+    ['locks taken', String(wp.locks)],
+    ['leaderships taken', String(wp.leaderships)],
+    ['failures by code', wpFailures || '-'],
   ]));
   lines.push('');
   lines.push(table(['must be 0', 'value'], Object.entries(r.mustBeZero).map(([k, v]) => [label(k), String(v)])));

@@ -7,6 +7,12 @@
  *  - a client that is not connected reconnects or declares its session expired within 4/3·T.
  * Each bound gets a fixed allowance for scheduling on a loaded machine (three JVMs and the run share the cores);
  * the report also gives the worst event-loop lag seen, so a hang can be told from a starved process.
+ *
+ * Every bound assumes some member can be reached. While the expiry lane has frozen every link of one slot (until
+ * the server has expired its session, which can take well over T when a ZooKeeper leader election restarts the
+ * session clocks), nothing of that slot can make progress, so the watchdog leaves the slot alone; at the thaw its
+ * pending operations' bounds move by the time they spent frozen, and a client still disconnected starts its
+ * 4/3·T afresh.
  */
 
 import type { ZooKeeperClient } from '../../src/node.js';
@@ -36,6 +42,8 @@ export interface WatchdogFigures {
 export class Watchdog {
   private readonly clients = new Map<string, Watched>();
   private readonly hung = new Set<string>();
+  /** Slots (s0, e0, ...) whose every link is frozen now. */
+  private readonly frozen = new Set<string>();
   private readonly notes: string[] = [];
   private hungOperations = 0;
   private maxLag = 0;
@@ -81,6 +89,22 @@ export class Watchdog {
     this.clients.delete(session);
   }
 
+  /** The slot's links are frozen from now until the returned function is called (see the module comment). */
+  freeze(slot: string): () => void {
+    const since = this.now();
+    this.frozen.add(slot);
+    return () => {
+      this.frozen.delete(slot);
+      const now = this.now();
+      for (const op of this.tracker.pending.values()) {
+        if (slotOf(op.session) === slot && op.hangAt !== undefined) op.hangAt += now - Math.max(op.startedAt, since);
+      }
+      for (const [session, w] of this.clients) {
+        if (slotOf(session) === slot && w.disconnectedSince !== undefined) w.disconnectedSince = Math.max(w.disconnectedSince, now);
+      }
+    };
+  }
+
   get figures(): WatchdogFigures {
     return { hungSessions: this.hung.size, hungOperations: this.hungOperations, notes: [...this.notes], maxEventLoopLagMs: this.maxLag };
   }
@@ -92,13 +116,15 @@ export class Watchdog {
     if (lag > this.maxLag) this.maxLag = lag;
     this.lastTick = now;
     for (const op of this.tracker.pending.values()) {
-      if (op.hangAt === undefined || op.hangReported || now < op.hangAt) continue;
+      if (op.hangAt === undefined || op.hangReported || now < op.hangAt || this.frozen.has(slotOf(op.session))) continue;
       op.hangReported = true;
       this.hungOperations++;
-      this.report(op.session, `${op.session}: ${op.op} pending for ${now - op.startedAt} ms (bound ${op.hangAt - op.startedAt} ms)`);
+      const client = this.clients.get(op.session)?.client;
+      const where = client === undefined ? '' : `; its client ${client.state}, session ${client.sessionIdHex}, ${client.sessionRenewals} renewals`;
+      this.report(op.session, `${op.session}: ${op.op} pending for ${now - op.startedAt} ms (bound ${op.hangAt - op.startedAt} ms${where})`);
     }
     for (const [session, w] of this.clients) {
-      if (w.reported || w.disconnectedSince === undefined) continue;
+      if (w.reported || w.disconnectedSince === undefined || this.frozen.has(slotOf(session))) continue;
       const down = now - w.disconnectedSince;
       if (down <= this.disconnectedBoundMs) continue;
       w.reported = true;
@@ -110,6 +136,12 @@ export class Watchdog {
     this.hung.add(session);
     if (this.notes.length < 20) this.notes.push(note);
   }
+}
+
+/** "s3.1" → "s3". */
+function slotOf(session: string): string {
+  const dot = session.indexOf('.');
+  return dot < 0 ? session : session.slice(0, dot);
 }
 
 function connected(client: ZooKeeperClient): boolean {

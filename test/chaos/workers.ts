@@ -1,8 +1,9 @@
 /**
  * One session slot of the chaos run: a zkwire client on the three proxies, running lock cycles until told to stop.
- * When its session ends (expired after a partition, or given up after 4/3·T without a server) the slot closes that
- * client and connects a new one, as an application would; each client generation is a separate "session" in the
- * report (s3.0, s3.1, ...).
+ * The slot keeps its client and its lock recipes across session expiries: the client renews its own session
+ * (LOST, then RECONNECTED with a new session) and the recipes carry on on it. Only a client that has ended (which
+ * renewal makes impossible short of a close or an auth failure) is replaced, by a new client generation named
+ * s3.1, s3.2, ... in the report.
  *
  * A cycle takes one of the locks (a mutex, a read or write lock, a semaphore lease) with a timeout, enters the
  * fenced resource with the lease's fencing token, does a few writes spaced by short sleeps, and leaves. It leaves
@@ -37,6 +38,7 @@ export interface LockLayout {
 
 export interface SlotContext {
   readonly slot: number;
+  /** The three shared proxies, or this slot's own links (see private-links.ts). */
   readonly connectString: string;
   readonly sessionTimeoutMs: number;
   readonly layout: LockLayout;
@@ -50,14 +52,29 @@ export interface SlotContext {
   readonly onClient: (session: string, client: ZooKeeperClient) => void;
 }
 
-/** Bounds for the watchdog, from the session timeout T (see watchdog.ts for why). */
-export function boundsFor(sessionTimeoutMs: number): { requestMs: number; disconnectedMs: number; acquireTimeoutMs: number; allowanceMs: number } {
+/**
+ * Bounds for the watchdog, from the session timeout T (see watchdog.ts for why).
+ *
+ * `leaveMs` bounds what must reach the server to finish: a lease's release, a latch's or a member's close. Each
+ * deletes its node, retrying through reconnects until the node is gone; when the session expires meanwhile, the
+ * delete is tried again on the client's new session (which answers that the node is gone). So the longest honest
+ * wait is from the last word with a server to the client-side expiry (4/3·T), plus one pass over the hosts for
+ * the new session (T/n each, so T), plus the allowance.
+ */
+export function boundsFor(sessionTimeoutMs: number): {
+  requestMs: number;
+  disconnectedMs: number;
+  acquireTimeoutMs: number;
+  leaveMs: number;
+  allowanceMs: number;
+} {
   const T = sessionTimeoutMs;
   const allowanceMs = 2000;
   return {
     requestMs: 2 * T + allowanceMs,
     disconnectedMs: Math.ceil((4 * T) / 3) + allowanceMs,
     acquireTimeoutMs: 3 * T,
+    leaveMs: Math.ceil((4 * T) / 3) + T + allowanceMs,
     allowanceMs,
   };
 }
@@ -94,10 +111,10 @@ export async function runSlot(ctx: SlotContext): Promise<void> {
       rw: new InterProcessReadWriteLock(tracked, ctx.layout.readWrite),
       semaphore: new InterProcessSemaphoreV2(tracked, ctx.layout.semaphore, ctx.layout.semaphoreLeases),
     };
-    while (!ctx.stop.aborted && !ended(client)) {
+    while (!ctx.stop.aborted && !client.ended) {
       await cycle(ctx, session, recipes, bounds.acquireTimeoutMs);
     }
-    if (ended(client)) {
+    if (client.ended) {
       ctx.watchdog.forget(session);
       await ctx.tracker.track(session, 'close', client.close(), { boundMs: bounds.requestMs });
     }
@@ -151,7 +168,7 @@ async function cycle(ctx: SlotContext, session: string, recipes: Recipes, acquir
     }
   } finally {
     try {
-      await tracker.track(session, 'release', lease.release(), { boundMs: 2 * ctx.sessionTimeoutMs + 2000 });
+      await tracker.track(session, 'release', lease.release(), { boundMs: boundsFor(ctx.sessionTimeoutMs).leaveMs });
     } catch {
       // Counted by the tracker.
     }
@@ -170,10 +187,6 @@ function choose(prng: Prng, layout: LockLayout): Choice {
 function acquiredOrTimeout(result: Lease | NotAcquired): Lease {
   if (!result.acquired) throw new ZooKeeperError('TIMEOUT', 'TIMEOUT (acquire): not acquired within the timeout', { op: 'acquire' });
   return result;
-}
-
-function ended(client: ZooKeeperClient): boolean {
-  return client.state === 'expired' || client.state === 'closed' || client.state === 'auth-failed';
 }
 
 /** Sleeps `ms`; false as soon as the lock-lost signal fires. */
