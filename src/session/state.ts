@@ -2,7 +2,8 @@ import { ReaderQueue } from '../util/reader-queue.js';
 
 /**
  * Session states as one closed union with a single `change` entry point. The three terminal states
- * (expired, auth-failed, closed) absorb every later change, so no code path can "revive" a dead session.
+ * (expired, auth-failed, closed) absorb every later change, so no code path can "revive" a dead session: after an
+ * expiry the client opens a new Session (src/client/session-series.ts), it never brings this one back.
  *
  * Alongside the raw states, Curator-style connection events are derived for recipes: CONNECTED (first
  * connection), SUSPENDED (link lost, session maybe alive), RECONNECTED, LOST (session gone), READ_ONLY.
