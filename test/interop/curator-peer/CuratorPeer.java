@@ -29,6 +29,7 @@
 //   cache-start <path>                           cache n=<n>   (a started CuratorCache; later "event cache n=<n> initialized")
 //   cache-dump <n>                               cache <path>=<czxid>/<mzxid>/<data hex>;...   (every cached node)
 //   cache-close <n>                              closed n=<n>
+//   sd-...                                       curator-x-discovery commands: see DiscoveryPeer.java
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -114,11 +115,13 @@ public final class CuratorPeer {
     private final Map<Integer, SharedCount> counts = new HashMap<>();
     private final Map<String, DistributedDoubleBarrier> doubleBarriers = new HashMap<>();
     private final Map<Integer, CuratorCache> caches = new HashMap<>();
+    private final DiscoveryPeer discovery;
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
         this.client = client;
         this.out = out;
+        this.discovery = new DiscoveryPeer(client, this::event);
     }
 
     public static void main(String[] args) throws Exception {
@@ -310,6 +313,7 @@ public final class CuratorPeer {
                 return "closed n=" + cmd[1];
             }
             default:
+                if (cmd[0].startsWith("sd-")) return discovery.run(cmd);
                 return "error UnknownCommand " + cmd[0];
         }
     }
