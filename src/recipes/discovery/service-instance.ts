@@ -140,8 +140,13 @@ function isPart(p: unknown): boolean {
 /** Characters ZooKeeper refuses in a path (PathUtils.validatePath), besides `/`. */
 const REFUSED = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
 
+/** True for a string ZooKeeper accepts as one node name (one path segment). */
+export function isNodeName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && !value.includes('/') && !REFUSED.test(value);
+}
+
 function checkNodeName(value: unknown, field: string, bad: (detail: string) => ZooKeeperError): void {
-  if (typeof value !== 'string' || value === '' || value === '.' || value === '..' || value.includes('/') || REFUSED.test(value)) {
+  if (!isNodeName(value)) {
     throw bad(`${field} ${JSON.stringify(value)} is not a valid node name (non-empty, no "/", not "." or "..", no control or reserved characters)`);
   }
 }
