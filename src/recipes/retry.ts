@@ -5,8 +5,9 @@
  * be cancelled and a fake clock can drive the tests.
  */
 
-import { ZooKeeperError } from '../errors.js';
+import type { ZooKeeperError } from '../errors.js';
 import type { Clock } from '../session/clock.js';
+import { aborted, badArgument } from './common/errors.js';
 
 /** @deprecated The recipes take the client's `Clock`; this name stays for code written against it. */
 export type RecipeClock = Clock;
@@ -45,7 +46,7 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Ret
   const maxElapsed = options.maxElapsedMs;
   const random = options.random ?? Math.random;
   if (!(base >= 0) || !(max >= base) || !(maxRetries >= 0) || (maxElapsed !== undefined && !(maxElapsed >= 0))) {
-    throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT: exponentialBackoff needs 0 <= baseDelayMs <= maxDelayMs and non-negative limits');
+    throw badArgument('exponentialBackoff', undefined, 'needs 0 <= baseDelayMs <= maxDelayMs and non-negative limits');
   }
   return {
     nextDelay(retryCount, elapsedMs) {
@@ -62,14 +63,12 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Ret
 /** Never retries. */
 export const noRetry: RetryPolicy = { nextDelay: () => undefined };
 
-/** The reason an abort carries, as a ZooKeeperError: ABORTED unless the signal's reason already is one. */
-export function abortError(signal: AbortSignal, op?: string): ZooKeeperError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof ZooKeeperError) return reason;
-  return new ZooKeeperError('ABORTED', op === undefined ? 'ABORTED' : `ABORTED (${op})`, {
-    ...(op === undefined ? {} : { op }),
-    ...(reason === undefined ? {} : { cause: reason }),
-  });
+/**
+ * The reason an abort carries, as a ZooKeeperError: ABORTED unless the signal's reason already is one (the recipe
+ * error factory's `aborted`; kept under this name for the callers written against it).
+ */
+export function abortError(signal: AbortSignal, op = 'wait'): ZooKeeperError {
+  return aborted(signal, op);
 }
 
 /** Waits `ms` on `clock`; rejects with ABORTED as soon as `signal` fires (the timer is cleared). */

@@ -3,6 +3,7 @@ import { Op, ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
+import { nextChange } from '../harness/expire-session.js';
 import { childrenOf, codeOf, delay, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
@@ -20,6 +21,9 @@ describe('locks when the connection or the session fails', () => {
     await using holderClient = await viaProxy();
     const path = lockPath();
     const lease = await new InterProcessMutex(holderClient, path).acquire();
+    const oldSession = holderClient.sessionId;
+    // the client renews its session after the expiry: LOST, then RECONNECTED on a new session
+    const renewed = nextChange(holderClient, (c) => c.event === 'RECONNECTED' && c.newSession);
     const guarded = `${path}-data`;
     await fx.direct.create(guarded, 'v0');
     // The results are the client's typed multi results for our ops alone (the guarding check's is dropped).
@@ -37,7 +41,8 @@ describe('locks when the connection or the session fails', () => {
     const next = await other;
     expect(next.fencingToken > lease.fencingToken).toBe(true);
     fx.proxy.pass();
-    await eventually(() => holderClient.state === 'expired', 15_000, 'holder expired');
+    await renewed;
+    expect(holderClient.sessionId).not.toBe(oldSession);
     expect(await codeOf(lease.guardedMulti([Op.setData(guarded, 'stale', -1)]))).not.toBe('resolved');
     expect(new TextDecoder().decode((await fx.direct.getData(guarded)).data)).toBe('v1');
     await lease.release(); // the session is gone and its node with it: resolves without error
@@ -60,20 +65,24 @@ describe('locks when the connection or the session fails', () => {
     expect(lease.signal.reason).toMatchObject({ code: 'SESSIONEXPIRED' });
   });
 
-  it('session expiry while waiting: the acquire rejects with the session error and leaves no node', async () => {
+  it('session expiry while waiting: the acquire starts over on the new session, and only its new node is left', async () => {
     fx.proxy.pass();
     const path = lockPath();
     const holder = await new InterProcessMutex(fx.direct, path).acquire();
     await using waiterClient = await viaProxy();
-    // observed from the start: the client may give its session up before the proxy lets it hear the server
-    const waiting = codeOf(new InterProcessMutex(waiterClient, path).acquire());
+    const renewed = nextChange(waiterClient, (c) => c.event === 'RECONNECTED' && c.newSession);
+    const waiting = new InterProcessMutex(waiterClient, path).acquire();
     await eventually(async () => (await childrenOf(fx.direct, path)).length === 2, 10_000, 'waiter queued');
     fx.proxy.pause();
     await eventually(async () => (await childrenOf(fx.direct, path)).length === 1, 15_000, 'server expired the waiter');
     fx.proxy.pass();
-    expect(await waiting).toBe('SESSIONEXPIRED');
-    expect(await childrenOf(fx.direct, path)).toEqual([holder.node.slice(path.length + 1)]);
+    await renewed;
+    await eventually(async () => (await childrenOf(fx.direct, path)).length === 2, 10_000, 'waiter queued again');
     await holder.release();
+    const lease = await waiting;
+    expect((await fx.direct.exists(lease.node))?.ephemeralOwner).toBe(waiterClient.sessionId);
+    expect(await childrenOf(fx.direct, path)).toEqual([lease.node.slice(path.length + 1)]);
+    await lease.release();
   });
 
   it('a create whose reply is lost finds its own node by the protection prefix: no orphan', async () => {

@@ -24,13 +24,12 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
-import { ZooKeeperError } from '../../errors.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { badArgument } from '../common/errors.js';
+import { badArgument, recipeError } from '../common/errors.js';
+import { retryableOn } from '../common/connection.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
-import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** How an operation went (Curator's AtomicStats). */
@@ -93,10 +92,7 @@ export function longToBytes(value: bigint): Uint8Array {
 export function longFromBytes(bytes: Uint8Array | undefined, path: string): bigint {
   if (bytes === undefined || bytes.length === 0) return 0n;
   if (bytes.length < 8) {
-    throw new ZooKeeperError('MARSHALLINGERROR', `MARSHALLINGERROR (DistributedAtomicLong ${path}): node data is ${bytes.length} bytes, not a long`, {
-      op: 'DistributedAtomicLong',
-      path,
-    });
+    throw recipeError('MARSHALLINGERROR', 'DistributedAtomicLong', path, `node data is ${bytes.length} bytes, not a long`);
   }
   return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigInt64(0, false);
 }

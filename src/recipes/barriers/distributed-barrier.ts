@@ -13,9 +13,9 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
+import { retryableOn } from '../common/connection.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
-import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /**

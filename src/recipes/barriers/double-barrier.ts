@@ -25,9 +25,9 @@
 import type { ZooKeeperClient } from '../../client.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
+import { retryableOn } from '../common/connection.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
-import { retryableOn } from '../common/renewal.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The node the last member to arrive creates (Curator's READY_NODE). */

@@ -33,11 +33,10 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
-import { isRetryable, ZooKeeperError } from '../../errors.js';
+import { isRetryable } from '../../errors.js';
 import { sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, sessionEndError } from '../common/connection.js';
-import { retryableOn } from '../common/renewal.js';
-import { badArgument, illegalState } from '../common/errors.js';
+import { isConnected, isSessionOver, onConnectionEvent, retryableOn } from '../common/connection.js';
+import { aborted, badArgument, illegalState, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
@@ -166,13 +165,13 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       }
       this.#resyncFrom = Infinity;
       this.#markStale();
-      if (event === 'LOST' && isSessionOver(this.#client)) this.#initialLoad.reject(sessionEndError(this.#client, 'CuratorCache', this.path));
+      if (event === 'LOST' && isSessionOver(this.#client)) this.#initialLoad.reject(sessionEnded(this.#client, 'CuratorCache', this.path));
     });
     void this.#begin();
     const signal = options.signal;
     if (signal === undefined) return this.#initialLoad.promise;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(new ZooKeeperError('ABORTED', `ABORTED (CuratorCache.start ${this.path})`, { cause: signal.reason }));
+      const onAbort = (): void => reject(aborted(signal, 'CuratorCache.start', this.path));
       if (signal.aborted) onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.#initialLoad.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
@@ -267,7 +266,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       } catch (err) {
         if (stop.aborted) return;
         if (isSessionOver(this.#client)) {
-          this.#initialLoad.reject(sessionEndError(this.#client, 'CuratorCache', this.path));
+          this.#initialLoad.reject(sessionEnded(this.#client, 'CuratorCache', this.path));
           return;
         }
         // refused for good (NOAUTH, ...): start() hears it; the cache keeps trying, backing off

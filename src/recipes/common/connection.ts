@@ -7,14 +7,12 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
+import { isCode, isRetryable } from '../../errors.js';
 import type { StateChange } from '../../session/state.js';
 
 type State = ZooKeeperClient['state'];
 
 const CONNECTED: ReadonlySet<State> = new Set<State>(['connected', 'connected-read-only']);
-
-export type SessionEndCode = 'SESSIONEXPIRED' | 'CLOSED' | 'AUTHFAILED';
 
 export function isConnected(client: ZooKeeperClient): boolean {
   return CONNECTED.has(client.state);
@@ -25,18 +23,22 @@ export function isSessionOver(client: ZooKeeperClient): boolean {
   return client.ended;
 }
 
-export function sessionEndCode(client: ZooKeeperClient): SessionEndCode {
-  return client.state === 'closed' ? 'CLOSED' : client.state === 'auth-failed' ? 'AUTHFAILED' : 'SESSIONEXPIRED';
+/**
+ * True when `err` is the expiry of the session a call belonged to while the client goes on with a new one (session
+ * renewal): what that session owned (ephemeral nodes, watches) is gone, and the work can start over on the new one.
+ * False once the client has ended (closed, refused, or expired with renewal off).
+ */
+export function isSessionRenewed(client: ZooKeeperClient, err: unknown): boolean {
+  return isCode(err, 'SESSIONEXPIRED') && !client.ended;
 }
 
-export function sessionEndError(client: ZooKeeperClient, what?: string, path?: string): ZooKeeperError {
-  const code = sessionEndCode(client);
-  const where = what === undefined ? '' : ` (${what}${path === undefined ? '' : ` ${path}`})`;
-  const why = code === 'CLOSED' ? 'the client was closed' : code === 'AUTHFAILED' ? 'the server refused the credentials' : 'the ZooKeeper session has ended';
-  return new ZooKeeperError(code, `${code}${where}: ${why}`, {
-    ...(what === undefined ? {} : { op: what }),
-    ...(path === undefined ? {} : { path }),
-  });
+/**
+ * True when the same call may succeed if simply made again on `client`: the link broke or the server pushed back
+ * (isRetryable), or the session expired and the client opens a new one. As with isRetryable, a write that failed
+ * so may have been applied: repeat only what is safe to repeat.
+ */
+export function retryableOn(client: ZooKeeperClient, err: unknown): boolean {
+  return isRetryable(err) || isSessionRenewed(client, err);
 }
 
 /** Curator's connection events, the ones recipes react to. */

@@ -1,7 +1,7 @@
 /** A caller's AbortSignal and optional timeout as one signal, so every wait has a single thing to listen to. */
 
-import { ZooKeeperError } from '../../errors.js';
-import { badArgument } from './errors.js';
+import { isCode, ZooKeeperError } from '../../errors.js';
+import { aborted, badArgument, recipeError } from './errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 
 /**
@@ -37,7 +37,7 @@ export class Deadline implements Disposable {
     if (timeoutMs !== undefined) {
       this.#handle = clock.setTimeout(() => {
         this.#expired = true;
-        this.#controller.abort(new ZooKeeperError('TIMEOUT', `TIMEOUT (${what} ${path})`, { op: what, path }));
+        this.#controller.abort(recipeError('TIMEOUT', what, path));
       }, timeoutMs);
     }
   }
@@ -90,8 +90,96 @@ export async function eventOrDeadline(event: Promise<unknown>, deadline: Deadlin
 /** false for a timeout; throws ABORTED for the caller's abort. */
 export function deadlineOutcome(deadline: Deadline, op: string): false {
   if (deadline.timedOut) return false;
-  const reason: unknown = deadline.signal.reason;
-  throw reason instanceof ZooKeeperError && reason.code === 'ABORTED'
-    ? reason
-    : new ZooKeeperError('ABORTED', `ABORTED (${op})`, { op, ...(reason === undefined ? {} : { cause: reason }) });
+  throw aborted(deadline.signal, op);
+}
+
+/**
+ * A call's `timeoutMs` and the caller's `signal`, folded into one signal where the call enters (habit 17): every
+ * step after that (the create, its retries, the waits for a connection, the reads and watches) carries only
+ * `signal`, so the deadline bounds all of them, and a request in flight when it passes is taken back at once.
+ *
+ * - `signal` is undefined when nothing can stop the call (no timeout, no caller signal): the hot path of an
+ *   uncontended lock pays for no AbortController and no timer. With only a caller signal it is that signal.
+ * - `timeoutMs: 0` arms no timer: the call makes one try (Curator's `acquire(0, …)`: one create and one listing,
+ *   no wait) and asks `tryOnce` before it would wait. That try is bounded by the caller's signal and the link,
+ *   not the clock, so a free lock is still taken with a zero timeout.
+ * - `Infinity` is no deadline at all.
+ */
+export class CallDeadline implements Disposable {
+  readonly signal: AbortSignal | undefined;
+  /** `timeoutMs: 0`: never wait; give up at the first point where the call would. */
+  readonly tryOnce: boolean;
+  readonly #caller: AbortSignal | undefined;
+  readonly #clock: Clock;
+  readonly #what: string;
+  readonly #path: string;
+  #handle: unknown;
+  #timedOut = false;
+  #onAbort: (() => void) | undefined;
+
+  constructor(options: { readonly timeoutMs?: number | undefined; readonly signal?: AbortSignal | undefined }, what: string, path: string, clock: Clock = systemClock) {
+    const { signal, timeoutMs } = options;
+    if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
+      throw badArgument(what, path, 'signal must be an AbortSignal');
+    }
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) {
+      throw badArgument(what, path, 'timeoutMs must be a non-negative number');
+    }
+    this.#caller = signal;
+    this.#clock = clock;
+    this.#what = what;
+    this.#path = path;
+    this.tryOnce = timeoutMs === 0;
+    if (timeoutMs === undefined || timeoutMs === 0 || timeoutMs === Infinity) {
+      this.signal = signal;
+      return;
+    }
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    if (signal?.aborted === true) {
+      controller.abort(signal.reason);
+      return;
+    }
+    if (signal !== undefined) {
+      this.#onAbort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    this.#handle = clock.setTimeout(() => {
+      this.#timedOut = true;
+      controller.abort(recipeError('TIMEOUT', what, path, `not done within ${timeoutMs} ms`));
+    }, timeoutMs);
+  }
+
+  /** True once the timeout (not the caller) has stopped the call. */
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  /** Throws the caller's abort (as `aborted` reports it) when the call has been stopped; for checks between steps. */
+  throwIfStopped(): void {
+    if (this.signal?.aborted === true) throw this.#abortError();
+  }
+
+  /**
+   * For the error that ended the call: 'timeout' when the deadline stopped it (the call then reports its "not
+   * yet" answer); the caller's abort as one ABORTED (or the caller's own ZooKeeperError reason); any other error
+   * as it is.
+   */
+  settle(err: unknown): 'timeout' {
+    if (this.#timedOut && (isCode(err, 'ABORTED', 'TIMEOUT') || (err instanceof ZooKeeperError && err === this.signal?.reason))) {
+      return 'timeout';
+    }
+    if (this.#caller?.aborted === true && isCode(err, 'ABORTED')) throw aborted(this.#caller, this.#what, this.#path);
+    throw err;
+  }
+
+  #abortError(): ZooKeeperError {
+    return this.#timedOut ? (this.signal?.reason as ZooKeeperError) : aborted(this.#caller, this.#what, this.#path);
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#handle !== undefined) this.#clock.clearTimeout(this.#handle);
+    this.#handle = undefined;
+    if (this.#onAbort !== undefined) this.#caller?.removeEventListener('abort', this.#onAbort);
+  }
 }

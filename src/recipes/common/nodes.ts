@@ -1,33 +1,61 @@
 /**
- * Node helpers the recipes share: containers for recipe directories, protected sequential creates that survive a
- * lost reply, Curator's sequence ordering, and path checks. Protection names (`_c_<uuid>-`) are the locks' ones.
+ * The node operations every recipe stands on, over the public client API only (Curator's framework does the same
+ * for its recipes): the locks, the semaphore, the leader latch and the kept-alive nodes all create, list and delete
+ * through here.
+ *
+ *  - a protected create: a sequential node under `_c_<uuid>-` (Curator's protection mode), the parent made as
+ *    containers when missing. A create whose reply was lost may or may not have happened, so before creating again
+ *    we list the parent for our uuid and check the node's `ephemeralOwner` is this session: we never leave a
+ *    second node behind (an orphan that would block a lock for the rest of our session), and never take an older
+ *    session's node for ours. It is bounded (the retry policy, with jitter, between tries; a few directory
+ *    creations at most), a failure to make the parent that no retry can fix (NOAUTH, …) is thrown, and the
+ *    caller's AbortSignal stops it between steps and takes back a request in flight. If the caller gives up while
+ *    a create's outcome is unknown, the search for it and its delete go on in the background.
+ *  - the create can take a listing of the parent in the same tick, so both leave in one write and are answered in
+ *    order: an uncontended lock costs one round trip.
+ *  - idempotent reads retried across broken connections while the session lives, under the retry policy.
+ *  - guaranteed deletes: retried after every reconnect until the node is gone or the session has ended (which
+ *    removes an ephemeral node too).
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { CreateMode } from '../../client/create-mode.js';
-import type { Created } from '../../client/types.js';
-import { isRetryable } from '../../errors.js';
-import { findProtectedChild, isValidLockPath, joinPath, newProtectedId, protectedPath } from '../locks/naming.js';
-import { badArgument } from './errors.js';
-import { isCode } from '../../errors.js';
+import type { Stat } from '../../client/types.js';
+import { isCode, isRetryable, isSessionLost } from '../../errors.js';
+import { systemClock, type Clock } from '../../session/clock.js';
+import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
+import { isConnected, isSessionRenewed } from './connection.js';
+import { aborted, badArgument } from './errors.js';
+import { oneShotWatch, type OneShotWatch } from './watches.js';
+import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
 
-export { joinPath, nodeName, parentPath } from '../locks/naming.js';
+export { joinPath, nodeName, parentPath } from './znode-names.js';
+export { sortSequential } from './sequence.js';
+
+/** Containers removed under us this many times in a row means something else is wrong. */
+const MAX_DIRECTORY_CREATES = 5;
 
 /** Refuses a path ZooKeeper would refuse (or the root) before anything is sent. */
 export function checkRecipePath(path: string, what: string): void {
-  if (typeof path !== 'string' || !isValidLockPath(path) || path === '/') {
+  if (typeof path !== 'string' || !isValidNodePath(path) || path === '/') {
     throw badArgument(what, String(path), 'not a valid absolute node path (and not the root)');
   }
 }
 
+/** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
+function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
 /**
  * Creates `path` and its missing ancestors as containers, as Curator's creatingParentContainersIfNeeded does, so
- * the server removes a recipe directory once it is empty. All creates go out together (one round trip).
+ * the server removes a recipe directory once it is empty. All creates queue at once (FIFO puts parents first) and
+ * travel together: one round trip. Existing nodes are fine; any other failure (NOAUTH, say) is thrown.
  */
-export async function ensureContainers(client: ZooKeeperClient, path: string): Promise<void> {
+export async function ensureContainers(client: ZooKeeperClient, path: string, signal?: AbortSignal): Promise<void> {
   const parts = path.split('/').slice(1);
   const creates = parts.map((_, i) =>
-    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container' }).then(
+    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container', ...sig(signal) }).then(
       () => undefined,
       (err: unknown) => {
         if (!isCode(err, 'NODEEXISTS')) throw err;
@@ -38,67 +66,281 @@ export async function ensureContainers(client: ZooKeeperClient, path: string): P
   if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
 }
 
-/**
- * Creates `<parent>/_c_<uuid>-<name>` (sequential), the parent as a container when missing. When the reply is
- * lost (CONNECTIONLOSS), the outcome is unknown: after reconnecting, the parent is listed for our uuid, so the node
- * is found (or known absent and created again) and never left behind as an orphan. Rejects with the session's end
- * or a non-retryable error.
- */
-export async function createProtectedSequential(
-  client: ZooKeeperClient,
-  parent: string,
-  name: string,
-  data: Uint8Array,
-  mode: CreateMode = 'ephemeral-sequential',
-  ttlMs?: number,
-): Promise<Created> {
-  const id = newProtectedId();
-  const path = protectedPath(parent, id, name);
-  let unsure = false;
-  for (;;) {
-    try {
-      if (unsure) {
-        await client.waitConnected();
-        const found = findProtectedChild(await childrenOrEmpty(client, parent), id);
-        if (found !== undefined) {
-          const full = joinPath(parent, found);
-          const stat = await client.exists(full);
-          if (stat !== null) return { path: full, stat };
-        }
-        unsure = false;
-      }
-      return await client.create(path, data, { mode, stat: true, ...(ttlMs === undefined ? {} : { ttl: ttlMs }) });
-    } catch (err) {
-      if (isCode(err, 'NONODE')) await ensureContainers(client, parent).catch(() => undefined);
-      else if (isRetryable(err)) unsure = true;
-      else throw err;
-    }
-  }
-}
-
-export async function childrenOrEmpty(client: ZooKeeperClient, path: string): Promise<string[]> {
+/** The children of `path`, [] when it does not exist. */
+export async function childrenOrEmpty(client: ZooKeeperClient, path: string, signal?: AbortSignal): Promise<string[]> {
   try {
-    return await client.getChildren(path);
+    return await client.getChildren(path, sig(signal));
   } catch (err) {
     if (isCode(err, 'NONODE')) return [];
     throw err;
   }
 }
 
-/**
- * The part of a child name Curator sorts by (StandardLockInternalsDriver.fixForSorting): what follows the last
- * `lockName`, i.e. the sequence number; names without it sort by their whole text.
- */
-export function sortKey(child: string, lockName: string): string {
-  const at = child.lastIndexOf(lockName);
-  return at < 0 ? child : child.slice(at + lockName.length);
+/** What a protected create made. */
+export interface CreatedNode {
+  readonly path: string;
+  readonly stat: Stat;
+  /** The parent's children as listed right behind the create (when asked for and that listing succeeded). */
+  readonly children: string[] | undefined;
 }
 
-/** Children in Curator's order for `lockName` nodes: by sequence text, the holder or leader first. */
-export function sortSequential(children: readonly string[], lockName: string): string[] {
-  return [...children].sort((a, b) => {
-    const ka = sortKey(a, lockName);
-    const kb = sortKey(b, lockName);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  });
+/** How a protected create makes its node. */
+export interface ProtectedCreateOptions {
+  /** Default `ephemeral-sequential`. */
+  readonly mode?: CreateMode;
+  readonly ttlMs?: number | undefined;
+  /** List the parent in the same write as the create (CreatedNode.children). */
+  readonly list?: boolean;
+  /** Runs right after the create (and listing) are queued: what it queues leaves in the same write, behind them. */
+  readonly alongside?: () => void;
+}
+
+/** A try that made no node, so the create may be tried again with the same protection id. */
+export interface NotCreated {
+  /** NONODE (the parent is missing), or a retryable error whose create did not happen. */
+  readonly failed: unknown;
+}
+
+/** Options of the foundation. */
+export interface NodeOpsOptions {
+  /** Between retries of a create or a read (default exponentialBackoff()). */
+  readonly retry?: RetryPolicy;
+  readonly clock?: Clock;
+}
+
+export class NodeOps {
+  readonly client: ZooKeeperClient;
+  readonly clock: Clock;
+  readonly #retry: RetryPolicy;
+
+  constructor(client: ZooKeeperClient, options: NodeOpsOptions = {}) {
+    this.client = client;
+    this.clock = options.clock ?? systemClock;
+    this.#retry = options.retry ?? exponentialBackoff();
+  }
+
+  /**
+   * Creates `<dir>/_c_<uuid>-<name><seq>`, trying again while the directory is missing (made as containers) or the
+   * reply was lost and the create did not happen. Between lost replies it backs off under the retry policy; a
+   * directory that keeps vanishing is made at most a few times, with back-off after the first. `signal` stops it
+   * between steps and takes back a request in flight; a node that was made is then deleted in the background.
+   */
+  async createProtected(dir: string, name: string, data: Uint8Array, signal: AbortSignal | undefined, options: ProtectedCreateOptions = {}): Promise<CreatedNode> {
+    const protectedId = newProtectedId();
+    const started = this.clock.now();
+    for (let lostReplies = 0, missingDirectory = 0; ; ) {
+      const made = await this.tryCreateProtected(dir, name, protectedId, data, signal, options);
+      if (!('failed' in made)) return made;
+      if (isCode(made.failed, 'NONODE')) {
+        // The directory is missing (first use, or the server just removed the empty container): make it. A parent
+        // that cannot be made throws here (NOAUTH, …); one that keeps vanishing is a fault, bounded and backed off.
+        if (missingDirectory >= MAX_DIRECTORY_CREATES) throw made.failed;
+        if (missingDirectory++ > 0) await this.#backOff(missingDirectory - 1, started, made.failed, signal);
+        await this.makeDirectory(dir, signal);
+      } else {
+        await this.#backOff(lostReplies++, started, made.failed, signal);
+      }
+      if (signal?.aborted === true) throw aborted(signal, 'create', dir);
+    }
+  }
+
+  async #backOff(retryCount: number, started: number, failure: unknown, signal: AbortSignal | undefined): Promise<void> {
+    const delay = this.#retry.nextDelay(retryCount, this.clock.now() - started);
+    if (delay === undefined) throw failure;
+    await sleep(delay, this.clock, signal);
+  }
+
+  /**
+   * One try of a protected create, with a listing of `dir` behind it when `options.list`. Resolves to our node,
+   * or to the error after which no node of ours exists (so the create may be tried again with the same
+   * `protectedId`): NONODE (the directory is missing), or a retryable error whose create did not happen. Any other
+   * error rejects; after an abort the node, if made, is found and deleted in the background.
+   */
+  async tryCreateProtected(
+    dir: string,
+    name: string,
+    protectedId: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    options: ProtectedCreateOptions = {},
+  ): Promise<CreatedNode | NotCreated> {
+    const mode = options.mode ?? 'ephemeral-sequential';
+    const ttl = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
+    // Both queue synchronously, so they leave in the same write and are answered in this order: the listing
+    // includes our new node.
+    const created = this.client.create(protectedPath(dir, protectedId, name), data, { mode, stat: true, ...ttl, ...sig(signal) });
+    const children = options.list === true ? this.client.getChildren(dir, sig(signal)) : undefined;
+    children?.catch(() => undefined);
+    options.alongside?.();
+    try {
+      const node = await created;
+      return { path: node.path, stat: node.stat, children: await children?.catch(() => undefined) };
+    } catch (err) {
+      if (isCode(err, 'ABORTED')) {
+        // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may exist
+        // with a name we never learnt. Either way the caller leaves now, and the protection prefix finds the node
+        // (behind the create, in this session's order) to delete it.
+        this.#findAndDeleteInBackground(dir, protectedId);
+        throw err;
+      }
+      if (isCode(err, 'NONODE')) return { failed: err };
+      const ephemeral = mode === 'ephemeral-sequential' || mode === 'ephemeral';
+      // The session expired with the create in flight: an ephemeral node went with it; a persistent one is looked for.
+      if (ephemeral && isSessionRenewed(this.client, err)) return { failed: err };
+      if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
+      const found = await this.#findOurNode(dir, protectedId, ephemeral, signal);
+      return found === undefined ? { failed: err } : { ...found, children: undefined };
+    }
+  }
+
+  /** Creates a missing directory (and its ancestors) as containers, retrying across broken connections. */
+  makeDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
+    return this.retrying(() => ensureContainers(this.client, dir, signal), signal);
+  }
+
+  /**
+   * After a create with an unknown outcome: our node if the server made it (and, for an ephemeral node, made it for
+   * this session). A node of ours left by an earlier session is not ours to use (it goes when that session's
+   * expiry is processed); we delete it.
+   */
+  async #findOurNode(dir: string, protectedId: string, ephemeral: boolean, signal: AbortSignal | undefined): Promise<{ path: string; stat: Stat } | undefined> {
+    let children: string[];
+    try {
+      children = await this.retrying(() => this.client.getChildren(dir, sig(signal)), signal);
+    } catch (err) {
+      if (isCode(err, 'NONODE')) return undefined;
+      // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
+      if (!isSessionLost(err)) this.#findAndDeleteInBackground(dir, protectedId);
+      throw err;
+    }
+    const name = findProtectedChild(children, protectedId);
+    if (name === undefined) return undefined;
+    const path = joinPath(dir, name);
+    let stat: Stat | null;
+    try {
+      stat = await this.retrying(() => this.client.exists(path), undefined);
+    } catch (err) {
+      // We found our node but cannot read it: nobody else will ever delete it while this session lives.
+      if (!isSessionLost(err)) void this.guaranteedDelete(path).catch(() => undefined);
+      throw err;
+    }
+    if (stat === null) return undefined;
+    if (ephemeral && stat.ephemeralOwner !== this.client.sessionId) {
+      void this.guaranteedDelete(path).catch(() => undefined);
+      return undefined;
+    }
+    return { path, stat };
+  }
+
+  /** The unknown-outcome create of an abandoned attempt: find it once connected and delete it. */
+  #findAndDeleteInBackground(dir: string, protectedId: string): void {
+    const run = async (): Promise<void> => {
+      for (let failures = 0; ; failures++) {
+        try {
+          await this.client.waitConnected();
+          const name = findProtectedChild(await this.client.getChildren(dir), protectedId);
+          if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
+          return;
+        } catch (err) {
+          if (!isRetryable(err) && !isSessionRenewed(this.client, err)) return;
+        }
+        if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
+      }
+    };
+    void run().catch(() => undefined);
+  }
+
+  /**
+   * Runs an idempotent call, retrying it (under the retry policy) across broken connections and across a session
+   * renewal: the caller learns what the new session shows (its ephemeral nodes gone) from the answer.
+   */
+  async retrying<T>(run: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const started = this.clock.now();
+    for (let failures = 0; ; failures++) {
+      try {
+        return await run();
+      } catch (err) {
+        if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
+        await this.#backOff(failures, started, err, signal);
+        await this.client.waitConnected({ signal });
+      }
+    }
+  }
+
+  /** getData leaving a data watch; NONODE (and no watch) when the node does not exist. */
+  async watchData(path: string, signal: AbortSignal | undefined): Promise<{ data: Uint8Array; watch: OneShotWatch }> {
+    const { data, watch } = await this.client.getData(path, { watch: true, ...sig(signal) });
+    return { data, watch: oneShotWatch(this.client, path, watch, 'data') };
+  }
+
+  /** getChildren leaving a child watch. */
+  async watchChildren(path: string, signal: AbortSignal | undefined): Promise<{ children: string[]; watch: OneShotWatch }> {
+    const { children, watch } = await this.client.getChildren(path, { watch: true, ...sig(signal) });
+    return { children, watch: oneShotWatch(this.client, path, watch, 'children') };
+  }
+
+  /**
+   * Deletes a node we are giving up while acquiring. The first try is awaited, so a timed-out or aborted acquire
+   * normally returns with its node already gone; while disconnected, or if that try hits a broken connection,
+   * the delete carries on in the background until it succeeds or the session ends.
+   */
+  async deleteOnExit(path: string): Promise<void> {
+    if (!isConnected(this.client)) {
+      // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
+      void this.guaranteedDelete(path).catch(() => undefined);
+      return;
+    }
+    try {
+      await this.client.delete(path);
+    } catch (err) {
+      if (isCode(err, 'NONODE') || isSessionLost(err)) return;
+      void this.guaranteedDelete(path).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Deletes our node, retrying after every reconnect until it is gone. Resolves once the node is deleted, was
+   * already gone, or our session has ended. Rejects only for errors no retry can fix (NOAUTH, for example).
+   */
+  async guaranteedDelete(path: string): Promise<void> {
+    for (let failures = 0; ; failures++) {
+      try {
+        await this.client.delete(path);
+        return;
+      } catch (err) {
+        if (isCode(err, 'NONODE') || isSessionLost(err)) return;
+        if (!isRetryable(err)) throw err;
+      }
+      try {
+        await this.client.waitConnected();
+      } catch {
+        return; // the session ended, and our ephemeral node with it
+      }
+      // Connected yet refused again (throttled, or the link broke at once): back off, at most a second.
+      if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
+    }
+  }
+}
+
+/** Options of createProtectedSequential beyond the node itself. */
+export interface CreateProtectedOptions extends NodeOpsOptions {
+  /** Stops the create between steps and takes back a request in flight (ABORTED). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Creates `<parent>/_c_<uuid>-<name><seq>` (NodeOps.createProtected for one call): bounded, backed off,
+ * abort-aware, safe against a lost reply, the parent made as containers when missing. Rejects with the session's
+ * end, a failure no retry fixes (a parent that cannot be made: NOAUTH), or once the retries run out.
+ */
+export function createProtectedSequential(
+  client: ZooKeeperClient,
+  parent: string,
+  name: string,
+  data: Uint8Array,
+  mode: CreateMode = 'ephemeral-sequential',
+  ttlMs?: number,
+  options: CreateProtectedOptions = {},
+): Promise<CreatedNode> {
+  return new NodeOps(client, options).createProtected(parent, name, data, options.signal, { mode, ttlMs });
 }

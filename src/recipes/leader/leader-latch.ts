@@ -35,9 +35,9 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { abortError, sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent, sessionEndError } from '../common/connection.js';
+import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { illegalState, badArgument } from '../common/errors.js';
+import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
@@ -142,7 +142,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#closeMode = closeMode;
     this.#clock = clockOf(options.clock);
     this.#stopped = whenAborted(this.#stop.signal);
-    this.#lastLoss = new ZooKeeperError('ILLEGAL_STATE', `ILLEGAL_STATE (LeaderLatch ${path}): not the leader`, { op: 'LeaderLatch', path });
+    this.#lastLoss = illegalState('LeaderLatch', path, 'not the leader');
   }
 
   /** This contender's id. */
@@ -179,16 +179,13 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#unsubscribe();
     this.#unsubscribe = onConnectionEvent(client, (event, change) => {
       if (event === 'LOST') {
-        this.#lose(change.reason instanceof ZooKeeperError ? change.reason : sessionEndError(client, 'LeaderLatch', this.path));
+        this.#lose(change.reason instanceof ZooKeeperError ? change.reason : sessionEnded(client, 'LeaderLatch', this.path));
         // Our node and our watches went with the session: the loop joins again on the next one.
         this.#ourPath = undefined;
         this.#watching.clear();
       } else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
         this.#lose(
-          new ZooKeeperError('CONNECTIONLOSS', `CONNECTIONLOSS (LeaderLatch ${this.path}): connection suspended; another contender may lead`, {
-            op: 'LeaderLatch',
-            path: this.path,
-          }),
+          recipeError('CONNECTIONLOSS', 'LeaderLatch', this.path, `connection suspended; another contender may lead`),
         );
       }
       this.#wake.fire();
@@ -282,7 +279,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#stop.abort();
     this.#unsubscribe();
     this.#lose(
-      new ZooKeeperError('CLOSED', `CLOSED (LeaderLatch ${this.path}): the latch was closed`, { op: 'LeaderLatch', path: this.path }),
+      recipeError('CLOSED', 'LeaderLatch', this.path, `the latch was closed`),
       closeMode === 'NOTIFY_LEADER',
     );
     this.#changed.emit();
@@ -328,7 +325,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       } catch (err) {
         if (stop.aborted) break;
         if (isSessionOver(this.#client)) {
-          this.#end(sessionEndError(this.#client, 'LeaderLatch', this.path));
+          this.#end(sessionEnded(this.#client, 'LeaderLatch', this.path));
           break;
         }
         // a broken link or an expired session: wait for the next connection (the loop's waitConnected) and look
@@ -354,7 +351,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       // Our node is gone (deleted during a disconnect, CURATOR-724) or is not our session's (CURATOR-696): never
       // lead on it; join again with a new node.
       this.#lose(
-        new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): our latch node ${ours} is gone`, { op: 'LeaderLatch', path: ours }),
+        recipeError('NONODE', 'LeaderLatch', ours, `our latch node ${ours} is gone`),
       );
       if (this.#ourPath === ours) this.#ourPath = undefined;
       this.#wake.fire();
@@ -367,7 +364,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     }
     if (this.hasLeadership()) {
       this.#lose(
-        new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): another contender sorts first`, { op: 'LeaderLatch', path: ours }),
+        recipeError('NONODE', 'LeaderLatch', ours, `another contender sorts first`),
       );
     }
     const ahead = joinPath(this.path, sorted[index - 1] as string);
@@ -394,7 +391,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       this.#watching.delete(ours);
       if (event.type === 'NodeDeleted' && this.#ourPath === ours) {
         this.#lose(
-          new ZooKeeperError('NONODE', `NONODE (LeaderLatch ${this.path}): our latch node ${ours} was deleted`, { op: 'LeaderLatch', path: ours }),
+          recipeError('NONODE', 'LeaderLatch', ours, `our latch node ${ours} was deleted`),
         );
       }
       this.#wake.fire();

@@ -23,8 +23,8 @@ import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { isSessionOver, sessionEndError } from '../common/connection.js';
-import { badArgument, illegalState } from '../common/errors.js';
+import { isSessionOver } from '../common/connection.js';
+import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
@@ -157,7 +157,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    */
   interruptLeadership(): void {
     this.#term?.abort(
-      new ZooKeeperError('ABORTED', `ABORTED (LeaderSelector ${this.path}): leadership interrupted`, { op: 'LeaderSelector', path: this.path }),
+      recipeError('ABORTED', 'LeaderSelector', this.path, `leadership interrupted`),
     );
   }
 
@@ -187,10 +187,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   async close(): Promise<void> {
     if (this.#state !== 'STARTED') throw illegalState('LeaderSelector.close', this.path, `cannot close a selector that is ${this.#state}`);
     this.#state = 'CLOSED';
-    const reason = new ZooKeeperError('CLOSED', `CLOSED (LeaderSelector ${this.path}): the selector was closed`, {
-      op: 'LeaderSelector',
-      path: this.path,
-    });
+    const reason = recipeError('CLOSED', 'LeaderSelector', this.path, `the selector was closed`);
     this.#stop.abort(reason);
     this.#term?.abort(reason);
     await this.#running;
@@ -217,7 +214,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
       } catch (err) {
         if (stop.aborted) break;
         if (isSessionOver(this.#client)) {
-          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : sessionEndError(this.#client, 'LeaderSelector', this.path) });
+          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : sessionEnded(this.#client, 'LeaderSelector', this.path) });
           break;
         }
         this.#events.emit({ type: 'error', error: err });
@@ -257,7 +254,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
       this.#term = undefined;
       for (const remove of unfollow) remove();
       this.#events.emit({ type: 'leadershipEnded', reason: term.signal.aborted ? term.signal.reason : undefined });
-      term.abort(new ZooKeeperError('ABORTED', `ABORTED (LeaderSelector ${this.path}): leadership ended`, { op: 'LeaderSelector', path: this.path }));
+      term.abort(recipeError('ABORTED', 'LeaderSelector', this.path, `leadership ended`));
       try {
         await lease.release();
       } catch (err) {

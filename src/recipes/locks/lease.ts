@@ -6,12 +6,12 @@
  * timeout: `if (!lease.acquired) return;`.
  */
 
+import type { ZooKeeperClient } from '../../client.js';
 import type { OpResult, WriteOp } from '../../client/multi.js';
-import type { LockPort } from './port.js';
 
 /** The shared state behind one or more leases (re-entrant leases of one owner share one node). */
 export interface LeaseBackend {
-  readonly port: LockPort;
+  readonly client: ZooKeeperClient;
   /** Full path of the lock node. */
   readonly node: string;
   readonly fencingToken: bigint;
@@ -83,7 +83,8 @@ export class Lease implements AsyncDisposable {
    * (the check's result removed).
    */
   async guardedMulti(ops: readonly WriteOp[]): Promise<OpResult[]> {
-    const results = await this.#backend.port.multi([this.#backend.port.checkOp(this.#backend.node), ...ops]);
+    const { client, node } = this.#backend;
+    const results = await client.multi([{ kind: 'check', path: node, version: -1 }, ...ops]);
     return results.slice(1);
   }
 }

@@ -13,8 +13,10 @@
  * closed) or AUTHFAILED for the end of the session; NONODE for a deleted node.
  */
 
-import { ZooKeeperError } from '../../errors.js';
-import type { LockPort } from './port.js';
+import type { ZooKeeperClient } from '../../client.js';
+import type { ZooKeeperError } from '../../errors.js';
+import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
+import { recipeError, sessionEndCodeOf } from '../common/errors.js';
 
 /** When a held lock counts as lost: as soon as the connection is suspended, or only when the session is lost. */
 export type LockLostPolicy = 'suspended' | 'lost';
@@ -32,20 +34,24 @@ export class LockLostSignal {
   readonly #node: string;
 
   constructor(
-    port: LockPort,
+    client: ZooKeeperClient,
     policy: LockLostPolicy,
     node: string,
+    /** The session that owns the lock node. */
+    session: bigint,
   ) {
     this.#policy = policy;
     this.#node = node;
-    this.#unsubscribe = port.onConnectionEvent((event) => {
-      if (event === 'LOST') this.lose(port.sessionEndCode(), 'the ZooKeeper session ended');
+    this.#unsubscribe = onConnectionEvent(client, (event) => {
+      if (event === 'LOST') this.lose(sessionEndCodeOf(client), 'the ZooKeeper session ended');
       else if (event === 'SUSPENDED' && this.#policy === 'suspended') {
         this.lose('CONNECTIONLOSS', 'the connection to ZooKeeper was lost (suspended); another client may hold the lock');
       }
     });
-    if (port.isSessionLost()) this.lose(port.sessionEndCode(), 'the ZooKeeper session ended');
-    else if (!port.isConnected() && policy === 'suspended') {
+    if (isSessionOver(client)) this.lose(sessionEndCodeOf(client), 'the ZooKeeper session ended');
+    // the session that made the node expired already, and the client is on (or opening) its successor
+    else if (client.sessionId !== session) this.lose('SESSIONEXPIRED', 'the ZooKeeper session that made the lock node ended');
+    else if (!isConnected(client) && policy === 'suspended') {
       this.lose('CONNECTIONLOSS', 'not connected to ZooKeeper when the lock was taken');
     }
   }
@@ -61,7 +67,7 @@ export class LockLostSignal {
   /** Aborts the signal (once) and stops listening. */
   lose(code: 'CONNECTIONLOSS' | 'SESSIONEXPIRED' | 'NONODE' | 'CLOSED' | 'AUTHFAILED', why: string): void {
     if (this.#reason !== undefined) return;
-    this.#reason = new ZooKeeperError(code, `${code} (lock ${this.#node}): lock lost: ${why}`, { op: 'lock', path: this.#node });
+    this.#reason = recipeError(code, 'lock', this.#node, `lock lost: ${why}`);
     this.#controller?.abort(this.#reason);
     this.#unsubscribe();
   }

@@ -6,12 +6,12 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
-import { abortError } from '../retry.js';
+import { CallDeadline } from '../common/deadline.js';
+import { aborted, badArgument } from '../common/errors.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { InterProcessMutex } from './mutex.js';
 import type { LockOptions } from './options.js';
-import { deadlineOf, ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
+import { ownerOf, type AcquireOptions, type InterProcessLock } from './reentrant-lock.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The leases of one multi-lock acquisition, released together (in reverse). */
@@ -79,7 +79,7 @@ export class InterProcessMultiLock {
     } else {
       const paths = second as readonly string[] | undefined;
       if (!Array.isArray(paths)) {
-        throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessMultiLock): paths must be an array', { op: 'InterProcessMultiLock' });
+        throw badArgument('InterProcessMultiLock', undefined, 'paths must be an array');
       }
       this.#locks = paths.map((p) => new InterProcessMutex(first as ZooKeeperClient, p, third));
       this.#clock = clockOf(third?.clock);
@@ -93,30 +93,30 @@ export class InterProcessMultiLock {
   acquire(options?: AcquireOptions & { timeoutMs?: undefined }): Promise<MultiLease>;
   acquire(options: AcquireOptions): Promise<MultiLease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<MultiLease | NotAcquired> {
-    const deadline = deadlineOf(options, this.#clock, 'acquire');
-    const owner = ownerOf(options, 'acquire');
+    // one signal for the whole set: each lock is given only that (or, for timeoutMs: 0, one try each)
+    const deadline = new CallDeadline(options, 'acquire', 'InterProcessMultiLock', this.#clock);
     const taken: Lease[] = [];
     try {
+      const owner = ownerOf(options, 'acquire');
+      const { signal, tryOnce } = deadline;
       for (const lock of this.#locks) {
-        if (options.signal?.aborted) throw abortError(options.signal, 'acquire');
-        const remaining = deadline === undefined ? undefined : Math.max(0, deadline - this.#clock.now());
-        const result = await lock.acquire({
-          owner,
-          ...(remaining === undefined ? {} : { timeoutMs: remaining }),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        });
+        if (signal?.aborted === true) throw aborted(signal, 'acquire');
+        const result = await lock.acquire({ owner, ...(tryOnce ? { timeoutMs: 0 } : {}), ...(signal === undefined ? {} : { signal }) });
         if (!result.acquired) {
           await releaseInReverse(taken).catch(() => undefined);
           return NOT_ACQUIRED;
         }
         taken.push(result);
       }
+      return new MultiLease(taken, owner);
     } catch (err) {
       // the acquire's own error is the one to report; release failures here would only hide it
       await releaseInReverse(taken).catch(() => undefined);
-      throw err;
+      deadline.settle(err);
+      return NOT_ACQUIRED;
+    } finally {
+      deadline[Symbol.dispose]();
     }
-    return new MultiLease(taken, owner);
   }
 
   /** True only when every lock is held in this process. */

@@ -25,9 +25,9 @@ export class InterProcessMutex implements InterProcessLock {
     readonly path: string,
     options: LockOptions = {},
   ) {
-    const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessMutex');
-    const internals = new LockInternals(port, path, { lockName: LOCK_NAME, sortNames: LOCK_NAMES }, retry);
-    this.#lock = new ReentrantLock(port, internals, () => (children, ours, limit) => mutexVerdict(children, ours, LOCK_NAMES, limit), lockLost, data);
+    const { ops, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessMutex');
+    const internals = new LockInternals(ops, path, { lockName: LOCK_NAME, sortNames: LOCK_NAMES }, retry);
+    this.#lock = new ReentrantLock(ops, internals, () => (children, ours, limit) => mutexVerdict(children, ours, LOCK_NAMES, limit), lockLost, data);
   }
 
   /**

@@ -1,13 +1,12 @@
 /** Options every lock recipe takes, and their defaults. */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
 import { clockOf, type Clock } from '../../session/clock.js';
+import { badArgument } from '../common/errors.js';
+import { NodeOps } from '../common/nodes.js';
+import { isValidNodePath } from '../common/znode-names.js';
 import { exponentialBackoff, type RetryPolicy } from '../retry.js';
-import { clientPort } from './client-port.js';
 import type { LockLostPolicy } from './lock-lost.js';
-import { isValidLockPath } from './naming.js';
-import type { LockPort } from './port.js';
 
 /** Options of the lock recipes. */
 export interface LockOptions {
@@ -25,7 +24,8 @@ export interface LockOptions {
 }
 
 export interface ResolvedLockOptions {
-  readonly port: LockPort;
+  /** The recipe foundation over the client: every node operation of the lock goes through it. */
+  readonly ops: NodeOps;
   readonly lockLost: LockLostPolicy;
   readonly retry: RetryPolicy;
   readonly data: Uint8Array | undefined;
@@ -37,20 +37,16 @@ export function resolveLockOptions(
   options: LockOptions,
   what: string,
 ): ResolvedLockOptions {
-  if (!isValidLockPath(path) || path === '/') {
-    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what} ${String(path)}): not a valid lock path`, {
-      op: what,
-      path: String(path),
-    });
-  }
+  if (typeof path !== 'string' || !isValidNodePath(path) || path === '/') throw badArgument(what, String(path), 'not a valid lock path');
   const lockLost = options.lockLost ?? 'suspended';
   if (lockLost !== 'suspended' && lockLost !== 'lost') {
-    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what}): lockLost must be "suspended" or "lost"`, { op: what, path });
+    throw badArgument(what, path, 'lockLost must be "suspended" or "lost"');
   }
+  const retry = options.retry ?? exponentialBackoff();
   return {
-    port: clientPort(client, clockOf(options.clock)),
+    ops: new NodeOps(client, { retry, clock: clockOf(options.clock) }),
     lockLost,
-    retry: options.retry ?? exponentialBackoff(),
+    retry,
     data: options.data,
   };
 }

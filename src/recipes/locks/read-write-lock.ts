@@ -10,7 +10,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
+import { badArgument } from '../common/errors.js';
 import { LockInternals } from './internals.js';
 import type { Lease, NotAcquired } from './lease.js';
 import { READ_LOCK_NAME, WRITE_LOCK_NAME } from './naming.js';
@@ -45,7 +45,7 @@ export class ReadWriteHalf implements InterProcessLock {
     const owner = ownerOf(options, 'acquire');
     const refusal = this.#refuse(owner);
     if (refusal !== undefined) {
-      throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (acquire): ${refusal}`, { op: 'acquire' });
+      throw badArgument('acquire', undefined, refusal);
     }
     return this.#lock.acquire({ ...options, owner });
   }
@@ -85,12 +85,12 @@ export class InterProcessReadWriteLock {
     readonly path: string,
     options: LockOptions = {},
   ) {
-    const { port, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessReadWriteLock');
-    const writeInternals = new LockInternals(port, path, { lockName: WRITE_LOCK_NAME, sortNames: SORT_NAMES }, retry);
-    const readInternals = new LockInternals(port, path, { lockName: READ_LOCK_NAME, sortNames: SORT_NAMES }, retry);
-    const writer = new ReentrantLock(port, writeInternals, () => (children, ours, limit) => mutexVerdict(children, ours, SORT_NAMES, limit), lockLost, data);
+    const { ops, lockLost, retry, data } = resolveLockOptions(client, path, options, 'InterProcessReadWriteLock');
+    const writeInternals = new LockInternals(ops, path, { lockName: WRITE_LOCK_NAME, sortNames: SORT_NAMES }, retry);
+    const readInternals = new LockInternals(ops, path, { lockName: READ_LOCK_NAME, sortNames: SORT_NAMES }, retry);
+    const writer = new ReentrantLock(ops, writeInternals, () => (children, ours, limit) => mutexVerdict(children, ours, SORT_NAMES, limit), lockLost, data);
     const reader = new ReentrantLock(
-      port,
+      ops,
       readInternals,
       // Asked afresh on every look: the owner's write lock counts only while it is held.
       (owner) => (children, ours, limit) => readerVerdict(children, ours, SORT_NAMES, WRITE_LOCK_NAME, writer.heldNodeOf(owner)?.name, limit),

@@ -13,13 +13,13 @@
  * Each lease is released once; the node is deleted when the owner's last lease is released.
  */
 
-import { ZooKeeperError } from '../../errors.js';
-import { abortError, waitForEvent } from '../retry.js';
-import type { Clock } from '../../session/clock.js';
+import { CallDeadline } from '../common/deadline.js';
+import { aborted, badArgument, recipeError } from '../common/errors.js';
+import type { NodeOps } from '../common/nodes.js';
+import { waitForEvent } from '../retry.js';
 import type { Decide, HeldNode, LockInternals } from './internals.js';
 import { Lease, NOT_ACQUIRED, type LeaseBackend, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
-import type { LockPort } from './port.js';
 import { watchRevocation, type RevocationListener } from './revocation.js';
 
 /** Options of `acquire` on every lock. */
@@ -55,26 +55,12 @@ interface Hold {
   releasing: Promise<void> | undefined;
 }
 
-/** Validates acquire options; returns the deadline on `clock`. */
-export function deadlineOf(options: AcquireOptions, clock: Clock, op: string): number | undefined {
-  const { timeoutMs, signal } = options;
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
-    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): signal must be an AbortSignal`, { op });
-  }
-  if (timeoutMs === undefined) return undefined;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) {
-    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): timeoutMs must be a non-negative number`, { op });
-  }
-  // Infinity is "no deadline": no timer at all, rather than one the clock would never fire.
-  return timeoutMs === Infinity ? undefined : clock.now() + timeoutMs;
-}
-
 export function ownerOf(options: AcquireOptions, op: string): object {
   const { owner } = options;
   if (owner === undefined) return {};
   if (owner instanceof Lease) return owner.owner;
   if (owner === null || (typeof owner !== 'object' && typeof owner !== 'function')) {
-    throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${op}): owner must be an object or a Lease`, { op });
+    throw badArgument(op, undefined, 'owner must be an object or a Lease');
   }
   return owner;
 }
@@ -85,21 +71,21 @@ export class ReentrantLock {
   readonly #entering = new Map<object, Promise<unknown>>();
   #revocationListener: RevocationListener | undefined;
 
-  readonly #port: LockPort;
+  readonly #ops: NodeOps;
   readonly #internals: LockInternals;
   readonly #decideFor: (owner: object) => Decide;
   readonly #lockLost: LockLostPolicy;
   readonly #data: Uint8Array | undefined;
 
   constructor(
-    port: LockPort,
+    ops: NodeOps,
     internals: LockInternals,
     /** The predicate for an attempt by this owner (the read lock lets its owner's write lock through). */
     decideFor: (owner: object) => Decide,
     lockLost: LockLostPolicy,
     data: Uint8Array | undefined,
   ) {
-    this.#port = port;
+    this.#ops = ops;
     this.#internals = internals;
     this.#decideFor = decideFor;
     this.#lockLost = lockLost;
@@ -111,14 +97,24 @@ export class ReentrantLock {
     this.#revocationListener = listener;
   }
 
-  /** The node `owner` holds, if it holds the lock. */
+  /** The node `owner` holds, if it holds the lock (on the client's current session). */
   heldNodeOf(owner: object): HeldNode | undefined {
     const hold = this.#holds.get(owner);
-    return hold !== undefined && hold.releasing === undefined ? hold.node : undefined;
+    return hold !== undefined && hold.releasing === undefined && this.#onCurrentSession(hold) ? hold.node : undefined;
+  }
+
+  /**
+   * A hold is good only on the session that made its node. After an expiry the client goes on with a new session,
+   * but the node went with the old one: the hold is lost (its lease's signal says so) and never counts again, not
+   * for re-entry, not for isHeldBy; its owner releases it, which finds the node gone.
+   */
+  #onCurrentSession(hold: Hold): boolean {
+    return hold.node.session === this.#ops.client.sessionId;
   }
 
   isAcquiredInThisProcess(): boolean {
-    return this.#holds.size > 0;
+    for (const hold of this.#holds.values()) if (hold.releasing !== undefined || this.#onCurrentSession(hold)) return true;
+    return false;
   }
 
   /** True while `owner` (or the owner of a Lease) holds the lock. */
@@ -126,31 +122,43 @@ export class ReentrantLock {
     return this.heldNodeOf(owner instanceof Lease ? owner.owner : owner) !== undefined;
   }
 
+  /**
+   * The entry point: `timeoutMs` and the caller's signal become one signal here, and every step below carries only
+   * that (see CallDeadline); a step the timeout stopped makes the acquire resolve NOT_ACQUIRED.
+   */
   async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
-    const clock = this.#port.clock;
-    const deadline = deadlineOf(options, clock, 'acquire');
-    const owner = ownerOf(options, 'acquire');
-    const { signal } = options;
+    const deadline = new CallDeadline(options, 'acquire', this.#internals.basePath, this.#ops.clock);
+    try {
+      const owner = ownerOf(options, 'acquire');
+      return await this.#acquire(owner, deadline);
+    } catch (err) {
+      deadline.settle(err);
+      return NOT_ACQUIRED;
+    } finally {
+      deadline[Symbol.dispose]();
+    }
+  }
+
+  async #acquire(owner: object, deadline: CallDeadline): Promise<Lease | NotAcquired> {
+    const { signal, tryOnce } = deadline;
     for (;;) {
-      if (signal?.aborted) throw abortError(signal, 'acquire');
+      if (signal?.aborted === true) throw aborted(signal, 'acquire', this.#internals.basePath);
       const hold = this.#holds.get(owner);
       if (hold !== undefined && hold.releasing === undefined) {
+        if (!this.#onCurrentSession(hold)) {
+          throw recipeError('SESSIONEXPIRED', 'acquire', this.#internals.basePath, "this owner's lock was lost with the session that held it: release its lease, then acquire again");
+        }
         hold.count++;
         return this.#leaseFor(hold, owner);
       }
       // Wait for this owner's attempt in flight, or for its old node to be deleted, then look again.
       const busy = hold?.releasing ?? this.#entering.get(owner);
       if (busy === undefined) break;
-      const outcome = await waitForEvent(
-        busy.catch(() => undefined),
-        clock,
-        deadline,
-        signal,
-      );
-      if (outcome === 'timeout') return NOT_ACQUIRED;
-      if (outcome === 'aborted') throw abortError(signal as AbortSignal, 'acquire');
+      if (tryOnce) return NOT_ACQUIRED;
+      const outcome = await waitForEvent(busy.catch(() => undefined), this.#ops.clock, undefined, signal);
+      if (outcome === 'aborted') throw aborted(signal, 'acquire', this.#internals.basePath);
     }
-    const attempt = this.#internals.attempt({ deadline, signal, data: this.#data, decide: this.#decideFor(owner) });
+    const attempt = this.#internals.attempt({ signal, tryOnce, data: this.#data, decide: this.#decideFor(owner) });
     this.#entering.set(owner, attempt);
     let node: HeldNode | undefined;
     try {
@@ -165,16 +173,16 @@ export class ReentrantLock {
   }
 
   #startHold(node: HeldNode): Hold {
-    const lost = new LockLostSignal(this.#port, this.#lockLost, node.path);
+    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.session);
     const listener = this.#revocationListener;
     const stopRevocation =
-      listener === undefined ? () => undefined : watchRevocation(this.#port, node.path, listener, lost);
+      listener === undefined ? () => undefined : watchRevocation(this.#ops, node.path, listener, lost);
     return { node, count: 1, lost, stopRevocation, releasing: undefined };
   }
 
   #leaseFor(hold: Hold, owner: object): Lease {
     const backend: LeaseBackend = {
-      port: this.#port,
+      client: this.#ops.client,
       node: hold.node.path,
       fencingToken: hold.node.fencingToken,
       // a getter: the signal is made only if someone asks for it (see lock-lost.ts)

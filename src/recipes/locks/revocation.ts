@@ -7,9 +7,9 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isCode, isRetryable } from '../../errors.js';
+import type { NodeOps } from '../common/nodes.js';
 import type { LockLostSignal } from './lock-lost.js';
 import { REVOKE_MESSAGE } from './naming.js';
-import type { LockPort } from './port.js';
 import { sleep } from '../retry.js';
 
 const RETRY_PAUSE_MS = 100;
@@ -25,7 +25,7 @@ function isRevokeMessage(data: Uint8Array): boolean {
 
 /** Watches our lock node until stopped; returns the stop function. */
 export function watchRevocation(
-  port: LockPort,
+  ops: NodeOps,
   node: string,
   listener: RevocationListener,
   lost: LockLostSignal,
@@ -33,9 +33,9 @@ export function watchRevocation(
   let stopped = false;
   const run = async (): Promise<void> => {
     while (!stopped) {
-      let read: Awaited<ReturnType<LockPort['getDataWatch']>>;
+      let read: Awaited<ReturnType<NodeOps['watchData']>>;
       try {
-        read = await port.getDataWatch(node);
+        read = await ops.watchData(node, undefined);
       } catch (err) {
         if (stopped) return;
         if (isCode(err, 'NONODE')) {
@@ -43,10 +43,10 @@ export function watchRevocation(
           return;
         }
         if (!isRetryable(err)) return;
-        await port.waitConnected();
+        await ops.client.waitConnected();
         // A retryable error on a live link (THROTTLEDOP, say) returns from waitConnected at once: pause so the
         // watch does not spin on the server.
-        await sleep(RETRY_PAUSE_MS, port.clock).catch(() => undefined);
+        await sleep(RETRY_PAUSE_MS, ops.clock).catch(() => undefined);
         continue;
       }
       if (stopped) {

@@ -40,18 +40,20 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
-import { abortError, sleep, waitForEvent, type RetryPolicy } from '../retry.js';
+import { isCode } from '../../errors.js';
+import { CallDeadline } from '../common/deadline.js';
+import { aborted, badArgument, nodeVanished } from '../common/errors.js';
+import { isSessionRenewed } from '../common/connection.js';
+import type { CreatedNode, NodeOps } from '../common/nodes.js';
+import type { OneShotWatch } from '../common/watches.js';
+import { sleep, waitForEvent, type RetryPolicy } from '../retry.js';
 import { LockInternals, type Decide } from './internals.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { LockLostSignal, type LockLostPolicy } from './lock-lost.js';
 import { joinPath, LEASE_NAME, LOCK_NAME, newProtectedId, nodeName, SEMAPHORE_LEASES, SEMAPHORE_LOCKS } from './naming.js';
-import { NodeOps, type CreatedNode } from './node-ops.js';
-import { isCode } from '../../errors.js';
 import { resolveLockOptions, type LockOptions } from './options.js';
-import type { LockPort, PortWatch } from './port.js';
 import { getsTheLock, mutexVerdict, sortLockChildren } from './predicate.js';
-import { deadlineOf, type AcquireOptions } from './reentrant-lock.js';
+import type { AcquireOptions } from './reentrant-lock.js';
 
 /** Options of a semaphore acquire: like AcquireOptions, without an owner (semaphore leases are not re-entrant). */
 export type SemaphoreAcquireOptions = Omit<AcquireOptions, 'owner'>;
@@ -67,7 +69,6 @@ class LeaseGone extends Error {}
 
 /** Curator's InterProcessSemaphoreV2: at most `maxLeases` leases at a time across every process. */
 export class InterProcessSemaphoreV2 {
-  readonly #port: LockPort;
   readonly #ops: NodeOps;
   readonly #gate: LockInternals;
   readonly #leasesPath: string;
@@ -83,20 +84,14 @@ export class InterProcessSemaphoreV2 {
     options: LockOptions = {},
   ) {
     const resolved = resolveLockOptions(client, path, options, 'InterProcessSemaphoreV2');
-    if (!Number.isInteger(maxLeases) || maxLeases < 1) {
-      throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (InterProcessSemaphoreV2): maxLeases must be a positive integer', {
-        op: 'InterProcessSemaphoreV2',
-        path,
-      });
-    }
-    this.#port = resolved.port;
+    if (!Number.isInteger(maxLeases) || maxLeases < 1) throw badArgument('InterProcessSemaphoreV2', path, 'maxLeases must be a positive integer');
+    this.#ops = resolved.ops;
     this.#retry = resolved.retry;
     this.#lockLost = resolved.lockLost;
     this.#data = resolved.data;
-    this.#ops = new NodeOps(this.#port, this.#retry);
     this.#leasesPath = joinPath(path, SEMAPHORE_LEASES);
     const locksPath = joinPath(path, SEMAPHORE_LOCKS);
-    this.#gate = new LockInternals(this.#port, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.#retry);
+    this.#gate = new LockInternals(this.#ops, locksPath, { lockName: LOCK_NAME, sortNames: [LOCK_NAME] }, this.#retry);
   }
 
   /**
@@ -106,21 +101,24 @@ export class InterProcessSemaphoreV2 {
   acquire(qty: number, options?: SemaphoreAcquireOptions & { timeoutMs?: undefined }): Promise<Lease[]>;
   acquire(qty: number, options: SemaphoreAcquireOptions): Promise<Lease[] | NotAcquired>;
   async acquire(qty: number, options: SemaphoreAcquireOptions = {}): Promise<Lease[] | NotAcquired> {
-    if (!Number.isInteger(qty) || qty < 1) {
-      throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (acquire): qty must be a positive integer', { op: 'acquire', path: this.path });
-    }
-    const deadline = deadlineOf(options, this.#port.clock, 'acquire');
+    if (!Number.isInteger(qty) || qty < 1) throw badArgument('acquire', this.path, 'qty must be a positive integer');
+    // The entry point: timeoutMs and the caller's signal become the one signal every step below carries.
+    const deadline = new CallDeadline(options, 'acquire', this.path, this.#ops.clock);
     const taken: Lease[] = [];
     let complete = false;
     try {
       for (let i = 0; i < qty; i++) {
-        const lease = await this.#acquireLease(deadline, options.signal);
+        const lease = await this.#acquireLease(deadline);
         if (lease === undefined) return NOT_ACQUIRED;
         taken.push(lease);
       }
       complete = true;
       return taken;
+    } catch (err) {
+      deadline.settle(err);
+      return NOT_ACQUIRED;
     } finally {
+      deadline[Symbol.dispose]();
       if (!complete) await this.returnAll(taken);
     }
   }
@@ -148,7 +146,7 @@ export class InterProcessSemaphoreV2 {
   /** The lease nodes (holders, and the one acquirer waiting), full paths. */
   async getParticipantNodes(): Promise<string[]> {
     try {
-      return (await this.#port.getChildren(this.#leasesPath)).map((name) => joinPath(this.#leasesPath, name));
+      return (await this.#ops.client.getChildren(this.#leasesPath)).map((name) => joinPath(this.#leasesPath, name));
     } catch (err) {
       if (isCode(err, 'NONODE')) return [];
       throw err;
@@ -160,23 +158,20 @@ export class InterProcessSemaphoreV2 {
    * fewer than maxLeases lease nodes sort ahead of ours (see the file comment for why this is safe next to
    * Curator clients).
    */
-  async #acquireLease(deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
-    const clock = this.#port.clock;
+  async #acquireLease(deadline: CallDeadline): Promise<Lease | undefined> {
+    const { signal } = deadline;
+    const clock = this.#ops.clock;
     const started = clock.now();
     for (let retryCount = 0; ; retryCount++) {
-      const node = (await this.#createWithoutGate(signal)) ?? (await this.#createUnderGate(deadline, signal));
+      const node = (await this.#createWithoutGate(signal)) ?? (await this.#createUnderGate(deadline));
       if (node === undefined) return undefined;
       try {
-        return await this.#waitForPlace(node, deadline, signal);
+        return await this.#waitForPlace(node, deadline);
       } catch (err) {
-        if (!(err instanceof LeaseGone)) throw err;
+        // our lease node went (with its session, the client being on a new one): start that lease over
+        if (!(err instanceof LeaseGone) && !isSessionRenewed(this.#ops.client, err)) throw err;
         const delay = this.#retry.nextDelay(retryCount, clock.now() - started);
-        if (delay === undefined) {
-          throw new ZooKeeperError('NONODE', `NONODE (acquire ${this.path}): our lease node vanished while waiting`, {
-            op: 'acquire',
-            path: this.path,
-          });
-        }
+        if (delay === undefined) throw nodeVanished('acquire', this.path, 'our lease node vanished while waiting');
         await sleep(delay, clock, signal);
       }
     }
@@ -199,25 +194,26 @@ export class InterProcessSemaphoreV2 {
   /** True when the gate's directory is empty or missing; false when not, or when it cannot be told. */
   async #gateIdle(signal: AbortSignal | undefined): Promise<boolean> {
     try {
-      return (await this.#port.getChildren(this.#gate.basePath, signal)).length === 0;
+      return (await this.#ops.client.getChildren(this.#gate.basePath, signal === undefined ? {} : { signal })).length === 0;
     } catch (err) {
       return isCode(err, 'NONODE');
     }
   }
 
   /**
-   * Our lease node, created while we hold the gate; undefined when the deadline passed first. The gate's release
+   * Our lease node, created while we hold the gate; undefined for a `tryOnce` acquire that would wait. The gate's release
    * is queued right behind the create (and the listing of the leases), so all three leave in one write: the
    * server applies the create first, so it still happens under the gate, and the gate costs no extra round trip.
    * The release's answer tells whether we still held the gate (see the file comment).
    */
-  async #createUnderGate(deadline: number | undefined, signal: AbortSignal | undefined): Promise<CreatedNode | undefined> {
+  async #createUnderGate(deadline: CallDeadline): Promise<CreatedNode | undefined> {
+    const { signal, tryOnce } = deadline;
     for (;;) {
-      const gate = await this.#gate.attempt({ deadline, signal, decide: gateVerdict, watchOwnNode: false });
+      const gate = await this.#gate.attempt({ signal, tryOnce, decide: gateVerdict, watchOwnNode: false });
       if (gate === undefined) return undefined;
       const made = await this.#createChecked(signal, () => this.#releaseGate(gate.path));
       if (typeof made === 'object') return made;
-      if (signal?.aborted) throw abortError(signal, 'acquire');
+      if (signal?.aborted === true) throw aborted(signal, 'acquire', this.path);
     }
   }
 
@@ -249,7 +245,7 @@ export class InterProcessSemaphoreV2 {
    * from the start: the directory was missing (it is made now) or the reply was lost and the create did not happen.
    */
   async #createLeaseOnce(signal: AbortSignal | undefined, alongside: () => void): Promise<CreatedNode | undefined> {
-    const made = await this.#ops.tryCreateProtected(this.#leasesPath, LEASE_NAME, newProtectedId(), this.#data ?? EMPTY, signal, alongside);
+    const made = await this.#ops.tryCreateProtected(this.#leasesPath, LEASE_NAME, newProtectedId(), this.#data ?? EMPTY, signal, { list: true, alongside });
     if (!('failed' in made)) return made;
     if (isCode(made.failed, 'NONODE')) await this.#ops.makeDirectory(this.#leasesPath, signal);
     return undefined;
@@ -258,7 +254,7 @@ export class InterProcessSemaphoreV2 {
   /** Deletes our gate node: true when it was still there, false when it was already gone or the answer was lost. */
   async #releaseGate(path: string): Promise<boolean> {
     try {
-      await this.#port.delete(path);
+      await this.#ops.client.delete(path);
       return true;
     } catch (err) {
       // Lost answer or ended session: make sure it goes (guaranteedDelete gives up once the session is over).
@@ -268,16 +264,17 @@ export class InterProcessSemaphoreV2 {
   }
 
   /** Waits until fewer than maxLeases lease nodes sort ahead of ours; undefined (node deleted) on timeout. */
-  async #waitForPlace(node: CreatedNode, deadline: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
+  async #waitForPlace(node: CreatedNode, deadline: CallDeadline): Promise<Lease | undefined> {
+    const { signal, tryOnce } = deadline;
     const name = nodeName(node.path);
     let children = node.children;
     let kept = false;
     try {
       for (;;) {
-        if (signal?.aborted) throw abortError(signal, 'acquire');
-        let watch: PortWatch | undefined;
+        if (signal?.aborted === true) throw aborted(signal, 'acquire', this.path);
+        let watch: OneShotWatch | undefined;
         if (children === undefined) {
-          ({ children, watch } = await this.#ops.retrying(() => this.#port.getChildrenWatch(this.#leasesPath, signal), signal));
+          ({ children, watch } = await this.#ops.retrying(() => this.#ops.watchChildren(this.#leasesPath, signal), signal));
         }
         const verdict = getsTheLock(sortLockChildren(children, LEASE_SORT), name, this.maxLeases);
         children = undefined;
@@ -290,13 +287,17 @@ export class InterProcessSemaphoreV2 {
           await watch?.remove();
           return this.#leaseFor(node);
         }
-        // Not yet: the listing that came with the create set no watch; list again with one.
+        // Not yet. A single try gives up here; otherwise, the listing that came with the create set no watch: list
+        // again with one.
+        if (tryOnce) {
+          await watch?.remove();
+          return undefined;
+        }
         if (watch === undefined) continue;
-        const outcome = await waitForEvent(watch.fired, this.#port.clock, deadline, signal);
+        const outcome = await waitForEvent(watch.fired, this.#ops.clock, undefined, signal);
         if (outcome === 'fired') continue;
         await watch.remove();
-        if (outcome === 'timeout') return undefined;
-        throw abortError(signal as AbortSignal, 'acquire');
+        throw aborted(signal, 'acquire', this.path);
       }
     } finally {
       if (!kept) await this.#ops.deleteOnExit(node.path);
@@ -304,13 +305,13 @@ export class InterProcessSemaphoreV2 {
   }
 
   #leaseFor(node: CreatedNode): Lease {
-    const lost = new LockLostSignal(this.#port, this.#lockLost, node.path);
+    const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.stat.ephemeralOwner);
     this.#outstanding++;
     return new Lease(
       {
-        port: this.#port,
+        client: this.#ops.client,
         node: node.path,
-        fencingToken: node.stamp.czxid,
+        fencingToken: node.stat.czxid,
         get signal() {
           return lost.signal;
         },

@@ -6,9 +6,8 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { ZooKeeperError } from '../../errors.js';
 import type { RecipeConnectionEvent } from '../common/connection.js';
-import { badArgument } from '../common/errors.js';
+import { badArgument, recipeError } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { SharedValue, type SharedValueOptions, type SharedValueState } from './shared-value.js';
 import type { VersionedValue } from './versioned.js';
@@ -37,10 +36,7 @@ export function countToBytes(value: number): Uint8Array {
 /** A count from node data: MARSHALLINGERROR when the data is not 4 bytes. */
 export function countFromBytes(bytes: Uint8Array, path: string): number {
   if (bytes.length !== 4) {
-    throw new ZooKeeperError('MARSHALLINGERROR', `MARSHALLINGERROR (SharedCount ${path}): node data is ${bytes.length} bytes, not a 4-byte count`, {
-      op: 'SharedCount',
-      path,
-    });
+    throw recipeError('MARSHALLINGERROR', 'SharedCount', path, `node data is ${bytes.length} bytes, not a 4-byte count`);
   }
   return new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0, false);
 }
