@@ -11,7 +11,8 @@
  * MARSHALLINGERROR saying what is wrong, never a half-read instance.
  */
 
-import { ZooKeeperError } from '../../errors.js';
+import type { ZooKeeperError } from '../../errors.js';
+import { recipeError } from '../common/errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { jacksonString, jacksonValue, type JsonValue } from './jackson-json.js';
 import { checkServiceInstance, SERVICE_TYPES, type JavaObject, type ServiceInstance, type ServicePayload, type ServiceType } from './service-instance.js';
@@ -60,11 +61,7 @@ function uriSpecJson(spec: UriSpec): string {
  */
 export function decodeServiceInstance(data: Uint8Array, path?: string): ServiceInstance {
   const bad = (detail: string, cause?: unknown): ZooKeeperError =>
-    new ZooKeeperError('MARSHALLINGERROR', `MARSHALLINGERROR (decodeServiceInstance${path === undefined ? '' : ` ${path}`}): ${detail}`, {
-      op: 'decodeServiceInstance',
-      ...(path === undefined ? {} : { path }),
-      ...(cause === undefined ? {} : { cause }),
-    });
+    recipeError('MARSHALLINGERROR', 'decodeServiceInstance', path, detail, cause);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));

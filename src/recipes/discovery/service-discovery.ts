@@ -15,8 +15,8 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { isCode, ZooKeeperError } from '../../errors.js';
-import { illegalState } from '../common/errors.js';
+import { isCode, type ZooKeeperError } from '../../errors.js';
+import { badArgument, illegalState, recipeError } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, childrenOrEmpty, joinPath } from '../common/nodes.js';
 import type { WaitOptions } from '../common/deadline.js';
@@ -111,10 +111,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     this.#registrations.set(instance.id, registration);
     node.start();
     if (!(await node.waitForInitialCreate(options))) {
-      throw new ZooKeeperError('TIMEOUT', `TIMEOUT (ServiceDiscovery.registerService ${path}): not created yet; the registration stays and is still being made`, {
-        op: 'ServiceDiscovery.registerService',
-        path,
-      });
+      throw recipeError('TIMEOUT', 'ServiceDiscovery.registerService', path, 'not created yet; the registration stays and is still being made');
     }
   }
 
@@ -124,10 +121,8 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     const data = encodeServiceInstance(instance, this.#codec);
     const registration = this.#registrations.get(instance.id);
     if (registration === undefined || registration.instance.name !== instance.name || registration.instance.serviceType !== instance.serviceType) {
-      throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (ServiceDiscovery.updateService): instance ${instance.id} of ${instance.name} is not registered here (with that name and type)`, {
-        op: 'ServiceDiscovery.updateService',
-        path: this.pathForInstance(instance.name, instance.id),
-      });
+      const path = this.pathForInstance(instance.name, instance.id);
+      throw badArgument('ServiceDiscovery.updateService', path, 'no instance with this id is registered here (with this name and service type)');
     }
     registration.instance = instance;
     await registration.node.setData(data);
@@ -218,9 +213,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
   #servicePath(name: string, what: string, id?: string): string {
     for (const [field, value] of [['name', name], ...(id === undefined ? [] : [['id', id]])] as const) {
       if (!isNodeName(value)) {
-        throw new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (ServiceDiscovery.${what}): ${field} ${JSON.stringify(value)} is not a valid node name`, {
-          op: `ServiceDiscovery.${what}`,
-        });
+        throw badArgument(`ServiceDiscovery.${what}`, this.basePath, `${field} ${JSON.stringify(value)} is not a valid node name`);
       }
     }
     return joinPath(this.basePath, name);

@@ -6,7 +6,8 @@
  */
 
 import type { CreateMode } from '../../client/create-mode.js';
-import { ZooKeeperError } from '../../errors.js';
+import type { ZooKeeperError } from '../../errors.js';
+import { badArgument } from '../common/errors.js';
 import type { JsonValue } from './jackson-json.js';
 import { localAddress } from './local-address.js';
 import { parseUriSpec, type UriSpec } from './uri-spec.js';
@@ -87,9 +88,7 @@ export interface ServiceInstanceOptions<P extends ServicePayload = ServicePayloa
 export function serviceInstance<P extends ServicePayload = ServicePayload>(options: ServiceInstanceOptions<P>): ServiceInstance<P> {
   const address = options.address === undefined ? localAddress() : options.address;
   if (address === undefined) {
-    throw new ZooKeeperError('BAD_ARGUMENT', 'BAD_ARGUMENT (serviceInstance): no address given, and this runtime cannot list the host\'s addresses: pass `address`', {
-      op: 'serviceInstance',
-    });
+    throw badArgument('serviceInstance', undefined, "no address given, and this runtime cannot list the host's addresses: pass `address`");
   }
   const uriSpec = options.uriSpec;
   const instance: ServiceInstance<P> = {
@@ -114,7 +113,7 @@ export function serviceInstance<P extends ServicePayload = ServicePayload>(optio
  */
 export function checkServiceInstance(instance: ServiceInstance, what: string): void {
   const bad = (detail: string): ZooKeeperError =>
-    new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (${what}): ${detail}`, { op: what });
+    badArgument(what, undefined, detail);
   if (instance === null || typeof instance !== 'object') throw bad('not a service instance');
   checkNodeName(instance.name, 'name', bad);
   checkNodeName(instance.id, 'id', bad);

@@ -4,7 +4,8 @@
  * buildUriSpec fills the variables from an instance as Curator's UriSpec.build does.
  */
 
-import { ZooKeeperError } from '../../errors.js';
+import type { ZooKeeperError } from '../../errors.js';
+import { badArgument } from '../common/errors.js';
 
 /** One piece of a UriSpec: literal text, or (`variable: true`) the name of a variable to substitute. */
 export interface UriSpecPart {
@@ -51,7 +52,7 @@ export function parseUriSpec(raw: string): UriSpec {
 }
 
 function badSpec(raw: string, detail: string): ZooKeeperError {
-  return new ZooKeeperError('BAD_ARGUMENT', `BAD_ARGUMENT (parseUriSpec): ${JSON.stringify(raw)}: ${detail}`, { op: 'parseUriSpec' });
+  return badArgument('parseUriSpec', undefined, `${JSON.stringify(raw)}: ${detail}`);
 }
 
 /**
