@@ -101,6 +101,24 @@ describe('interop with Apache Curator curator-x-discovery', () => {
     expect((await fx.direct.exists(`${basePath}/payments/java-dyn`))?.ephemeralOwner).not.toBe(0n);
     expect((await fx.direct.exists(`${basePath}/payments/java-static`))?.ephemeralOwner).toBe(0n);
     expect(await discovery.queryForInstance('payments', 'java-static')).toEqual(ours(fixed));
+
+    // the cache and the provider see the same, and follow Java's update and unregistration
+    await using cache = discovery.serviceCache('payments');
+    await cache.start();
+    expect(byId(cache.getInstances())).toEqual(byId([ours(dynamic), ours(fixed)]));
+    await using provider = discovery.serviceProvider('payments', { strategy: 'sticky' });
+    await provider.start();
+    expect(byId(provider.getAllInstances())).toEqual(byId([ours(dynamic), ours(fixed)]));
+    const chosen = provider.getInstance();
+    expect([ours(dynamic), ours(fixed)]).toContainEqual(chosen);
+    const updated = { ...dynamic, port: 7070 };
+    await curator.sdUpdate(n, updated);
+    await eventually(() => cache.getInstances().some((i) => i.port === 7070), 10_000, 'Java update seen');
+    expect(cache.getInstances().find((i) => i.id === 'java-dyn')).toEqual(ours(updated));
+    await curator.sdUnregister(n, fixed);
+    await eventually(() => provider.getAllInstances().length === 1, 10_000, 'Java unregistration seen');
+    expect(provider.getInstance()).toEqual(ours(updated));
+
     await curator.sdClose(n);
     expect(await discovery.queryForInstances('payments')).toEqual([]);
   });

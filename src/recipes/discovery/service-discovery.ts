@@ -22,6 +22,8 @@ import { checkRecipePath, childrenOrEmpty, joinPath } from '../common/nodes.js';
 import type { WaitOptions } from '../common/deadline.js';
 import { PersistentNode } from '../nodes/persistent-node.js';
 import { decodeServiceInstance, encodeServiceInstance, type InstanceCodecOptions } from './instance-codec.js';
+import { ServiceCache } from './service-cache.js';
+import { ServiceProvider, type ServiceProviderOptions } from './service-provider.js';
 import { checkServiceInstance, createModeOf, isNodeName, type ServiceInstance } from './service-instance.js';
 
 /** Where the registry lives and how instances are written. */
@@ -134,6 +136,16 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     const id = typeof instance === 'string' ? instance : instance.id;
     const registration = this.#registrations.get(id);
     if (registration !== undefined) await this.#drop(id, registration);
+  }
+
+  /** A ServiceCache of service `name` in this registry (not started). */
+  serviceCache(name: string): ServiceCache {
+    return new ServiceCache(this.#client, name, { basePath: this.basePath });
+  }
+
+  /** A ServiceProvider of service `name` in this registry (not started). */
+  serviceProvider(name: string, options: Omit<ServiceProviderOptions, 'basePath'> = {}): ServiceProvider {
+    return new ServiceProvider(this.#client, name, { ...options, basePath: this.basePath });
   }
 
   /** The instances registered through this object, as last registered or updated. */
