@@ -7,6 +7,7 @@ import type { ServiceInstance } from './service-instance.js';
 
 /** Picks one of `instances` (already filtered), or null when there is none. */
 export interface ProviderStrategy {
+  /** One of `instances`, or null when there is none. */
   getInstance(instances: readonly ServiceInstance[]): ServiceInstance | null;
 }
 

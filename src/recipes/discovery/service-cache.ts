@@ -37,6 +37,7 @@ export interface ServiceCacheOptions {
 /** `LATENT` constructed; `STARTED` from start() on; `CLOSED` after close() (empty). */
 export type ServiceCacheState = 'LATENT' | 'STARTED' | 'CLOSED';
 
+/** One service's instances, kept current in memory from a CuratorCache on `<basePath>/<name>`. */
 export class ServiceCache implements RecipeEvents<ServiceCacheEvent>, AsyncDisposable {
   readonly #cache: CuratorCache;
   readonly #instances = new Map<string, ServiceInstance>();
@@ -74,6 +75,7 @@ export class ServiceCache implements RecipeEvents<ServiceCacheEvent>, AsyncDispo
     });
   }
 
+  /** The underlying cache's state: `LATENT`, `STARTED` or `CLOSED`. */
   get state(): ServiceCacheState {
     return this.#cache.state;
   }
@@ -109,6 +111,7 @@ export class ServiceCache implements RecipeEvents<ServiceCacheEvent>, AsyncDispo
     this.#events.end();
   }
 
+  /** For `await using`: close() if started, else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.state === 'STARTED') await this.close();
     else await this.#cache[Symbol.asyncDispose]();

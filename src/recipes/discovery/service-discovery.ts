@@ -51,6 +51,7 @@ interface Registration {
   readonly node: PersistentNode;
 }
 
+/** A curator-x-discovery registry on one client: registrations kept present, queries read from the server. */
 export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, AsyncDisposable {
   readonly #client: ZooKeeperClient;
   readonly #codec: InstanceCodecOptions;
@@ -70,6 +71,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     this.#thisInstance = options.thisInstance;
   }
 
+  /** Where the registry is in its life. */
   get state(): ServiceDiscoveryState {
     return this.#state;
   }

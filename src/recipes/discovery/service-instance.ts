@@ -18,6 +18,7 @@ import { parseUriSpec, type UriSpec } from './uri-spec.js';
  */
 export type ServiceType = 'DYNAMIC' | 'STATIC' | 'PERMANENT' | 'DYNAMIC_SEQUENTIAL';
 
+/** Every ServiceType, in Curator's declaration order. */
 export const SERVICE_TYPES: readonly ServiceType[] = ['DYNAMIC', 'STATIC', 'PERMANENT', 'DYNAMIC_SEQUENTIAL'];
 
 /** The node a registration of this type is, as Curator's ServiceDiscoveryImpl creates it. */

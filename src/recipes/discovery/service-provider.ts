@@ -23,6 +23,7 @@ export interface ServiceProviderOptions extends ServiceCacheOptions {
   readonly clock?: Clock;
 }
 
+/** Hands out one instance of a service at a time, from a ServiceCache, by strategy, filters and down-instance policy. */
 export class ServiceProvider implements AsyncDisposable {
   readonly #cache: ServiceCache;
   readonly #strategy: ProviderStrategy;
@@ -44,6 +45,7 @@ export class ServiceProvider implements AsyncDisposable {
     return this.#cache;
   }
 
+  /** The cache's state: `LATENT`, `STARTED` or `CLOSED`. */
   get state(): ServiceCacheState {
     return this.#cache.state;
   }
@@ -68,10 +70,12 @@ export class ServiceProvider implements AsyncDisposable {
     this.#down.noteError(instance);
   }
 
+  /** Stops following the service. */
   async close(): Promise<void> {
     await this.#cache.close();
   }
 
+  /** For `await using`: close() if started. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#cache[Symbol.asyncDispose]();
   }
