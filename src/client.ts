@@ -21,6 +21,7 @@ import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
+import { createContainers, namespacePath, NamespaceContext } from './client/namespace.js';
 import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { ClientContext, guard } from './client/context.js';
 import { SessionSeries } from './client/session-series.js';
@@ -57,6 +58,9 @@ import type { PersistentWatch } from './client/watch-handle.js';
  */
 let contextOf: (client: ZooKeeperClient) => ClientContext;
 
+/** Set by usingNamespace just around its `new`: the constructor then makes a view on that client's session. */
+let adopting: { readonly root: ZooKeeperClient; readonly sessions: SessionSeries; readonly clock: Clock; readonly ctx: ClientContext } | undefined;
+
 /**
  * A ZooKeeper client: a session and its operations as promises. Create one with `connect` (or
  * `ZooKeeperClient.connect`); close it with `close()` or `await using`. When the session expires the client opens a
@@ -68,6 +72,10 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #ctx: ClientContext;
   readonly #sessions: SessionSeries;
   readonly #clock: Clock;
+  /** For a namespace view, the client it is a view of (which owns the session). */
+  readonly #root: ZooKeeperClient | undefined;
+  /** The namespace views of this client, one per namespace (their persistent watches are carried on renewal too). */
+  readonly #views = new Map<string, ZooKeeperClient>();
 
   static {
     contextOf = (client) => client.#ctx;
@@ -75,6 +83,16 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   /** Starts connecting at once; use `ZooKeeperClient.connect` to wait for the session. */
   constructor(connectString: string, options: ClientOptions = {}) {
+    const adopt = adopting;
+    if (adopt !== undefined) {
+      adopting = undefined;
+      this.#root = adopt.root;
+      this.#sessions = adopt.sessions;
+      this.#clock = adopt.clock;
+      this.#ctx = adopt.ctx;
+      return;
+    }
+    this.#root = undefined;
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== undefined) validatePath(parsed.chroot, 'connect');
     if (options.transport === undefined) {
@@ -92,7 +110,10 @@ export class ZooKeeperClient implements AsyncDisposable {
       session: sessionOptions(parsed.hosts, options.transport, this.#clock, options),
       renew: options.renewSession ?? true,
       clock: this.#clock,
-      renewed: (old) => carryPersistentWatches(this.#ctx, old),
+      renewed: (old) => {
+        carryPersistentWatches(this.#ctx, old);
+        for (const view of this.#views.values()) carryPersistentWatches(view.#ctx, old);
+      },
     });
     this.#ctx = new ClientContext(
       this.#sessions,
@@ -200,9 +221,47 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#sessions.subscribe(listener);
   }
 
-  /** Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. */
+  /**
+   * Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. On a
+   * namespace view it does nothing: the session is the client's the view came from.
+   */
   close(): Promise<void> {
+    if (this.#root !== undefined) return Promise.resolve();
     return this.#sessions.close();
+  }
+
+  /**
+   * A view of this client under `namespace` (Curator's usingNamespace): the same session, with every path relative
+   * to `<chroot>/<namespace>` as under a connect-string chroot, so any recipe or discovery can run in it. The
+   * namespace's nodes are created (as containers) before the view's first operation. On a view, the namespace
+   * replaces the view's (as in Curator); null, `''` or `/` give the client itself. One view per namespace: the same
+   * object each time. Closing a view does nothing; close the client.
+   */
+  usingNamespace(namespace: string | null): ZooKeeperClient {
+    const root = this.#root ?? this;
+    const ns = namespacePath(namespace);
+    if (ns === undefined) return root;
+    const known = root.#views.get(ns);
+    if (known !== undefined) return known;
+    // the namespace's nodes, outermost first, as the client's own paths (its chroot applies)
+    const paths = ns
+      .split('/')
+      .slice(1)
+      .map((_, i, parts) => '/' + parts.slice(0, i + 1).join('/'));
+    const ensure = (): Promise<void> => createContainers((path, mode) => root.create(path, null, { mode }), paths);
+    adopting = { root, sessions: root.#sessions, clock: root.#clock, ctx: new NamespaceContext(root.#ctx, ns, ensure) };
+    try {
+      const view = new (root.constructor as new (connectString: string, options?: ClientOptions) => ZooKeeperClient)('', {});
+      root.#views.set(ns, view);
+      return view;
+    } finally {
+      adopting = undefined;
+    }
+  }
+
+  /** The namespace of a view (`/app`), undefined for a client that is no view. */
+  get namespace(): string | undefined {
+    return this.#ctx instanceof NamespaceContext ? this.#ctx.namespace : undefined;
   }
 
   /** `await using` support: closes the client (see `close()`). */
