@@ -1,6 +1,7 @@
 /**
  * Apache Curator's recipes on the public client API, on Curator's znodes: the five locks, leader election, caches,
- * shared values and counters, barriers, an atomic counter and kept-alive nodes. Re-exported by the package entry.
+ * shared values and counters, barriers, an atomic counter, kept-alive nodes, service discovery (curator-x-discovery)
+ * and gzip node data. Re-exported by the package entry.
  *
  * @module zkwire/recipes
  */
@@ -110,3 +111,6 @@ export { ServiceCache, type ServiceCacheEvent, type ServiceCacheOptions, type Se
 export { ServiceProvider, type ServiceProviderOptions } from './discovery/service-provider.js';
 export { randomStrategy, roundRobinStrategy, stickyStrategy, type ProviderStrategy } from './discovery/provider-strategies.js';
 export type { DownInstancePolicy } from './discovery/down-instances.js';
+
+// Compression: Curator's GzipCompressionProvider format, opt-in per read and write.
+export { gzipCompress, gzipDecompress, GzipCompression, type CompressionProvider } from './compression/gzip.js';

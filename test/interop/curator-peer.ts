@@ -15,8 +15,8 @@ import { compileJavaOnce } from '../../src/tools/bench/javac.js';
 
 const SOURCE = fileURLToPath(new URL('./curator-peer/CuratorPeer.java', import.meta.url));
 const PEER_DIR = fileURLToPath(new URL('./curator-peer/', import.meta.url));
-/** Compiled with CuratorPeer: its discovery commands and a payload class with Spring Cloud Zookeeper's name. */
-const COMPANIONS = ['DiscoveryPeer.java', 'org/springframework/cloud/zookeeper/discovery/ZookeeperInstance.java'];
+/** Compiled with CuratorPeer: its discovery and namespace commands, and a payload class with Spring Cloud Zookeeper's name. */
+const COMPANIONS = ['DiscoveryPeer.java', 'NamespacePeer.java', 'org/springframework/cloud/zookeeper/discovery/ZookeeperInstance.java'];
 
 /**
  * curator-x-discovery and the Jackson it serialises with (Debian's libcurator-discovery-java and its dependencies),
@@ -93,6 +93,10 @@ export interface CuratorPeer {
   sdCacheDump(m: number): Promise<CuratorInstanceView[]>;
   sdCacheClose(m: number): Promise<void>;
   sdClose(n: number): Promise<void>;
+  /** Writes `data` at `path` in `namespace` (null: none), gzipped with Curator's `.compressed()` when `gzip`. */
+  nsWrite(namespace: string | null, path: string, data: Uint8Array, gzip: boolean): Promise<void>;
+  /** Reads `path` in `namespace`, through Curator's `.decompressed()` when `gzip` (rejects with Curator's error). */
+  nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -462,6 +466,16 @@ class PeerProcess implements CuratorPeer {
 
   async sdClose(n: number): Promise<void> {
     await this.expect(`sd-close ${n}`, /^closed n=\d+$/);
+  }
+
+  async nsWrite(namespace: string | null, path: string, data: Uint8Array, gzip: boolean): Promise<void> {
+    const b = data.length === 0 ? '-' : Buffer.from(data).toString('base64');
+    await this.expect(`ns-write ${namespace ?? '-'} ${path} ${b} ${gzip ? 'gzip' : 'plain'}`, /^ok$/);
+  }
+
+  async nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array> {
+    const b = (await this.expect(`ns-read ${namespace ?? '-'} ${path} ${gzip ? 'gzip' : 'plain'}`, /^data (\S+)$/))[1] as string;
+    return b === '-' ? new Uint8Array(0) : new Uint8Array(Buffer.from(b, 'base64'));
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
