@@ -87,6 +87,23 @@ describe('ServiceDiscovery', () => {
     await z(1).delete(`${basePath}/mixed/junk`);
   });
 
+  it('concurrent registrations of one id keep one node, and unregistering it leaves none', async () => {
+    const basePath = lockPath('services');
+    await using discovery = new ServiceDiscovery(z(0), { basePath });
+    await discovery.start();
+    await Promise.all([discovery.registerService(instance('svc', 'a')), discovery.registerService(instance('svc', 'a', { port: 2 }))]);
+    expect(discovery.registeredInstances()).toHaveLength(1);
+    expect(decodeServiceInstance((await z(1).getData(`${basePath}/svc/a`)).data).port).toBe(2);
+    await discovery.unregisterService('a');
+    const watch = z(1).exists(`${basePath}/svc/a`, { watch: true });
+    expect((await watch).stat).toBeNull();
+    // nothing left keeping it: a create by someone else is not fought over
+    await z(1).create(`${basePath}/svc/a`, 'theirs');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(new TextDecoder().decode((await z(1).getData(`${basePath}/svc/a`)).data)).toBe('theirs');
+    await z(1).delete(`${basePath}/svc/a`);
+  });
+
   it('a registration deleted by someone else is created again', async () => {
     const basePath = lockPath('services');
     await using discovery = new ServiceDiscovery(z(0), { basePath });

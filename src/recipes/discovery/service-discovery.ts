@@ -49,6 +49,8 @@ export type ServiceDiscoveryState = 'LATENT' | 'STARTED' | 'CLOSED';
 interface Registration {
   instance: ServiceInstance;
   readonly node: PersistentNode;
+  /** Settles once the node is started (or known never to be: replaced, unregistered or closed first). */
+  ready: Promise<void>;
 }
 
 /** A curator-x-discovery registry on one client: registrations kept present, queries read from the server. */
@@ -99,21 +101,32 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     const previous = this.#registrations.get(instance.id);
     if (previous !== undefined && previous.instance.name === instance.name && previous.instance.serviceType === instance.serviceType) {
       previous.instance = instance;
+      await previous.ready;
+      // replaced by a registration of another name or type meanwhile: this one, the latest, replaces that
+      if (this.#registrations.get(instance.id) !== previous || previous.node.state !== 'STARTED') return this.registerService(instance, options);
       await previous.node.setData(data);
       return;
     }
-    if (previous !== undefined) await this.#drop(instance.id, previous);
+    // the registration is ours from here, synchronously: a concurrent registerService or unregisterService of the
+    // same id sees it (never two nodes kept on one path)
     const path = this.pathForInstance(instance.name, instance.id);
     const mode = createModeOf(instance.serviceType);
-    if (mode === 'ephemeral') await this.#takeOver(path);
     const node = new PersistentNode(this.#client, path, data, { mode, useProtection: false });
-    const registration: Registration = { instance, node };
+    const registration: Registration = { instance, node, ready: Promise.resolve() };
     node.addListener((event) => {
       const { name, id } = registration.instance;
       this.#events.emit({ type: event.type === 'nodeCreated' ? 'registered' : 'registrationLost', name, id, path: event.path });
     });
     this.#registrations.set(instance.id, registration);
-    node.start();
+    registration.ready = (async () => {
+      if (previous !== undefined) await this.#drop(instance.id, previous);
+      if (mode === 'ephemeral') await this.#takeOver(path);
+      if (this.#registrations.get(instance.id) !== registration) return; // replaced or unregistered meanwhile
+      if (this.#state !== 'STARTED') throw illegalState('ServiceDiscovery.registerService', path, `the discovery was closed before ${path} was made`);
+      node.start();
+    })();
+    await registration.ready;
+    if (node.state !== 'STARTED') return;
     if (!(await node.waitForInitialCreate(options))) {
       throw recipeError('TIMEOUT', 'ServiceDiscovery.registerService', path, 'not created yet; the registration stays and is still being made');
     }
