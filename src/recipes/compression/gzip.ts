@@ -63,7 +63,8 @@ async function pipe(stream: CompressionStream | DecompressionStream, data: Uint8
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
   // written and read concurrently: backpressure would stall a writer that waited for its reader
-  const writing = writer.write(data).then(() => writer.close());
+  // a copy on its own ArrayBuffer: the stream may read it later, and Deno's types take no SharedArrayBuffer view
+  const writing = writer.write(new Uint8Array(data)).then(() => writer.close());
   writing.catch(() => undefined);
   const chunks: Uint8Array[] = [];
   let length = 0;
