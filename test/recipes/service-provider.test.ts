@@ -5,7 +5,9 @@ import { ServiceCache, type ServiceCacheEvent } from '../../src/recipes/discover
 import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.js';
 import { serviceInstance, type ServiceInstance } from '../../src/recipes/discovery/service-instance.js';
 import { ManualClock } from '../harness/manual-clock.js';
-import { codeOf, eventually, lockPath, useClients } from './helpers.js';
+import { ZooKeeperClient } from '../../src/node.js';
+import { expireSession } from '../harness/expire-session.js';
+import { codeOf, eventually, lockPath, useClients, useProxiedServer } from './helpers.js';
 
 const inst = (id: string, extra: Partial<Parameters<typeof serviceInstance>[0]> = {}): ServiceInstance =>
   serviceInstance({ name: 'svc', id, address: 'h', port: 1, registrationTimeUTC: 1, ...extra });
@@ -116,5 +118,28 @@ describe('ServiceCache and ServiceProvider on a real server', () => {
     await using provider = discovery.serviceProvider('svc');
     await provider.start();
     expect(provider.getAllInstances().map((i) => i.id)).toEqual(['a']);
+  });
+});
+
+describe('ServiceCache across a session expiry', () => {
+  const fx = useProxiedServer();
+
+  it('goes stale at the expiry and resyncs on the new session, with what changed meanwhile', async () => {
+    fx.proxy.pass();
+    const basePath = lockPath('services');
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
+    await using discovery = new ServiceDiscovery(fx.direct, { basePath });
+    await discovery.start();
+    await discovery.registerService(inst('a'));
+    await using cache = new ServiceCache(client, 'svc', { basePath });
+    const events: string[] = [];
+    cache.addListener((e) => events.push(e.type === 'instanceAdded' || e.type === 'instanceRemoved' ? `${e.type}:${e.node}` : e.type));
+    await cache.start();
+    await expireSession(client, fx.proxy, fx.connectString);
+    await discovery.registerService(inst('b')); // while the cache's session is gone
+    await discovery.unregisterService('a');
+    await eventually(() => events.includes('resynced'), 20_000, 'resynced');
+    expect(cache.getInstances().map((i) => i.id)).toEqual(['b']);
+    expect(events.slice(events.indexOf('stale'))).toEqual(expect.arrayContaining(['stale', 'instanceAdded:b', 'instanceRemoved:a', 'resynced']));
   });
 });
