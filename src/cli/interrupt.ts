@@ -46,6 +46,46 @@ export function signalExitCode(sig: InterruptSignal): number {
 }
 
 /**
+ * Waits for one clean-up step of `command`: plainly before an interrupt; after one, saying on stderr what it waits
+ * for and giving up after `limitMs`. `waiting` hears what is waited for (undefined once done).
+ */
+async function boundedStep<T>(
+  command: string,
+  io: Pick<CliIo, 'err'>,
+  interrupted: boolean,
+  what: string,
+  work: Promise<T>,
+  limitMs: number,
+  waiting: (what: string | undefined) => void = () => {},
+): Promise<StepOutcome<T>> {
+  if (!interrupted) {
+    try {
+      return { done: true, value: await work };
+    } catch (error) {
+      return { done: false, error };
+    }
+  }
+  waiting(what);
+  io.err(`zkwire ${command}: waiting for ${what} (at most ${limitMs} ms)\n`);
+  let timer: unknown;
+  const limit = new Promise<StepOutcome<T>>((resolve) => {
+    timer = systemClock.setTimeout(() => resolve({ done: false, timedOut: true }), limitMs);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        (value): StepOutcome<T> => ({ done: true, value }),
+        (error: unknown): StepOutcome<T> => ({ done: false, error }),
+      ),
+      limit,
+    ]);
+  } finally {
+    systemClock.clearTimeout(timer);
+    waiting(undefined);
+  }
+}
+
+/**
  * Takes SIGINT, SIGTERM and SIGHUP for `command` until disposed (`using`). `exit` is how a second signal or the
  * overall bound ends the process (process.exit unless a test passes its own).
  */
@@ -77,36 +117,35 @@ export function onInterrupt(command: string, io: Pick<CliIo, 'err'>, exit: (code
     get exitCode() {
       return received === undefined ? undefined : signalExitCode(received);
     },
-    async step<T>(what: string, work: Promise<T>, limitMs = STEP_LIMIT_MS): Promise<StepOutcome<T>> {
-      if (received === undefined) {
-        try {
-          return { done: true, value: await work };
-        } catch (error) {
-          return { done: false, error };
-        }
-      }
-      waitingFor = what;
-      io.err(`zkwire ${command}: waiting for ${what} (at most ${limitMs} ms)\n`);
-      let timer: unknown;
-      const limit = new Promise<StepOutcome<T>>((resolve) => {
-        timer = systemClock.setTimeout(() => resolve({ done: false, timedOut: true }), limitMs);
-      });
-      try {
-        return await Promise.race([
-          work.then(
-            (value): StepOutcome<T> => ({ done: true, value }),
-            (error: unknown): StepOutcome<T> => ({ done: false, error }),
-          ),
-          limit,
-        ]);
-      } finally {
-        systemClock.clearTimeout(timer);
-        waitingFor = undefined;
-      }
+    step<T>(what: string, work: Promise<T>, limitMs = STEP_LIMIT_MS): Promise<StepOutcome<T>> {
+      return boundedStep(command, io, received !== undefined, what, work, limitMs, (w) => (waitingFor = w));
     },
     [Symbol.dispose]() {
       for (const sig of INTERRUPT_SIGNALS) process.off(sig, handler);
       if (bound !== undefined) systemClock.clearTimeout(bound);
     },
+  };
+}
+
+/**
+ * The interrupt of a command run inside `zkwire shell`: the shell's Ctrl-C for this command (`io.session.signal`)
+ * counts as SIGINT and the process's signals are left to the shell; from the CLI, onInterrupt.
+ */
+export function commandInterrupt(command: string, io: Pick<CliIo, 'err' | 'session'>): Interrupt {
+  const shared = io.session;
+  if (shared === undefined) return onInterrupt(command, io);
+  const signal = shared.signal;
+  return {
+    signal,
+    get received() {
+      return signal.aborted ? 'SIGINT' : undefined;
+    },
+    get exitCode() {
+      return signal.aborted ? signalExitCode('SIGINT') : undefined;
+    },
+    step<T>(what: string, work: Promise<T>, limitMs = STEP_LIMIT_MS): Promise<StepOutcome<T>> {
+      return boundedStep(command, io, signal.aborted, what, work, limitMs);
+    },
+    [Symbol.dispose]() {},
   };
 }

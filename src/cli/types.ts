@@ -1,5 +1,7 @@
 /** What every `zkwire` command gets and must provide. */
 
+import type { ZooKeeperClient } from '../node.js';
+
 export interface GlobalOptions {
   /** --server host:port[,host:port][/chroot] */
   server?: string;
@@ -25,6 +27,24 @@ export interface CliIo {
   /** Standard input as text chunks. */
   stdin: AsyncIterable<string | Uint8Array>;
   globals: GlobalOptions;
+  /**
+   * Set when the command runs inside `zkwire shell`: the command uses this open session instead of connecting (and
+   * leaves it open), and stops when `signal` aborts instead of on process signals.
+   */
+  session?: SharedSession;
+}
+
+/** The shell's session as one command sees it. */
+export interface SharedSession {
+  /** The shell's client; commands neither connect nor close it. */
+  readonly client: ZooKeeperClient;
+  /** Aborted when the user cancels this command (Ctrl-C) or leaves the shell. */
+  readonly signal: AbortSignal;
+  /**
+   * Hands the shell work that outlives the command (e.g. deleting a lock node once the link is back): the shell
+   * waits for it, bounded, before closing its session on exit. A failure of it is reported, not thrown.
+   */
+  keep(what: string, work: Promise<unknown>): void;
 }
 
 export interface Command {
@@ -33,6 +53,21 @@ export interface Command {
   summary: string;
   /** Full help text (printed by `zkwire <command> --help`). */
   usage: string;
+  /** The command's own options and positionals, as it parses them (the shell completes options from it). */
+  spec?: ArgSpec;
   /** Returns the exit status: 0 success, 1 failure, 2 usage error. */
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** What a command parses: its options and positionals (read by parseCommandArgs in commands/node-client.ts). */
+export interface ArgSpec {
+  /** Options without a value, e.g. `-r`, `--recursive`. */
+  readonly flags?: readonly string[];
+  /** Options taking a value (`--mode X` or `--mode=X`). */
+  readonly valued?: readonly string[];
+  /** Names of the positional arguments, in order; the first `required` of them must be given. */
+  readonly positionals: readonly string[];
+  readonly required: number;
+  /** The last positional takes any number of values (e.g. `decode FILE...`). */
+  readonly variadic?: boolean;
 }

@@ -12,6 +12,7 @@ export { InterProcessReadWriteLock, ReadWriteHalf } from './locks/read-write-loc
 export { InterProcessMultiLock, MultiLease } from './locks/multi-lock.js';
 export { InterProcessSemaphoreV2, type SemaphoreAcquireOptions } from './locks/semaphore-v2.js';
 export { Lease, NOT_ACQUIRED, type NotAcquired } from './locks/lease.js';
+export type { RecipeState } from './common/lifecycle.js';
 export type { AcquireOptions, InterProcessLock } from './locks/reentrant-lock.js';
 export type { LockOptions } from './locks/options.js';
 export type { LockLostPolicy } from './locks/lock-lost.js';

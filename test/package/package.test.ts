@@ -26,17 +26,19 @@ const run = promisify(execFile);
 
 /**
  * Budget for the packed tarball: what it weighs now plus room to grow, so an accidental inclusion shows. Measured
- * at 396,563 bytes and 443 files once the recipes beyond locks, the capture reader and `zkwire analyze` shipped
- * (231 KB and 317 files before them).
+ * at 494,292 bytes and 527 files once session renewal, the recipe foundation, `zkwire txnlog`/`snapshot` and the
+ * interactive shell shipped (396,563 and 443 before them; 231 KB and 317 files before the recipes beyond locks, the
+ * capture reader and `zkwire analyze`).
  */
-const MAX_PACKED_BYTES = 440_000;
-const MAX_FILES = 490;
+const MAX_PACKED_BYTES = 560_000;
+const MAX_FILES = 600;
 /**
  * What an application of the client and the mutex ships, bundled from the installed package (minified, gzip -9): a
- * guard against creep, a little above today's 25.3 KB. The figure, by area, and the 22 KB target live in
- * `npm run bench:size` and docs/performance.md#size.
+ * guard against creep, a little above today's 26.5 KB (25.3 KB before session renewal and the recipe foundation,
+ * which cost 1.2 KB between them). The figure, by area, and the 22 KB target live in `npm run bench:size` and
+ * docs/performance.md#size.
  */
-const MAX_CLIENT_MUTEX_GZIP = 26 * 1024;
+const MAX_CLIENT_MUTEX_GZIP = 27 * 1024;
 
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;

@@ -57,15 +57,15 @@ export async function converged(cache: CuratorCache, client: ZooKeeperClient): P
 export function showEvent(root: string, e: CuratorCacheEvent): string {
   const rel = (p: string): string => p.slice(root.length) || '/';
   switch (e.type) {
-    case 'NODE_CREATED':
+    case 'nodeCreated':
       return `CREATED ${rel(e.node.path)}`;
-    case 'NODE_CHANGED':
+    case 'nodeChanged':
       return `CHANGED ${rel(e.node.path)} ${new TextDecoder().decode(e.node.data)}`;
-    case 'NODE_DELETED':
+    case 'nodeDeleted':
       return `DELETED ${rel(e.oldNode.path)}`;
-    case 'INITIALIZED':
-    case 'STALE':
-    case 'RESYNCED':
+    case 'initialized':
+    case 'stale':
+    case 'resynced':
       return e.type;
   }
 }

@@ -49,10 +49,10 @@ describe('CuratorCache across a session expiry', () => {
       await expireSession(client, fx.proxy, fx.connectString);
       expect(staleAtLost).toBe(true);
 
-      await eventually(() => events.at(-1) === 'RESYNCED', 15_000, 'RESYNCED');
+      await eventually(() => events.at(-1) === 'resynced', 15_000, 'resynced');
       expect(client.sessionRenewals).toBe(1);
       expect(cache.stale).toBe(false);
-      expect(events[0]).toBe('STALE');
+      expect(events[0]).toBe('stale');
       const differences = events.slice(1, -1);
       expect([...differences].sort()).toEqual(
         [
@@ -103,8 +103,8 @@ describe('CuratorCache across a session expiry', () => {
     expect(cache.stale).toBe(true);
     fx.proxy.resetAll();
     fx.proxy.pass();
-    await eventually(() => events.at(-1) === 'RESYNCED', 15_000, 'RESYNCED');
-    expect(events[0]).toBe('STALE');
+    await eventually(() => events.at(-1) === 'resynced', 15_000, 'resynced');
+    expect(events[0]).toBe('stale');
     expect(events.slice(1, -1).sort()).toEqual(['CHANGED /changed c1', 'CREATED /born', 'DELETED /doomed']);
     expect(await converged(cache, fx.direct)).toBe(true);
     events.length = 0;
@@ -128,7 +128,7 @@ describe('CuratorCache across a session expiry', () => {
     await expireSession(client, fx.proxy, fx.connectString);
     await starting;
     expect(cache.stale).toBe(false);
-    expect(events.at(-1)).toBe('INITIALIZED');
+    expect(events.at(-1)).toBe('initialized');
     expect(events.slice(0, -1).sort()).toEqual(['CREATED /', 'CREATED /a', 'CREATED /b']);
     expect(await converged(cache, fx.direct)).toBe(true);
     await fx.direct.setData(`${root}/a`, 'a1');
@@ -147,7 +147,7 @@ describe('CuratorCache across a session expiry', () => {
     await expireSession(client, fx.proxy, fx.connectString);
     expect(client.ended).toBe(true);
     expect(cache.stale).toBe(true);
-    expect(events).toEqual(['STALE']);
+    expect(events).toEqual(['stale']);
     expect(cache.get(`${root}/a`)).toBeDefined(); // the last known tree, flagged stale
     expect(await codeOf(client.exists(root))).toBe('SESSIONEXPIRED');
   });

@@ -17,7 +17,7 @@ for (const watchMode of ['persistent', 'one-shot'] as const) {
       cache.addListener((e) => events.push(show(root, e)));
       await cache.start();
       expect(cache.usesOneShotWatches).toBe(watchMode === 'one-shot');
-      expect(events.at(-1)).toBe('INITIALIZED');
+      expect(events.at(-1)).toBe('initialized');
       expect(events.slice(0, -1).sort()).toEqual(['CREATED /', 'CREATED /a', 'CREATED /a/b', 'CREATED /c']);
       expect(new TextDecoder().decode(cache.get(`${root}/a/b`)?.data)).toBe('b0');
       expect(await converged(cache, z(1))).toBe(true);
@@ -84,7 +84,7 @@ for (const watchMode of ['persistent', 'one-shot'] as const) {
       await eventually(() => seen.length === 2, 10_000, 'created');
       await cache.close();
       await reading;
-      expect(seen).toEqual(['INITIALIZED', 'CREATED /']);
+      expect(seen).toEqual(['initialized', 'CREATED /']);
       expect(cache.size()).toBe(0);
       expect(cache.stale).toBe(true); // closed: no longer following
       expect(() => new CuratorCache(z(0), root, { watchMode: 'x' as 'auto' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
@@ -116,10 +116,10 @@ describe('CuratorCache through connection faults', () => {
       fx.proxy.pass();
       await eventually(() => converged(cache, fx.direct), 15_000, 'cache caught up');
       // stale from the disconnect until the walk after the reconnect is in, and says so, once each
-      await eventually(() => events.at(-1) === 'RESYNCED', 15_000, 'RESYNCED');
+      await eventually(() => events.at(-1) === 'resynced', 15_000, 'resynced');
       expect(cache.stale).toBe(false);
-      expect(events[0]).toBe('STALE');
-      expect(events.filter((e) => e === 'STALE' || e === 'RESYNCED')).toEqual(['STALE', 'RESYNCED']);
+      expect(events[0]).toBe('stale');
+      expect(events.filter((e) => e === 'stale' || e === 'resynced')).toEqual(['stale', 'resynced']);
       expect(events).toEqual(expect.arrayContaining(['DELETED /recreated', 'CREATED /recreated', 'DELETED /doomed', 'CREATED /born', 'CHANGED /stay s1']));
       expect(events.indexOf('DELETED /recreated')).toBeLessThan(events.indexOf('CREATED /recreated'));
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/leader/leader-latch.js';
+import { READ_ACL_UNSAFE } from '../../src/client/acl.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { childrenOf, codeOf, eventually, lockPath, serverWatchesOf, useClients, UUID } from './helpers.js';
 
@@ -68,11 +69,11 @@ describe('LeaderLatch', () => {
     expect(await codeOf(latch.await())).toBe('ILLEGAL_STATE');
     expect(await codeOf(latch.close())).toBe('ILLEGAL_STATE');
     latch.start();
-    expect(() => latch.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(latch.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await latch.close();
     expect(await codeOf(latch.close())).toBe('ILLEGAL_STATE');
     expect(await codeOf(latch.await())).toBe('ILLEGAL_STATE');
-    expect(() => latch.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(latch.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await latch[Symbol.asyncDispose](); // disposing a closed latch is fine
     expect(() => new LeaderLatch(z(0), 'relative')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(() => new LeaderLatch(z(0), path, { leadershipLost: 'never' as 'lost' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
@@ -172,4 +173,27 @@ describe('LeaderLatch', () => {
     await Promise.all([leader.close(), waiter.close()]);
     expect(await childrenOf(z(2), path)).toEqual([]);
   });
+
+  it('a latch whose directory cannot be made (NOAUTH) reports it, backs off instead of spinning, and closes at once', async () => {
+    const parent = lockPath('readonly');
+    await z(1).mkdirp(parent.slice(0, parent.lastIndexOf('/')));
+    await z(1).create(parent, null, { acl: READ_ACL_UNSAFE }); // nobody may create under it
+    const latch = new LeaderLatch(z(0), `${parent}/latch`);
+    const errors: unknown[] = [];
+    latch.addListener((e) => {
+      if (e.type === 'error') errors.push(e.error);
+    });
+    const started = latch.start();
+    await eventually(() => errors.length >= 2, 10_000, 'two reported failures');
+    expect(errors[0]).toMatchObject({ code: 'NOAUTH' });
+    // Back-off: 100 ms, doubling. Before the fix the protected create looped NONODE -> NOAUTH -> NONODE with no pause
+    // (hundreds of thousands of creates in 2 s) and close() never resolved.
+    const seen = errors.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(errors.length - seen).toBeLessThanOrEqual(2);
+    await latch.close();
+    expect(await codeOf(started)).toBe('ILLEGAL_STATE'); // closed before it was ever in the election
+    expect(latch.state).toBe('CLOSED');
+  });
+
 });

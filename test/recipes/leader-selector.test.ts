@@ -131,7 +131,7 @@ describe('LeaderSelector', () => {
     expect(() => selector.requeue()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
     expect(await codeOf(selector.close())).toBe('ILLEGAL_STATE');
     selector.start();
-    expect(() => selector.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(selector.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await eventually(() => g.current !== undefined, 10_000, 'leads');
     expect(selector.requeue()).toBe(false);
     const signal = (g.current as Leadership).signal;

@@ -88,4 +88,21 @@ describe('locks across a session expiry', () => {
     await lease.release();
     expect(await childrenOf(fx.direct, `${path}/leases`)).toEqual([]);
   });
+
+  it('a held semaphore lease is lost with its session and no longer counts; its release is harmless', async () => {
+    fx.proxy.pass();
+    await using client = await viaProxy();
+    const path = lockPath('sem');
+    const semaphore = new InterProcessSemaphoreV2(client, path, 1, { lockLost: 'lost' });
+    const lease = await semaphore.acquireOne();
+    expect(semaphore.leasesHeldInThisProcess).toBe(1);
+    await expireSession(client, fx.proxy, fx.connectString);
+    expect(lease.signal.reason).toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(semaphore.leasesHeldInThisProcess).toBe(0); // what InterProcessSemaphoreMutex.isAcquiredInThisProcess reads
+    const other = await new InterProcessSemaphoreV2(fx.direct, path, 1).acquireOne({ timeoutMs: 5000 });
+    expect(other.acquired).toBe(true);
+    if (other.acquired) await other.release();
+    await lease.release();
+    expect(await childrenOf(fx.direct, `${path}/leases`)).toEqual([]);
+  });
 });

@@ -51,7 +51,7 @@ describe('PersistentNode, PersistentTtlNode, GroupMember', () => {
     expect(await codeOf(node.setData('x'))).toBe('ILLEGAL_STATE');
     expect(await codeOf(node.close())).toBe('ILLEGAL_STATE');
     node.start();
-    expect(() => node.start()).toThrow(expect.objectContaining({ code: 'ILLEGAL_STATE' }));
+    await expect(node.start()).rejects.toMatchObject({ code: 'ILLEGAL_STATE' });
     await node.close();
     expect(() => new PersistentNode(z(0), path, '', { mode: 'ttl' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(() => new PersistentNode(z(0), path, '', { mode: 'persistent', ttlMs: 5 })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));

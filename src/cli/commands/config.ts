@@ -3,7 +3,7 @@
 import { utf8Decode } from '../../protocol/utf8.js';
 import type { NodeData } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
-import { parseCommandArgs, print, runWithClient, statToJson, usageError, type StatJson } from './node-client.js';
+import { type ArgSpec, parseCommandArgs, print, runWithClient, statToJson, usageError, type StatJson } from './node-client.js';
 
 const usage = `Usage: zkwire config [--server HOSTS] [--auth SCHEME:CRED] [--json]
 
@@ -51,15 +51,18 @@ export function printConfig(io: CliIo, config: NodeData): void {
   print(io, json, () => json.text.replace(/\n+$/, ''));
 }
 
+const spec: ArgSpec = { positionals: [], required: 0 };
+
 export const configCommand: Command = {
   name: 'config',
   summary: "print the ensemble's dynamic configuration (members and version)",
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { positionals: [], required: 0 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('config', parsed, usage, io);
-    return runWithClient('config', io, async (client) => {
-      printConfig(io, await client.getConfig());
+    return runWithClient('config', io, async (client, signal) => {
+      printConfig(io, await client.getConfig({ signal }));
       return 0;
     });
   },

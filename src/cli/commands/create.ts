@@ -2,7 +2,7 @@
 
 import type { CreateMode } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
-import { integerOption, parseCommandArgs, print, readNodeData, runWithClient, statToJson, usageError } from './node-client.js';
+import { type ArgSpec, integerOption, parseCommandArgs, print, readNodeData, runWithClient, statToJson, usageError } from './node-client.js';
 
 const MODES: readonly CreateMode[] = [
   'persistent',
@@ -30,12 +30,15 @@ With no --server, a throwaway local ZooKeeper is started and stopped.
 Exit status: 0 created, 1 error (e.g. NODEEXISTS, NONODE for a missing parent), 2 usage error.
 `;
 
+const spec: ArgSpec = { valued: ['--mode', '--ttl', '--file'], flags: ['--hex'], positionals: ['PATH', 'DATA'], required: 1 };
+
 export const createCommand: Command = {
   name: 'create',
   summary: 'create a node (persistent, ephemeral, sequential, container, ttl)',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { valued: ['--mode', '--ttl', '--file'], flags: ['--hex'], positionals: ['PATH', 'DATA'], required: 1 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('create', parsed, usage, io);
     const [path, arg] = parsed.positionals as [string, string | undefined];
     const data = await readNodeData({ arg, file: parsed.values.get('--file'), hex: parsed.flags.has('--hex') }, io);
@@ -49,10 +52,13 @@ export const createCommand: Command = {
     }
     const ttl = ttlText === undefined ? undefined : integerOption('--ttl', ttlText, 1);
     if (typeof ttl === 'string') return usageError('create', ttl, usage, io);
-    return runWithClient('create', io, async (client) => {
-      const created = await client.create(path, data ?? null, { mode, stat: true, ...(ttl === undefined ? {} : { ttl }) });
+    return runWithClient('create', io, async (client, signal) => {
+      const created = await client.create(path, data ?? null, { mode, stat: true, signal, ...(ttl === undefined ? {} : { ttl }) });
       print(io, { path: created.path, stat: statToJson(created.stat) }, () => created.path);
-      if (mode.startsWith('ephemeral')) io.err(`zkwire create: ${created.path} is ephemeral: it is gone now that this command's session has closed\n`);
+      if (mode.startsWith('ephemeral')) {
+        const until = io.session === undefined ? "it is gone now that this command's session has closed" : "it goes when the shell's session ends";
+        io.err(`zkwire create: ${created.path} is ephemeral: ${until}\n`);
+      }
       return 0;
     });
   },

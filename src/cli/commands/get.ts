@@ -1,7 +1,7 @@
 /** `zkwire get PATH`: a node's data. */
 
 import type { CliIo, Command } from '../types.js';
-import { dataToJson, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
+import { type ArgSpec, dataToJson, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire get PATH [--hex | --raw] [--server HOSTS] [--session-timeout MS] [--json]
 
@@ -15,19 +15,22 @@ With no --server, a throwaway local ZooKeeper is started and stopped.
 Exit status: 0 read, 1 error (e.g. NONODE), 2 usage error.
 `;
 
+const spec: ArgSpec = { flags: ['--hex', '--raw'], positionals: ['PATH'], required: 1 };
+
 export const getCommand: Command = {
   name: 'get',
   summary: 'print the data of a node',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { flags: ['--hex', '--raw'], positionals: ['PATH'], required: 1 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('get', parsed, usage, io);
     const path = parsed.positionals[0]!;
     const raw = parsed.flags.has('--raw');
     if (raw && (parsed.flags.has('--hex') || io.globals.json)) return usageError('get', '--raw cannot be combined with --hex or --json', usage, io);
     if (raw && io.write === undefined) return usageError('get', '--raw needs a byte stream to write to', usage, io);
-    return runWithClient('get', io, async (client) => {
-      const { data, stat } = await client.getData(path);
+    return runWithClient('get', io, async (client, signal) => {
+      const { data, stat } = await client.getData(path, { signal });
       if (raw) {
         io.write!(data);
         return 0;

@@ -3,7 +3,7 @@
 import { permsText } from '../../protocol/describe.js';
 import type { ACL } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
-import { parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
+import { type ArgSpec, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire getacl PATH [--server HOSTS] [--auth SCHEME:CRED] [--json]
 
@@ -20,16 +20,19 @@ export function aclEntryText(a: ACL): string {
   return `${a.id.scheme}:${a.id.id} ${permsText(a.perms)}`;
 }
 
+const spec: ArgSpec = { positionals: ['PATH'], required: 1 };
+
 export const getaclCommand: Command = {
   name: 'getacl',
   summary: 'print the ACL of a node (scheme:id and permission letters)',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { positionals: ['PATH'], required: 1 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('getacl', parsed, usage, io);
     const path = parsed.positionals[0]!;
-    return runWithClient('getacl', io, async (client) => {
-      const { acl, stat } = await client.getACL(path);
+    return runWithClient('getacl', io, async (client, signal) => {
+      const { acl, stat } = await client.getACL(path, { signal });
       print(
         io,
         { path, acl: acl.map((a) => ({ scheme: a.id.scheme, id: a.id.id, perms: permsText(a.perms), permsMask: a.perms })), stat: statToJson(stat) },

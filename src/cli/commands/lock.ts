@@ -17,9 +17,9 @@ import {
 } from '../../recipes/index.js';
 import { systemClock } from '../../session/clock.js';
 import { withServer } from '../../tools/local-server/with-server.js';
-import { onInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
+import { commandInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
 import { connectForCli } from '../connect.js';
-import { describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
+import { type ArgSpec, describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
 
 const KINDS = ['mutex', 'semaphore-mutex', 'read', 'write', 'semaphore'] as const;
@@ -59,8 +59,10 @@ interface LockArgs {
   json: boolean;
 }
 
+const spec: ArgSpec = { valued: ['--kind', '--leases', '--timeout', '--hold'], flags: ['--json'], positionals: ['PATH'], required: 1 };
+
 function parseLockArgs(args: string[], json: boolean): LockArgs | string {
-  const parsed = parseCommandArgs(args, { valued: ['--kind', '--leases', '--timeout', '--hold'], flags: ['--json'], positionals: ['PATH'], required: 1 });
+  const parsed = parseCommandArgs(args, spec);
   if (typeof parsed === 'string') return parsed;
   const out: LockArgs = { path: parsed.positionals[0]!, kind: 'mutex', leases: 1, timeoutMs: undefined, holdMs: 0, json: json || parsed.flags.has('--json') };
   const kind = parsed.values.get('--kind');
@@ -117,8 +119,8 @@ function holdFor(ms: number, signal: AbortSignal): Promise<'held' | 'aborted'> {
   });
 }
 
+/** The CLI's lock: connects, takes and holds the lock, closes the session. */
 async function runLock(a: LockArgs, connectString: string, io: CliIo, interrupt: Interrupt): Promise<number> {
-  const print = (obj: Record<string, unknown>, text: string): void => io.out(a.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
   const connected = await interrupt.step(`a session with ${connectString}`, connectForCli('lock', connectString, io, interrupt.signal));
   if (!connected.done) {
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
@@ -127,65 +129,80 @@ async function runLock(a: LockArgs, connectString: string, io: CliIo, interrupt:
   }
   const client = connected.value;
   try {
-    const started = performance.now();
-    let result: Acquired;
-    try {
-      result = await acquire(client, a, interrupt.signal);
-    } catch (e) {
-      if (interrupt.received !== undefined) {
-        // The recipe deletes its waiting node on abort; closing the session below removes it if that did not reach the server.
-        print({ acquired: false, interrupted: interrupt.received }, `interrupted by ${interrupt.received} while waiting for ${a.path}; nothing held`);
-        return interrupt.exitCode!;
-      }
-      printError(io, 'lock', e);
-      return 1;
-    }
-    const waitedMs = Math.round(performance.now() - started);
-    if (!result.acquired) {
-      print({ acquired: false, waitedMs }, `not acquired: ${a.path} still held by others after ${waitedMs} ms`);
-      return 2;
-    }
-    const lease = result;
-    print(
-      { acquired: true, node: lease.node, fencingToken: lease.fencingToken.toString(), waitedMs },
-      `acquired ${lease.node} fencingToken=${lease.fencingToken} after ${waitedMs} ms`,
-    );
-    const stop = AbortSignal.any([lease.signal, interrupt.signal]);
-    const held = a.holdMs > 0 ? await holdFor(a.holdMs, stop) : lease.signal.aborted ? 'aborted' : 'held';
-    if (held === 'aborted' && lease.signal.aborted && interrupt.received === undefined) {
-      const reason = lease.signal.reason;
-      const code = reason instanceof ZooKeeperError ? reason.code : 'UNKNOWN_ERROR';
-      print({ lost: true, reason: code, message: describeError(reason) }, `lost ${lease.node}: ${describeError(reason)}`);
-      // No release: it could only wait for a session that is gone or cut off; closing drops the ephemeral node.
-      return 3;
-    }
-    const released = await interrupt.step(`the delete of ${lease.node} to reach the server`, lease.release());
-    if (released.done) print({ released: true }, `released ${lease.node}`);
-    else {
-      // Never claim a release that did not happen: the node may still be there until the session ends.
-      const error = 'error' in released ? released.error : new ZooKeeperError('TIMEOUT', `no answer within ${STEP_LIMIT_MS} ms`);
-      const code = error instanceof ZooKeeperError ? error.code : 'UNKNOWN_ERROR';
-      print(
-        { released: false, error: { code, message: describeError(error) } },
-        `NOT confirmed released: ${lease.node}: ${describeError(error)}; the node goes when the session ends (closing it now)`,
-      );
-      if (interrupt.exitCode === undefined) return 1;
-    }
-    return interrupt.exitCode ?? 0;
+    return await holdLock(a, client, io, interrupt);
   } finally {
     await interrupt.step('the session to close', client.close());
   }
+}
+
+/**
+ * Takes the lock on `client`, holds it, releases it (also when interrupted), and says each step; the exit status
+ * as the usage text gives it. The client stays open: the CLI closes its own, the shell's goes on.
+ */
+async function holdLock(a: LockArgs, client: ZooKeeperClient, io: CliIo, interrupt: Interrupt): Promise<number> {
+  const print = (obj: Record<string, unknown>, text: string): void => io.out(a.json ? `${JSON.stringify(obj)}\n` : `${text}\n`);
+  const started = performance.now();
+  let result: Acquired;
+  try {
+    result = await acquire(client, a, interrupt.signal);
+  } catch (e) {
+    if (interrupt.received !== undefined) {
+      // The recipe deletes its waiting node on abort; closing the session below removes it if that did not reach the server.
+      print({ acquired: false, interrupted: interrupt.received }, `interrupted by ${interrupt.received} while waiting for ${a.path}; nothing held`);
+      return interrupt.exitCode!;
+    }
+    printError(io, 'lock', e);
+    return 1;
+  }
+  const waitedMs = Math.round(performance.now() - started);
+  if (!result.acquired) {
+    print({ acquired: false, waitedMs }, `not acquired: ${a.path} still held by others after ${waitedMs} ms`);
+    return 2;
+  }
+  const lease = result;
+  print(
+    { acquired: true, node: lease.node, fencingToken: lease.fencingToken.toString(), waitedMs },
+    `acquired ${lease.node} fencingToken=${lease.fencingToken} after ${waitedMs} ms`,
+  );
+  const stop = AbortSignal.any([lease.signal, interrupt.signal]);
+  const held = a.holdMs > 0 ? await holdFor(a.holdMs, stop) : lease.signal.aborted ? 'aborted' : 'held';
+  if (held === 'aborted' && lease.signal.aborted && interrupt.received === undefined) {
+    const reason = lease.signal.reason;
+    const code = reason instanceof ZooKeeperError ? reason.code : 'UNKNOWN_ERROR';
+    print({ lost: true, reason: code, message: describeError(reason) }, `lost ${lease.node}: ${describeError(reason)}`);
+    // From the CLI, no release: it could only wait for a session that is gone or cut off; closing drops the
+    // ephemeral node. The shell's session goes on, so the node may outlive this command: the release (which retries
+    // through reconnects) goes on in the shell, which waits for it before closing the session on exit.
+    io.session?.keep(`the delete of ${lease.node}`, lease.release());
+    return 3;
+  }
+  const released = await interrupt.step(`the delete of ${lease.node} to reach the server`, lease.release());
+  if (released.done) print({ released: true }, `released ${lease.node}`);
+  else {
+    // Never claim a release that did not happen: the node may still be there until the session ends.
+    const error = 'error' in released ? released.error : new ZooKeeperError('TIMEOUT', `no answer within ${STEP_LIMIT_MS} ms`);
+    const code = error instanceof ZooKeeperError ? error.code : 'UNKNOWN_ERROR';
+    print(
+      { released: false, error: { code, message: describeError(error) } },
+      `NOT confirmed released: ${lease.node}: ${describeError(error)}; the node goes when the session ends (${io.session === undefined ? 'closing it now' : 'when the shell exits, or sooner once the delete gets through'})`,
+    );
+    io.session?.keep(`the delete of ${lease.node}`, lease.release());
+    if (interrupt.exitCode === undefined) return 1;
+  }
+  return interrupt.exitCode ?? 0;
 }
 
 export const lockCommand: Command = {
   name: 'lock',
   summary: 'acquire, hold and release a lock (mutex, read/write, semaphore) from the shell',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseLockArgs(args, io.globals.json);
     if (typeof parsed === 'string') return usageError('lock', parsed, usage, io);
-    using interrupt = onInterrupt('lock', io);
+    using interrupt = commandInterrupt('lock', io);
     try {
+      if (io.session !== undefined) return await holdLock(parsed, io.session.client, io, interrupt);
       return await withServer(io.globals, io, ({ connectString }) => runLock(parsed, connectString, io, interrupt));
     } catch (e) {
       if (interrupt.exitCode !== undefined) return interrupt.exitCode;

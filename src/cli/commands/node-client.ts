@@ -12,21 +12,11 @@ import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
-import type { CliIo } from '../types.js';
+import type { ArgSpec, CliIo } from '../types.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
 
-export interface ArgSpec {
-  /** Options without a value, e.g. `-r`, `--recursive`. */
-  readonly flags?: readonly string[];
-  /** Options taking a value (`--mode X` or `--mode=X`). */
-  readonly valued?: readonly string[];
-  /** Names of the positional arguments, in order; the first `required` of them must be given. */
-  readonly positionals: readonly string[];
-  readonly required: number;
-  /** The last positional takes any number of values (e.g. `decode FILE...`). */
-  readonly variadic?: boolean;
-}
+export type { ArgSpec } from '../types.js';
 
 export interface ParsedCommandArgs {
   readonly positionals: string[];
@@ -144,21 +134,37 @@ export interface RunOptions {
   readonly interrupt?: Interrupt;
 }
 
+/** The exit status of a command the shell's user cancelled (Ctrl-C): 128 + SIGINT, as when the CLI is interrupted. */
+export const CANCELLED_EXIT = 130;
+
 /**
- * Connects (to --server, or a throwaway local server started for this command), runs `fn`, closes the client.
- * Any error — connecting, the operation, the local server — is printed as `zkwire CMD: CODE: detail`, exit 1.
+ * Runs `fn` with a client and the signal that cancels the command. From the CLI: connects (to --server, or a
+ * throwaway local server started for this command), runs `fn`, closes the client. In the shell: runs `fn` on the
+ * shell's session, which stays open, and `signal` is the user's Ctrl-C. Any error — connecting, the operation,
+ * the local server — is printed as `zkwire CMD: CODE: detail`, exit 1; one caused by cancelling is not printed.
  */
 export async function runWithClient(
   command: string,
   io: CliIo,
-  fn: (client: ZooKeeperClient) => Promise<number>,
+  fn: (client: ZooKeeperClient, signal: AbortSignal) => Promise<number>,
   opts: RunOptions = {},
 ): Promise<number> {
+  const shared = io.session;
+  if (shared !== undefined) {
+    try {
+      return await fn(shared.client, shared.signal);
+    } catch (e) {
+      if (shared.signal.aborted) return CANCELLED_EXIT;
+      printError(io, command, e);
+      return 1;
+    }
+  }
+  const signal = opts.interrupt?.signal ?? new AbortController().signal;
   try {
     return await withServer(io.globals, io, async ({ connectString }) => {
       const client = await connectForCli(command, connectString, io, opts.interrupt?.signal);
       try {
-        return await fn(client);
+        return await fn(client, signal);
       } finally {
         await (opts.interrupt?.step('the session to close', client.close()) ?? client.close());
       }

@@ -3,7 +3,7 @@
 import { reconfig, type ReconfigChange } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
 import { printConfig } from './config.js';
-import { parseCommandArgs, runWithClient, usageError } from './node-client.js';
+import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire reconfig [--add SPEC]... [--remove ID[,ID...]]... [--from-config VERSION]
        zkwire reconfig --members SPEC[,SPEC...] [--from-config VERSION]
@@ -44,12 +44,15 @@ function changeFrom(repeated: ReadonlyMap<string, readonly string[]>, fromConfig
   return { ...(joining.length > 0 ? { joining } : {}), ...(leaving.length > 0 ? { leaving } : {}), ...from };
 }
 
+const spec: ArgSpec = { valued: ['--add', '--remove', '--members', '--from-config'], positionals: [], required: 0 };
+
 export const reconfigCommand: Command = {
   name: 'reconfig',
   summary: "change the ensemble's membership (incremental --add/--remove, or bulk --members)",
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { valued: ['--add', '--remove', '--members', '--from-config'], positionals: [], required: 0 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('reconfig', parsed, usage, io);
     const change = changeFrom(parsed.repeated, parsed.values.get('--from-config'));
     if (typeof change === 'string') return usageError('reconfig', change, usage, io);

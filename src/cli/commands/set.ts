@@ -1,7 +1,7 @@
 /** `zkwire set PATH DATA`: replaces a node's data, optionally only at an expected version. */
 
 import type { CliIo, Command } from '../types.js';
-import { integerOption, parseCommandArgs, print, readNodeData, runWithClient, statToJson, statToText, usageError } from './node-client.js';
+import { type ArgSpec, integerOption, parseCommandArgs, print, readNodeData, runWithClient, statToJson, statToText, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire set PATH (DATA | - | --file F) [--hex] [--version V] [--server HOSTS] [--json]
 
@@ -17,12 +17,15 @@ With no --server, a throwaway local ZooKeeper is started and stopped.
 Exit status: 0 set, 1 error (e.g. NONODE, BADVERSION), 2 usage error.
 `;
 
+const spec: ArgSpec = { valued: ['--version', '--file'], flags: ['--hex'], positionals: ['PATH', 'DATA'], required: 1 };
+
 export const setCommand: Command = {
   name: 'set',
   summary: 'set the data of a node',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { valued: ['--version', '--file'], flags: ['--hex'], positionals: ['PATH', 'DATA'], required: 1 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('set', parsed, usage, io);
     const [path, arg] = parsed.positionals as [string, string | undefined];
     const v = parsed.values.get('--version');
@@ -31,8 +34,8 @@ export const setCommand: Command = {
     const data = await readNodeData({ arg, file: parsed.values.get('--file'), hex: parsed.flags.has('--hex') }, io);
     if (data === undefined) return usageError('set', 'give DATA, - (standard input) or --file F', usage, io);
     if (typeof data === 'string') return usageError('set', data, usage, io);
-    return runWithClient('set', io, async (client) => {
-      const stat = await client.setData(path, data, { version });
+    return runWithClient('set', io, async (client, signal) => {
+      const stat = await client.setData(path, data, { version, signal });
       print(io, { path, stat: statToJson(stat) }, () => statToText(stat));
       return 0;
     });

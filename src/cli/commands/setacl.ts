@@ -3,7 +3,7 @@
 import { Perms, type ACL } from '../../node.js';
 import type { CliIo, Command } from '../types.js';
 import { aclEntryText } from './getacl.js';
-import { integerOption, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
+import { type ArgSpec, integerOption, parseCommandArgs, print, runWithClient, statToJson, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire setacl PATH ACL [--version V] [--server HOSTS] [--auth SCHEME:CRED] [--json]
 
@@ -39,12 +39,15 @@ export function parseAcl(text: string): ACL[] | string {
   return acl;
 }
 
+const spec: ArgSpec = { valued: ['--version'], positionals: ['PATH', 'ACL'], required: 2 };
+
 export const setaclCommand: Command = {
   name: 'setacl',
   summary: 'set the ACL of a node (scheme:id:perms[,...], as zkCli writes it)',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { valued: ['--version'], positionals: ['PATH', 'ACL'], required: 2 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('setacl', parsed, usage, io);
     const [path, text] = parsed.positionals as [string, string];
     const acl = parseAcl(text);
@@ -52,9 +55,9 @@ export const setaclCommand: Command = {
     const v = parsed.values.get('--version');
     const version = v === undefined ? -1 : integerOption('--version', v, 0);
     if (typeof version === 'string') return usageError('setacl', version, usage, io);
-    return runWithClient('setacl', io, async (client) => {
-      const stat = await client.setACL(path, acl, { version });
-      const now = await client.getACL(path);
+    return runWithClient('setacl', io, async (client, signal) => {
+      const stat = await client.setACL(path, acl, { version, signal });
+      const now = await client.getACL(path, { signal });
       print(io, { path, stat: statToJson(stat) }, () => now.acl.map(aclEntryText).join('\n'));
       return 0;
     });

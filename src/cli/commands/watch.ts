@@ -6,8 +6,9 @@
  */
 
 import type { CliIo, Command } from '../types.js';
-import { onInterrupt } from '../interrupt.js';
-import { parseCommandArgs, runWithClient, usageError } from './node-client.js';
+import type { PersistentWatch } from '../../node.js';
+import { commandInterrupt } from '../interrupt.js';
+import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire watch PATH [--recursive] [--server HOSTS] [--session-timeout MS]
 
@@ -25,33 +26,43 @@ With no --server, a throwaway local ZooKeeper is started and stopped.
 Exit status: 128 + signal when interrupted, 1 error or the session ended (expired), 2 usage error.
 `;
 
+const spec: ArgSpec = { flags: ['--recursive', '-R'], positionals: ['PATH'], required: 1 };
+
 export const watchCommand: Command = {
   name: 'watch',
   summary: 'stream the events of a persistent (or recursive) watch as JSON lines',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { flags: ['--recursive', '-R'], positionals: ['PATH'], required: 1 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('watch', parsed, usage, io);
     const path = parsed.positionals[0]!;
     const mode = parsed.flags.size > 0 ? 'persistent-recursive' : 'persistent';
     // Taken before connecting, so an early signal still closes cleanly instead of killing the process mid-handshake.
-    using interrupt = onInterrupt('watch', io);
+    using interrupt = commandInterrupt('watch', io);
+    const inShell = io.session !== undefined;
     return await runWithClient(
       'watch',
       io,
       async (client) => {
-        const offState = client.onStateChange((c) =>
-          io.err(`zkwire watch: ${c.from} -> ${c.to}${c.reason === undefined ? '' : ` (${c.reason.message})`}\n`),
-        );
-        // Closing the client ends the watch's iteration (a final Closed event); no removeWatches round trip is
-        // needed, and none is attempted on a link that may be down. Our own close is no news on stderr.
+        // The shell shows the session's state in its prompt; the CLI tells stderr.
+        const offState = inShell
+          ? () => {}
+          : client.onStateChange((c) => io.err(`zkwire watch: ${c.from} -> ${c.to}${c.reason === undefined ? '' : ` (${c.reason.message})`}\n`));
+        let watch: PersistentWatch | undefined;
+        // From the CLI, closing the client ends the watch's iteration (a final Closed event); no removeWatches round
+        // trip is needed, and none is attempted on a link that may be down. Our own close is no news on stderr.
+        // In the shell the session goes on: the watch alone is removed, which ends its iteration at once; the
+        // server's removal may fail on a link that is down, and then the server drops it with the session.
         const stop = (): void => {
           offState();
-          void client.close();
+          if (!inShell) void client.close();
+          else void watch?.close().catch(() => {});
         };
         interrupt.signal.addEventListener('abort', stop, { once: true });
         try {
-          const watch = await client.addWatch(path, { mode, signal: interrupt.signal });
+          watch = await client.addWatch(path, { mode, signal: interrupt.signal });
+          if (interrupt.signal.aborted) stop();
           io.err(`watching ${path} (${mode})\n`);
           let last: string | undefined;
           for await (const event of watch) {

@@ -1,7 +1,7 @@
 /** `zkwire whoami`: the identities the server attaches to this connection (ZooKeeper 3.7+). */
 
 import type { CliIo, Command } from '../types.js';
-import { parseCommandArgs, print, runWithClient, usageError } from './node-client.js';
+import { type ArgSpec, parseCommandArgs, print, runWithClient, usageError } from './node-client.js';
 
 const usage = `Usage: zkwire whoami [--server HOSTS] [--session-timeout MS] [--json]
 
@@ -12,15 +12,18 @@ With no --server, a throwaway local ZooKeeper is started and stopped.
 Exit status: 0 answered, 1 error (UNIMPLEMENTED before ZooKeeper 3.7), 2 usage error.
 `;
 
+const spec: ArgSpec = { positionals: [], required: 0 };
+
 export const whoamiCommand: Command = {
   name: 'whoami',
   summary: 'the identities the server sees for this connection',
   usage,
+  spec,
   async run(args: string[], io: CliIo): Promise<number> {
-    const parsed = parseCommandArgs(args, { positionals: [], required: 0 });
+    const parsed = parseCommandArgs(args, spec);
     if (typeof parsed === 'string') return usageError('whoami', parsed, usage, io);
-    return runWithClient('whoami', io, async (client) => {
-      const identities = await client.whoAmI();
+    return runWithClient('whoami', io, async (client, signal) => {
+      const identities = await client.whoAmI({ signal });
       print(io, { identities }, () => identities.map((i) => `${i.scheme} ${i.user}`).join('\n'));
       return 0;
     });

@@ -36,25 +36,29 @@ import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable } from '../../errors.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, retryableOn } from '../common/connection.js';
-import { aborted, badArgument, illegalState, sessionEnded } from '../common/errors.js';
+import { badArgument, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
 import { TreeStore, type ChildData } from './tree-store.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 export type { ChildData } from './tree-store.js';
 
-/** What listeners and iterators of a CuratorCache hear (Curator's CuratorCacheListener). */
+/**
+ * What listeners and iterators of a CuratorCache hear: Curator's CuratorCacheListener events (NODE_CREATED,
+ * NODE_CHANGED, NODE_DELETED, INITIALIZED), named in the one casing every zkwire recipe's events use.
+ */
 export type CuratorCacheEvent =
-  | { readonly type: 'NODE_CREATED'; readonly node: ChildData }
-  | { readonly type: 'NODE_CHANGED'; readonly oldNode: ChildData; readonly node: ChildData }
-  | { readonly type: 'NODE_DELETED'; readonly oldNode: ChildData }
-  | { readonly type: 'INITIALIZED' }
+  | { readonly type: 'nodeCreated'; readonly node: ChildData }
+  | { readonly type: 'nodeChanged'; readonly oldNode: ChildData; readonly node: ChildData }
+  | { readonly type: 'nodeDeleted'; readonly oldNode: ChildData }
+  | { readonly type: 'initialized' }
   /** The cache may no longer match the server (connection suspended or lost); the node events go on as it catches up. */
-  | { readonly type: 'STALE' }
+  | { readonly type: 'stale' }
   /** The cache matches the server again: the walk after the reconnection is in, its differences emitted before this. */
-  | { readonly type: 'RESYNCED' };
+  | { readonly type: 'resynced' };
 
 /** What a CuratorCache caches and which watches it keeps it current with. */
 export interface CuratorCacheOptions {
@@ -74,7 +78,7 @@ export interface CuratorCacheOptions {
  * loading then kept current (complete once start() resolves, i.e. after INITIALIZED); `CLOSED` no longer watched
  * and emptied. A closed cache cannot restart.
  */
-export type CuratorCacheState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type CuratorCacheState = RecipeState;
 
 type Read<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -86,7 +90,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   readonly #store = new TreeStore();
   readonly #events = new EventHub<CuratorCacheEvent>();
   readonly #stop = new AbortController();
-  #state: CuratorCacheState = 'LATENT';
+  readonly #life: Lifecycle;
   #oneShot = false;
   #watch: PersistentWatch | undefined;
   #unsubscribe: () => void = () => undefined;
@@ -102,7 +106,6 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   #stale = true;
   /** The first walk round that can make the cache current again (Infinity while the client is not connected). */
   #resyncFrom = 0;
-  readonly #initialLoad: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   readonly #dataWatched = new Set<string>();
   readonly #childWatched = new Set<string>();
   #rootExistsWatched = false;
@@ -122,16 +125,12 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#singleNode = options.singleNode ?? false;
     this.#watchMode = mode;
     this.#clock = clockOf(options.clock);
-    let resolve!: () => void;
-    let reject!: (err: unknown) => void;
-    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-    promise.catch(() => undefined);
-    this.#initialLoad = { promise, resolve, reject };
+    this.#life = new Lifecycle('CuratorCache', path);
   }
 
   /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (the cache is then empty). */
   get state(): CuratorCacheState {
-    return this.#state;
+    return this.#life.state;
   }
 
   /**
@@ -140,7 +139,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
    * started or closed.
    */
   get stale(): boolean {
-    return this.#state !== 'STARTED' || this.#stale;
+    return this.#life.state !== 'STARTED' || this.#stale;
   }
 
   /** True when the cache runs on one-shot watches (the fallback). */
@@ -149,13 +148,15 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   }
 
   /**
-   * Sets the watch and loads the tree; resolves once the initial load is in (INITIALIZED has been emitted). Rejects
-   * with ABORTED on `signal` (the cache keeps starting), with the session's error if it ends first.
-   * ILLEGAL_STATE if started already or closed.
+   * Sets the watch and loads the tree; resolves once the initial load is in (`initialized` has been emitted). Rejects
+   * with ABORTED on `signal` (the cache keeps starting), with the client's end if it ends first (see
+   * common/lifecycle.ts). ILLEGAL_STATE if started already or closed.
    */
-  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
-    if (this.#state !== 'LATENT') throw illegalState('CuratorCache.start', this.path, `cannot start a cache that is ${this.#state}`);
-    this.#state = 'STARTED';
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => this.#startWatching());
+  }
+
+  #startWatching(): void {
     this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
       if (event === 'RECONNECTED') {
         // a new session or the same one: either way the watches missed what happened meanwhile; walk again
@@ -165,17 +166,9 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       }
       this.#resyncFrom = Infinity;
       this.#markStale();
-      if (event === 'LOST' && isSessionOver(this.#client)) this.#initialLoad.reject(sessionEnded(this.#client, 'CuratorCache', this.path));
+      if (event === 'LOST' && isSessionOver(this.#client)) this.#life.fail(sessionEnded(this.#client, 'CuratorCache', this.path));
     });
     void this.#begin();
-    const signal = options.signal;
-    if (signal === undefined) return this.#initialLoad.promise;
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(aborted(signal, 'CuratorCache.start', this.path));
-      if (signal.aborted) onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#initialLoad.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
   }
 
   /** The cached node at `path`, if any. */
@@ -208,11 +201,9 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
 
   /** Stops watching and empties the cache. ILLEGAL_STATE unless started. */
   async close(): Promise<void> {
-    if (this.#state !== 'STARTED') throw illegalState('CuratorCache.close', this.path, `cannot close a cache that is ${this.#state}`);
-    this.#state = 'CLOSED';
+    this.#life.close();
     this.#stop.abort();
     this.#unsubscribe();
-    this.#initialLoad.reject(illegalState('CuratorCache.start', this.path, 'closed before the initial load'));
     await this.#watch?.close();
     await this.#tail;
     await this.#removeOneShotWatches();
@@ -225,8 +216,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
    * streams), else just marks it CLOSED.
    */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') await this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) await this.close();
   }
 
   /** Takes back the fallback's pending one-shot watches, so a closed cache leaves nothing on the server. */
@@ -266,11 +256,11 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       } catch (err) {
         if (stop.aborted) return;
         if (isSessionOver(this.#client)) {
-          this.#initialLoad.reject(sessionEnded(this.#client, 'CuratorCache', this.path));
+          this.#life.fail(sessionEnded(this.#client, 'CuratorCache', this.path));
           return;
         }
         // refused for good (NOAUTH, ...): start() hears it; the cache keeps trying, backing off
-        if (!retryableOn(this.#client, err)) this.#initialLoad.reject(err);
+        if (!retryableOn(this.#client, err)) this.#life.fail(err);
       }
     }
   }
@@ -303,7 +293,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
 
   /** Walks the whole cached tree from the root; nodes not seen on the walk are then removed. */
   #walk(): void {
-    if (this.#state !== 'STARTED') return;
+    if (this.#life.state !== 'STARTED') return;
     this.#round++;
     this.#refresh(this.path, true);
   }
@@ -331,7 +321,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
         this.#dataWatched.add(path);
         void watch.then((event) => {
           this.#dataWatched.delete(path);
-          if (this.#state === 'STARTED' && (event.type === 'NodeDataChanged' || event.type === 'NodeDeleted')) this.#refresh(path, false);
+          if (this.#life.state === 'STARTED' && (event.type === 'NodeDataChanged' || event.type === 'NodeDeleted')) this.#refresh(path, false);
         });
       }
       const replaced = this.#reconcile(path, { path, stat, data });
@@ -361,7 +351,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
         this.#childWatched.add(path);
         void value.watch.then((event) => {
           this.#childWatched.delete(path);
-          if (this.#state === 'STARTED' && event.type === 'NodeChildrenChanged') this.#list(path, false);
+          if (this.#life.state === 'STARTED' && event.type === 'NodeChildrenChanged') this.#list(path, false);
         });
       }
       const present = new Set(names.map((name) => joinPath(path, name)));
@@ -382,7 +372,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       }
       void answer.value.watch.then(() => {
         this.#rootExistsWatched = false;
-        if (this.#state === 'STARTED') this.#refresh(this.path, true);
+        if (this.#life.state === 'STARTED') this.#refresh(this.path, true);
       });
       if (answer.value.stat !== null) this.#refresh(this.path, true);
     });
@@ -397,7 +387,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     );
     this.#tail = this.#tail.then(async () => {
       const answer = await settled;
-      if (this.#state !== 'STARTED') return;
+      if (this.#life.state !== 'STARTED') return;
       try {
         apply(answer, round);
       } finally {
@@ -425,12 +415,12 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     if (!this.#initialized) {
       this.#initialized = true;
       this.#stale = !current;
-      this.#events.emit({ type: 'INITIALIZED' });
-      this.#initialLoad.resolve();
-      if (this.#stale) this.#events.emit({ type: 'STALE' });
+      this.#events.emit({ type: 'initialized' });
+      this.#life.ready();
+      if (this.#stale) this.#events.emit({ type: 'stale' });
     } else if (this.#stale && current) {
       this.#stale = false;
-      this.#events.emit({ type: 'RESYNCED' });
+      this.#events.emit({ type: 'resynced' });
     }
   }
 
@@ -438,32 +428,32 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   #markStale(): void {
     if (this.#stale) return;
     this.#stale = true;
-    this.#events.emit({ type: 'STALE' });
+    this.#events.emit({ type: 'stale' });
   }
 
   /** Brings the cached `path` in line with an answer from the server. Returns true when the node was replaced. */
   #reconcile(path: string, node: ChildData | undefined): boolean {
     const old = this.#store.get(path);
     if (node === undefined) {
-      if (old !== undefined) for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'NODE_DELETED', oldNode: gone });
+      if (old !== undefined) for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'nodeDeleted', oldNode: gone });
       return false;
     }
     const isRoot = path === this.path;
     if (old === undefined) {
       this.#store.put(node, this.#round, isRoot);
-      this.#events.emit({ type: 'NODE_CREATED', node });
+      this.#events.emit({ type: 'nodeCreated', node });
       return false;
     }
     if (old.stat.czxid !== node.stat.czxid) {
       // deleted and created again while we were not looking (CURATOR-391)
-      for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'NODE_DELETED', oldNode: gone });
+      for (const gone of this.#store.removeSubtree(path)) this.#events.emit({ type: 'nodeDeleted', oldNode: gone });
       this.#store.put(node, this.#round, isRoot);
-      this.#events.emit({ type: 'NODE_CREATED', node });
+      this.#events.emit({ type: 'nodeCreated', node });
       return true;
     }
     if (node.stat.mzxid > old.stat.mzxid) {
       this.#store.put(node, this.#round, isRoot);
-      this.#events.emit({ type: 'NODE_CHANGED', oldNode: old, node });
+      this.#events.emit({ type: 'nodeChanged', oldNode: old, node });
     } else if (node.stat.pzxid > old.stat.pzxid) {
       this.#store.put(node, this.#round, isRoot); // only its children changed: fresher stat, no event (as Curator)
     } else {

@@ -112,12 +112,17 @@ export class CallDeadline implements Disposable {
   readonly #caller: AbortSignal | undefined;
   readonly #clock: Clock;
   readonly #what: string;
-  readonly #path: string;
+  readonly #path: string | undefined;
   #handle: unknown;
   #timedOut = false;
   #onAbort: (() => void) | undefined;
 
-  constructor(options: { readonly timeoutMs?: number | undefined; readonly signal?: AbortSignal | undefined }, what: string, path: string, clock: Clock = systemClock) {
+  constructor(
+    options: { readonly timeoutMs?: number | undefined; readonly signal?: AbortSignal | undefined },
+    what: string,
+    path: string | undefined,
+    clock: Clock = systemClock,
+  ) {
     const { signal, timeoutMs } = options;
     if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.addEventListener !== 'function')) {
       throw badArgument(what, path, 'signal must be an AbortSignal');

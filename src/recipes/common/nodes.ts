@@ -24,7 +24,7 @@ import type { Stat } from '../../client/types.js';
 import { isCode, isRetryable, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { isConnected, isSessionRenewed } from './connection.js';
+import { isConnected, isSessionRenewed, retryableOn } from './connection.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
 import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
@@ -187,7 +187,7 @@ export class NodeOps {
       const ephemeral = mode === 'ephemeral-sequential' || mode === 'ephemeral';
       // The session expired with the create in flight: an ephemeral node went with it; a persistent one is looked for.
       if (ephemeral && isSessionRenewed(this.client, err)) return { failed: err };
-      if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
+      if (!retryableOn(this.client, err)) throw err;
       const found = await this.#findOurNode(dir, protectedId, ephemeral, signal);
       return found === undefined ? { failed: err } : { ...found, children: undefined };
     }
@@ -242,7 +242,7 @@ export class NodeOps {
           if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
           return;
         } catch (err) {
-          if (!isRetryable(err) && !isSessionRenewed(this.client, err)) return;
+          if (!retryableOn(this.client, err)) return;
         }
         if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
       }
@@ -260,7 +260,7 @@ export class NodeOps {
       try {
         return await run();
       } catch (err) {
-        if (!isRetryable(err) && !isSessionRenewed(this.client, err)) throw err;
+        if (!retryableOn(this.client, err)) throw err;
         await this.#backOff(failures, started, err, signal);
         await this.client.waitConnected({ signal });
       }

@@ -56,20 +56,20 @@ export class ServiceCache implements RecipeEvents<ServiceCacheEvent>, AsyncDispo
     this.#cache = new CuratorCache(client, this.path);
     this.#cache.addListener((event) => {
       switch (event.type) {
-        case 'NODE_CREATED':
-        case 'NODE_CHANGED':
+        case 'nodeCreated':
+        case 'nodeChanged':
           this.#put(event.node);
           return;
-        case 'NODE_DELETED':
+        case 'nodeDeleted':
           this.#remove(event.oldNode.path);
           return;
-        case 'INITIALIZED':
+        case 'initialized':
           this.#events.emit({ type: 'initialized' });
           return;
-        case 'STALE':
+        case 'stale':
           this.#events.emit({ type: 'stale' });
           return;
-        case 'RESYNCED':
+        case 'resynced':
           this.#events.emit({ type: 'resynced' });
       }
     });

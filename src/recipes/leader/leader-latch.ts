@@ -40,6 +40,7 @@ import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
 import { clockOf, type Clock } from '../../session/clock.js';
@@ -48,11 +49,11 @@ import { clockOf, type Clock } from '../../session/clock.js';
 export const LATCH_NAME = 'latch-';
 
 /**
- * Where a LeaderLatch is in its life (Curator's LeaderLatch.State): `LATENT` constructed, not yet started;
- * `STARTED` in the election (leading or waiting to); `CLOSED` left the election for good (a latch cannot restart:
- * make a new one).
+ * Where a LeaderLatch is in its life (Curator's LeaderLatch.State, the lifecycle every recipe shares: see
+ * common/lifecycle.ts): `LATENT` constructed, not yet started; `STARTED` in the election (leading or waiting to);
+ * `CLOSED` left the election for good (a latch cannot restart: make a new one).
  */
-export type LeaderLatchState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type LeaderLatchState = RecipeState;
 
 /** Curator's LeaderLatch.CloseMode: whether close() tells listeners that leadership ended. */
 export type CloseMode = 'SILENT' | 'NOTIFY_LEADER';
@@ -110,7 +111,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   readonly #stop = new AbortController();
   readonly #stopped: Promise<void>;
 
-  #state: LeaderLatchState = 'LATENT';
+  readonly #life: Lifecycle;
   #ourPath: string | undefined;
   #term: Term | undefined;
   #lastLoss: ZooKeeperError;
@@ -130,6 +131,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     options: LeaderLatchOptions = {},
   ) {
     checkRecipePath(path, 'LeaderLatch');
+    this.#life = new Lifecycle('LeaderLatch', path);
     const policy = options.leadershipLost ?? 'suspended';
     if (policy !== 'suspended' && policy !== 'lost') throw badArgument('LeaderLatch', path, 'leadershipLost must be "suspended" or "lost"');
     const closeMode = options.closeMode ?? 'SILENT';
@@ -163,15 +165,19 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
    * `CLOSED` after close() or disposal.
    */
   get state(): LeaderLatchState {
-    return this.#state;
+    return this.#life.state;
   }
 
-  /** Joins the election: creates our node in the background (waiting for a connection if need be). Once only. */
-  start(): void {
-    if (this.#state !== 'LATENT') throw illegalState('LeaderLatch.start', this.path, `cannot start a latch that is ${this.#state}`);
-    this.#state = 'STARTED';
-    this.#listen(this.#client);
-    this.#loop = this.#run();
+  /**
+   * Joins the election: our node is created in the background (waiting for a connection if need be). The promise
+   * resolves once it is in the election; awaiting it is optional (see common/lifecycle.ts for how it rejects).
+   * Once only.
+   */
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => {
+      this.#listen(this.#client);
+      this.#loop = this.#run();
+    });
   }
 
   /** Connection events of `client` take leadership away at once and wake the loop. */
@@ -221,14 +227,14 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
    * session's error once the session has ended.
    */
   async await(options: WaitOptions = {}): Promise<boolean> {
-    if (this.#state !== 'STARTED') throw illegalState('LeaderLatch.await', this.path, `the latch is ${this.#state}`);
+    this.#life.requireStarted('await');
     if (this.hasLeadership()) return true;
     if (this.#ended !== undefined) throw this.#ended;
     using deadline = new Deadline(options, 'LeaderLatch.await', this.path, this.#clock);
     return await new Promise<boolean>((resolve, reject) => {
       const settle = (): boolean => {
         if (this.hasLeadership()) resolve(true);
-        else if (this.#state !== 'STARTED') reject(illegalState('LeaderLatch.await', this.path, 'the latch was closed'));
+        else if (this.#life.state !== 'STARTED') reject(illegalState('LeaderLatch.await', this.path, 'the latch was closed'));
         else if (this.#ended !== undefined) reject(this.#ended);
         else if (deadline.signal.aborted) {
           if (deadline.timedOut) resolve(false);
@@ -269,13 +275,14 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
    * has ended. ILLEGAL_STATE when the latch was never started or is already closed.
    */
   close(closeMode: CloseMode = this.#closeMode): Promise<void> {
-    if (this.#state !== 'STARTED') {
-      return Promise.reject(illegalState('LeaderLatch.close', this.path, `cannot close a latch that is ${this.#state}`));
-    }
     if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') {
       return Promise.reject(badArgument('LeaderLatch.close', this.path, 'closeMode must be SILENT or NOTIFY_LEADER'));
     }
-    this.#state = 'CLOSED';
+    try {
+      this.#life.close();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     this.#stop.abort();
     this.#unsubscribe();
     this.#lose(
@@ -298,8 +305,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   /** close() with the default mode; a no-op on a latch already closed (or never started). */
   [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') return this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) return this.close();
     return this.#closing ?? Promise.resolve();
   }
 
@@ -315,9 +321,12 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
-          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes);
+          // No stop signal: close() waits for a create in flight to settle (finding its node by the prefix when its reply is
+          // lost) and then deletes the node itself, so it resolves with nothing left behind; the create is bounded.
+          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes, 'ephemeral-sequential', undefined, { clock: this.#clock });
           this.#ourPath = created.path;
           if (stop.aborted) break; // close() deletes it
+          this.#life.ready();
         }
         await this.#check(this.#ourPath, wake);
         backoffMs = 0;
@@ -421,6 +430,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   #end(err: ZooKeeperError): void {
     this.#lose(err);
     this.#ended = err;
+    this.#life.fail(err);
     this.#changed.emit();
   }
 

@@ -24,8 +24,9 @@ import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { isSessionOver } from '../common/connection.js';
-import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
+import { badArgument, recipeError, sessionEnded } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
 import { leaderOf, participantsOf, type Participant } from './participant.js';
@@ -63,7 +64,7 @@ export interface LeaderSelectorOptions {
  * `STARTED` taking part (queued, leading, or idle between terms without autoRequeue: see requeue()); `CLOSED` left
  * for good (a selector cannot restart).
  */
-export type LeaderSelectorState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type LeaderSelectorState = RecipeState;
 
 /** What listeners and iterators of a LeaderSelector hear. */
 export type LeaderSelectorEvent =
@@ -84,7 +85,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   readonly #events = new EventHub<LeaderSelectorEvent>();
   readonly #stop = new AbortController();
   #autoRequeue: boolean;
-  #state: LeaderSelectorState = 'LATENT';
+  readonly #life: Lifecycle;
   #queued = false;
   #running: Promise<void> | undefined;
   #term: AbortController | undefined;
@@ -97,6 +98,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     options: LeaderSelectorOptions = {},
   ) {
     checkRecipePath(path, 'LeaderSelector');
+    this.#life = new Lifecycle('LeaderSelector', path);
     if (typeof takeLeadership !== 'function') throw badArgument('LeaderSelector', path, 'takeLeadership must be a function');
     const policy = options.leadershipLost ?? 'suspended';
     if (policy !== 'suspended' && policy !== 'lost') throw badArgument('LeaderSelector', path, 'leadershipLost must be "suspended" or "lost"');
@@ -115,7 +117,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
 
   /** `LATENT` until start(), `STARTED` while taking part (queued, leading or idle), `CLOSED` after close() or disposal. */
   get state(): LeaderSelectorState {
-    return this.#state;
+    return this.#life.state;
   }
 
   /** From now on, queue again every time leadership ends (Curator's autoRequeue()). */
@@ -123,11 +125,15 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#autoRequeue = true;
   }
 
-  /** Queues for leadership. ILLEGAL_STATE if started already or closed. */
-  start(): void {
-    if (this.#state !== 'LATENT') throw illegalState('LeaderSelector.start', this.path, `cannot start a selector that is ${this.#state}`);
-    this.#state = 'STARTED';
-    this.requeue();
+  /**
+   * Queues for leadership, in the background; the promise resolves at once (the selector has nothing to wait for
+   * before it leads: `leadershipTaken` says when it does). Rejects with ILLEGAL_STATE if started already or closed.
+   */
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => {
+      this.requeue();
+      this.#life.ready();
+    });
   }
 
   /**
@@ -135,7 +141,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    * under way (Curator's requeue()). ILLEGAL_STATE unless started.
    */
   requeue(): boolean {
-    if (this.#state !== 'STARTED') throw illegalState('LeaderSelector.requeue', this.path, `the selector is ${this.#state}`);
+    this.#life.requireStarted('requeue');
     if (this.#running !== undefined) {
       if (this.#queued || this.#term !== undefined) return false;
       this.#queued = true; // the loop is winding down a leadership: it goes round once more
@@ -185,8 +191,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    * started.
    */
   async close(): Promise<void> {
-    if (this.#state !== 'STARTED') throw illegalState('LeaderSelector.close', this.path, `cannot close a selector that is ${this.#state}`);
-    this.#state = 'CLOSED';
+    this.#life.close();
     const reason = recipeError('CLOSED', 'LeaderSelector', this.path, `the selector was closed`);
     this.#stop.abort(reason);
     this.#term?.abort(reason);
@@ -199,8 +204,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    * the promise waits for takeLeadership to return and the node to go), else just marks it CLOSED.
    */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') await this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) await this.close();
   }
 
   async #run(): Promise<void> {

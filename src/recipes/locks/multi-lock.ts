@@ -94,7 +94,7 @@ export class InterProcessMultiLock {
   acquire(options: AcquireOptions): Promise<MultiLease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<MultiLease | NotAcquired> {
     // one signal for the whole set: each lock is given only that (or, for timeoutMs: 0, one try each)
-    const deadline = new CallDeadline(options, 'acquire', 'InterProcessMultiLock', this.#clock);
+    const deadline = new CallDeadline(options, 'InterProcessMultiLock.acquire', undefined, this.#clock);
     const taken: Lease[] = [];
     try {
       const owner = ownerOf(options, 'acquire');

@@ -75,7 +75,8 @@ export class InterProcessSemaphoreV2 {
   readonly #retry: RetryPolicy;
   readonly #lockLost: LockLostPolicy;
   readonly #data: Uint8Array | undefined;
-  #outstanding = 0;
+  /** The sessions of the leases handed out and not yet released, one entry per lease. */
+  readonly #outstanding = new Set<{ readonly session: bigint }>();
 
   constructor(
     client: ZooKeeperClient,
@@ -138,9 +139,12 @@ export class InterProcessSemaphoreV2 {
     if (failed !== undefined) throw failed.reason;
   }
 
-  /** Leases this object has handed out and not yet released. */
+  /** Leases this object has handed out and not yet released, on the client's current session. */
   get leasesHeldInThisProcess(): number {
-    return this.#outstanding;
+    // a lease whose session expired (the client being on a new one) is lost, and no longer counts as held
+    let held = 0;
+    for (const lease of this.#outstanding) if (lease.session === this.#ops.client.sessionId) held++;
+    return held;
   }
 
   /** The lease nodes (holders, and the one acquirer waiting), full paths. */
@@ -306,7 +310,8 @@ export class InterProcessSemaphoreV2 {
 
   #leaseFor(node: CreatedNode): Lease {
     const lost = new LockLostSignal(this.#ops.client, this.#lockLost, node.path, node.stat.ephemeralOwner);
-    this.#outstanding++;
+    const outstanding = { session: node.stat.ephemeralOwner };
+    this.#outstanding.add(outstanding);
     return new Lease(
       {
         client: this.#ops.client,
@@ -320,7 +325,7 @@ export class InterProcessSemaphoreV2 {
           try {
             await this.#ops.guaranteedDelete(node.path);
           } finally {
-            this.#outstanding--;
+            this.#outstanding.delete(outstanding);
           }
         },
       },

@@ -10,6 +10,7 @@ import { badArgument, illegalState } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { checkRecipePath, joinPath, nodeName, parentPath } from '../common/nodes.js';
 import type { ZooKeeperClient } from '../../client.js';
+import type { RecipeState } from '../common/lifecycle.js';
 import { PersistentNode } from './persistent-node.js';
 
 /** Membership changes seen by a GroupMember. */
@@ -38,12 +39,12 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
     this.#node = new PersistentNode(client, joinPath(membershipPath, thisId), payload, { mode: 'ephemeral' });
     this.#cache = new CuratorCache(client, membershipPath);
     this.#cache.addListener((event) => {
-      if (event.type === 'INITIALIZED' || event.type === 'STALE' || event.type === 'RESYNCED') return; // not membership changes
-      const node = event.type === 'NODE_DELETED' ? event.oldNode : event.node;
+      if (event.type === 'initialized' || event.type === 'stale' || event.type === 'resynced') return; // not membership changes
+      const node = event.type === 'nodeDeleted' ? event.oldNode : event.node;
       if (parentPath(node.path) !== membershipPath || node.path === membershipPath) return;
       const id = nodeName(node.path);
-      if (event.type === 'NODE_CREATED') this.#events.emit({ type: 'memberJoined', id, data: node.data });
-      else if (event.type === 'NODE_CHANGED') this.#events.emit({ type: 'memberChanged', id, data: node.data });
+      if (event.type === 'nodeCreated') this.#events.emit({ type: 'memberJoined', id, data: node.data });
+      else if (event.type === 'nodeChanged') this.#events.emit({ type: 'memberChanged', id, data: node.data });
       else this.#events.emit({ type: 'memberLeft', id });
     });
   }
@@ -52,10 +53,18 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
    * Joins the group and resolves once our node exists and the view of the group (us included) is loaded.
    * ILLEGAL_STATE if started already.
    */
-  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
-    this.#node.start();
-    await this.#node.waitForInitialCreate(options);
-    await this.#cache.start(options);
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    const started = (async () => {
+      await this.#node.start(options);
+      await this.#cache.start(options);
+    })();
+    started.catch(() => undefined); // awaiting start() is optional, as for every recipe (common/lifecycle.ts)
+    return started;
+  }
+
+  /** Where the member is in its life (its node's state: see common/lifecycle.ts). */
+  get state(): RecipeState {
+    return this.#node.state;
   }
 
   /** Every member id → payload, as seen now (from memory). */
@@ -90,7 +99,8 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
   /** Leaves the group (our node deleted) and stops watching it. */
   async close(): Promise<void> {
     await this.#node.close();
-    await this.#cache.close();
+    // the view may not be started yet (start() makes our node first): disposal closes it in any state
+    await this.#cache[Symbol.asyncDispose]();
     this.#events.end();
   }
 

@@ -20,9 +20,10 @@ import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState } from '../common/errors.js';
+import { badArgument, illegalState, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -43,7 +44,7 @@ export interface PersistentNodeOptions {
  * node created and recreated whenever it goes (see waitForInitialCreate() for when it first exists); `CLOSED` no
  * longer kept, our node deleted. A closed node cannot restart.
  */
-export type PersistentNodeState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type PersistentNodeState = RecipeState;
 
 /** What listeners and iterators of a PersistentNode hear. */
 export type PersistentNodeEvent = { readonly type: 'nodeCreated'; readonly path: string } | { readonly type: 'nodeDeleted'; readonly path: string };
@@ -61,7 +62,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   readonly #events = new EventHub<PersistentNodeEvent>();
   readonly #stop = new AbortController();
   readonly #stopped: Promise<void>;
-  #state: PersistentNodeState = 'LATENT';
+  readonly #life: Lifecycle;
   #data: Uint8Array;
   /** The data last written to (or created in) the node. */
   #written: Uint8Array | undefined;
@@ -80,6 +81,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     options: PersistentNodeOptions = {},
   ) {
     checkRecipePath(basePath, 'PersistentNode');
+    this.#life = new Lifecycle('PersistentNode', basePath);
     const mode = options.mode ?? 'ephemeral';
     if (!['persistent', 'ephemeral', 'persistent-sequential', 'ephemeral-sequential', 'container', 'ttl', 'ttl-sequential'].includes(mode)) {
       throw badArgument('PersistentNode', basePath, `unknown create mode ${String(mode)}`);
@@ -98,18 +100,22 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   /** `LATENT` before start(), `STARTED` while the node is kept present, `CLOSED` after close() or disposal. */
   get state(): PersistentNodeState {
-    return this.#state;
+    return this.#life.state;
   }
 
-  /** Starts creating the node (in the background). ILLEGAL_STATE if started already or closed. */
-  start(): void {
-    if (this.#state !== 'LATENT') throw illegalState('PersistentNode.start', this.basePath, `cannot start a node that is ${this.#state}`);
-    this.#state = 'STARTED';
-    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
-      if (event === 'LOST') this.#sessionLost();
-      this.#wake();
+  /**
+   * Starts keeping the node present, in the background; the promise resolves once it has been created (as
+   * waitForInitialCreate()); awaiting it is optional (see common/lifecycle.ts for how it rejects). ILLEGAL_STATE if
+   * started already or closed.
+   */
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => {
+      this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
+        if (event === 'LOST') this.#sessionLost();
+        this.#wake();
+      });
+      this.#loop = this.#run();
     });
-    this.#loop = this.#run();
   }
 
   /** The node's full path while it exists (with its sequence for sequential modes). */
@@ -124,7 +130,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   /** Changes the node's data: written now if the node exists, else when it is created. Resolves once written. */
   async setData(data: Data): Promise<void> {
-    if (this.#state !== 'STARTED') throw illegalState('PersistentNode.setData', this.basePath, `the node is ${this.#state}`);
+    this.#life.requireStarted('setData');
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
     const target = this.#data;
     this.#wake();
@@ -132,7 +138,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     await new Promise<void>((resolve, reject) => {
       const check = (): boolean => {
         if (this.#written === target || this.#data !== target) resolve();
-        else if (this.#state !== 'STARTED') reject(illegalState('PersistentNode.setData', this.basePath, 'closed before the data was written'));
+        else if (this.#life.state !== 'STARTED') reject(illegalState('PersistentNode.setData', this.basePath, 'closed before the data was written'));
         else return false;
         unsubscribe();
         return true;
@@ -144,11 +150,11 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   /** Waits until the node has been created once: true then, false after `timeoutMs`; ABORTED on `signal`. */
   async waitForInitialCreate(options: WaitOptions = {}): Promise<boolean> {
-    if (this.#state === 'LATENT') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'not started');
+    if (this.#life.state === 'LATENT') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'not started');
     using deadline = new Deadline(options, 'PersistentNode.waitForInitialCreate', this.basePath, this.#clock);
     for (;;) {
       if (this.#actualPath !== undefined) return true;
-      if (this.#state !== 'STARTED') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'closed');
+      if (this.#life.state !== 'STARTED') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'closed');
       if (deadline.signal.aborted) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
       let unsubscribe!: () => void;
       const next = new Promise<void>((resolve) => (unsubscribe = this.#created.subscribe(resolve)));
@@ -170,8 +176,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   /** Stops keeping the node and deletes it (retried through reconnects, until the session ends). */
   async close(): Promise<void> {
-    if (this.#state !== 'STARTED') throw illegalState('PersistentNode.close', this.basePath, `cannot close a node that is ${this.#state}`);
-    this.#state = 'CLOSED';
+    this.#life.close();
     this.#stop.abort();
     this.#unsubscribe();
     this.#created.emit();
@@ -183,8 +188,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   /** For `await using`: close() if started (stops keeping the node and deletes it), else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') await this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) await this.close();
   }
 
   /** The session expired: its watch is gone, and so is our node if it was ephemeral. */
@@ -222,6 +226,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
         backoffMs = transient ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
       }
     }
+    if (isSessionOver(client)) this.#life.fail(sessionEnded(client, 'PersistentNode.start', this.basePath));
   }
 
   /** Our node exists (and is ours): bring its data up to date and watch it. Else forget it. */
@@ -269,7 +274,8 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     let path: string;
     if (this.#protected) {
       const parent = parentPath(this.basePath);
-      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs)).path;
+      // no stop signal, as in LeaderLatch: close() then deletes what the create made, rather than leaving it to the background
+      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs, { clock: this.#clock })).path;
     } else {
       try {
         path = await client.create(this.basePath, data, options);
@@ -285,6 +291,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
         path = this.basePath;
         this.#actualPath = path;
         this.#written = undefined;
+        this.#life.ready();
         this.#wake();
         return;
       }
@@ -293,6 +300,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#written = data;
     this.#events.emit({ type: 'nodeCreated', path });
     this.#created.emit();
+    this.#life.ready();
     // deleted already (before the watch was set): create again
     if ((await this.#statWatched(client, path)) === null) {
       this.#gone(path);

@@ -13,6 +13,7 @@ import { isConnected } from '../common/connection.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { joinPath } from '../common/nodes.js';
+import type { RecipeState } from '../common/lifecycle.js';
 import { PersistentNode } from './persistent-node.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -33,7 +34,7 @@ export interface PersistentTtlNodeOptions {
  * child expires after `ttlMs` and the server then removes the empty container; brief disconnects do not remove it,
  * as they would an ephemeral node. Needs TTL nodes enabled on the server (`zookeeper.extendedTypesEnabled=true`).
  *
- * Usage: `await using node = new PersistentTtlNode(client, '/services/me', 10_000, 'payload'); node.start();`
+ * Usage: `await using node = new PersistentTtlNode(client, '/services/me', 10_000, 'payload'); await node.start();`
  */
 export class PersistentTtlNode implements AsyncDisposable {
   readonly #node: PersistentNode;
@@ -63,10 +64,20 @@ export class PersistentTtlNode implements AsyncDisposable {
     this.#touchPath = joinPath(path, TTL_CHILD_NAME);
   }
 
-  /** Creates the container and starts touching its TTL child. ILLEGAL_STATE if started already or closed. */
-  start(): void {
-    this.#node.start();
-    this.#schedule(0);
+  /** Where the node is in its life (the container's PersistentNode's state: see common/lifecycle.ts). */
+  get state(): RecipeState {
+    return this.#node.state;
+  }
+
+  /**
+   * Creates the container and starts touching its TTL child; the promise resolves once the container exists.
+   * ILLEGAL_STATE if started already or closed.
+   */
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    const fresh = this.#node.state === 'LATENT';
+    const started = this.#node.start(options);
+    if (fresh) this.#schedule(0);
+    return started;
   }
 
   /** See PersistentNode.waitForInitialCreate. */
@@ -101,6 +112,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   /** For `await using`: close() if started (stops touching, deletes the TTL child and the container), else nothing. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#node.state === 'STARTED') await this.close();
+    else await this.#node[Symbol.asyncDispose]();
   }
 
   #schedule(ms: number): void {

@@ -26,6 +26,7 @@ import { whenAborted } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
 import { supersedes, type ValueStamp, type VersionedValue } from './versioned.js';
 import { clockOf, type Clock } from '../../session/clock.js';
@@ -35,7 +36,7 @@ import { clockOf, type Clock } from '../../session/clock.js';
  * call to start() (the value is readable once start() resolves) and kept current; `CLOSED` no longer watched
  * (closed, disposed, or start() failed). A closed value cannot restart.
  */
-export type SharedValueState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type SharedValueState = RecipeState;
 
 /** What listeners and iterators of a SharedValue hear. */
 export type SharedValueEvent =
@@ -73,7 +74,8 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
   readonly #events = new EventHub<SharedValueEvent>();
   readonly #stop = new AbortController();
   readonly #stopped: Promise<void>;
-  #state: SharedValueState = 'LATENT';
+  readonly #life: Lifecycle;
+  #starting: Promise<void> = Promise.resolve();
   #current: Current | undefined;
   #watchPending = false;
   #refresh = false;
@@ -90,6 +92,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     options: SharedValueOptions = {},
   ) {
     checkRecipePath(path, 'SharedValue');
+    this.#life = new Lifecycle('SharedValue', path);
     this.#client = client;
     this.#seed = toData(seedValue, 'SharedValue', path);
     this.#clock = clockOf(options.clock);
@@ -98,41 +101,50 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
 
   /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (or when start() failed). */
   get state(): SharedValueState {
-    return this.#state;
+    return this.#life.state;
   }
 
   /**
-   * Creates the node with the seed value if it is missing, reads the value, and from then on keeps it current.
-   * Resolves once the first value is known (waiting for a connection if need be); rejects with ABORTED on `signal`,
-   * the session's error if it ends. ILLEGAL_STATE if already started or closed.
+   * Creates the node with the seed value if it is missing, reads the value, and from then on keeps it current. The
+   * promise resolves once the first value is known (waiting for a connection, and through a session renewal, if
+   * need be); see common/lifecycle.ts for how it rejects. A start that fails for good (NOAUTH, the client ended)
+   * leaves the value CLOSED. ILLEGAL_STATE if already started or closed.
    */
-  async start(options: { signal?: AbortSignal } = {}): Promise<void> {
-    if (this.#state !== 'LATENT') throw illegalState('SharedValue.start', this.path, `cannot start a value that is ${this.#state}`);
-    this.#state = 'STARTED';
+  start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => {
+      this.#starting = this.#begin();
+    });
+  }
+
+  async #begin(): Promise<void> {
+    const stop = this.#stop.signal;
     try {
       for (;;) {
         try {
-          await this.#client.waitConnected({ signal: options.signal });
+          await this.#client.waitConnected({ signal: stop });
           await this.#createIfMissing();
           await this.#read();
           break;
         } catch (err) {
           // an expiry while starting: the client opens a new session and waitConnected waits for it
-          if (!retryableOn(this.#client, err)) throw err;
+          if (stop.aborted || !retryableOn(this.#client, err)) throw err;
         }
       }
     } catch (err) {
-      this.#state = 'CLOSED';
+      if (stop.aborted) return; // closed meanwhile: close() has told start()
       this.#stop.abort();
       this.#events.end();
-      throw err;
+      this.#life.end(err);
+      return;
     }
+    if (stop.aborted) return;
     this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
       if (event === 'RECONNECTED') this.#refresh = true;
       this.#events.emit({ type: 'connectionStateChanged', event });
       this.#wake();
     });
     this.#loop = this.#run();
+    this.#life.ready();
   }
 
   /** The latest value known here. ILLEGAL_STATE before start(). */
@@ -193,9 +205,10 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
 
   /** Stops watching (the node stays). ILLEGAL_STATE unless started; `await using` closes quietly in any state. */
   async close(): Promise<void> {
-    if (this.#state !== 'STARTED') throw illegalState('SharedValue.close', this.path, `cannot close a value that is ${this.#state}`);
-    this.#state = 'CLOSED';
+    this.#life.close();
     this.#stop.abort();
+    this.#unsubscribe();
+    await this.#starting;
     this.#unsubscribe();
     await this.#loop;
     this.#events.end();
@@ -203,13 +216,12 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
 
   /** For `await using`: close() if started (stops watching; the node and its value stay), else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') await this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) await this.close();
   }
 
   #checkStarted(what: string): void {
-    if (this.#state !== 'STARTED' || this.#current === undefined) {
-      throw illegalState(`SharedValue.${what}`, this.path, this.#state === 'CLOSED' ? 'closed' : 'not started');
+    if (this.#life.state !== 'STARTED' || this.#current === undefined) {
+      throw illegalState(`SharedValue.${what}`, this.path, this.#life.state === 'CLOSED' ? 'closed' : 'not started');
     }
   }
 

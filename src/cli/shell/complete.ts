@@ -1,0 +1,44 @@
+/**
+ * Tab completion for the shell, as readline's completer wants it: `[candidates, the text they replace]`. The first
+ * word completes to a command name; a word starting with `-` to that command's options; a word starting with `/`
+ * to a node path, from the server (the children of the partial path's parent). Pure apart from `children`, which
+ * the shell backs with getChildren.
+ */
+
+import { wordAtEnd } from './line.js';
+
+/** What completion knows of one command. */
+export interface CompletableCommand {
+  readonly name: string;
+  /** Every option it takes, e.g. `--hex`, `-r`. */
+  readonly options: readonly string[];
+}
+
+/** The children's names of a node, or none when they cannot be had (no such node, not connected). */
+export type ChildrenOf = (path: string) => Promise<readonly string[]>;
+
+/** `/a/b/pa` → the parent `/a/b` and the partial name `pa`; `/pa` → `/` and `pa`. */
+export function splitPartialPath(partial: string): { parent: string; prefix: string } {
+  const slash = partial.lastIndexOf('/');
+  return { parent: slash <= 0 ? '/' : partial.slice(0, slash), prefix: partial.slice(slash + 1) };
+}
+
+/** The completions of `line` (the text up to the cursor), sorted, and the text they replace. */
+export async function completeLine(line: string, commands: readonly CompletableCommand[], children: ChildrenOf): Promise<[string[], string]> {
+  const { word, before, plain } = wordAtEnd(line);
+  if (!plain) return [[], word];
+  const startsWith = (candidates: Iterable<string>): string[] => [...new Set(candidates)].filter((c) => c.startsWith(word)).sort();
+  if (before === 0) return [startsWith(commands.map((c) => c.name)), word];
+  if (word.startsWith('-')) {
+    const name = line.trimStart().split(/\s+/, 1)[0];
+    const command = commands.find((c) => c.name === name);
+    return [startsWith(command?.options ?? []), word];
+  }
+  if (word.startsWith('/')) {
+    const { parent, prefix } = splitPartialPath(word);
+    const names = await children(parent);
+    const base = parent === '/' ? '' : parent;
+    return [startsWith(names.filter((n) => n.startsWith(prefix)).map((n) => `${base}/${n}`)), word];
+  }
+  return [[], word];
+}
