@@ -21,7 +21,6 @@ import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
-import { createContainers, namespacePath, NamespaceContext } from './client/namespace.js';
 import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { ClientContext, guard } from './client/context.js';
 import { SessionSeries } from './client/session-series.js';
@@ -57,8 +56,10 @@ import type { PersistentWatch } from './client/watch-handle.js';
  * static block, the one place that can read its ES private field.
  */
 let contextOf: (client: ZooKeeperClient) => ClientContext;
+/** The view of a client's session under `key` (see clientView), set by the class's static block. */
+let viewOf: (client: ZooKeeperClient, key: string | undefined, makeContext: (root: ClientContext) => ClientContext) => ZooKeeperClient;
 
-/** Set by usingNamespace just around its `new`: the constructor then makes a view on that client's session. */
+/** Set by viewOf just around its `new`: the constructor then makes a view on that client's session. */
 let adopting: { readonly root: ZooKeeperClient; readonly sessions: SessionSeries; readonly clock: Clock; readonly ctx: ClientContext } | undefined;
 
 /**
@@ -74,11 +75,25 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #clock: Clock;
   /** For a namespace view, the client it is a view of (which owns the session). */
   readonly #root: ZooKeeperClient | undefined;
-  /** The namespace views of this client, one per namespace (their persistent watches are carried on renewal too). */
+  /** The views of this client, one per key (their persistent watches are carried on renewal too). */
   readonly #views = new Map<string, ZooKeeperClient>();
 
   static {
     contextOf = (client) => client.#ctx;
+    viewOf = (client, key, makeContext) => {
+      const root = client.#root ?? client;
+      if (key === undefined) return root;
+      const known = root.#views.get(key);
+      if (known !== undefined) return known;
+      adopting = { root, sessions: root.#sessions, clock: root.#clock, ctx: makeContext(root.#ctx) };
+      try {
+        const view = new (root.constructor as new (connectString: string, options?: ClientOptions) => ZooKeeperClient)('', {});
+        root.#views.set(key, view);
+        return view;
+      } finally {
+        adopting = undefined;
+      }
+    };
   }
 
   /** Starts connecting at once; use `ZooKeeperClient.connect` to wait for the session. */
@@ -223,45 +238,11 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   /**
    * Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. On a
-   * namespace view it does nothing: the session is the client's the view came from.
+   * view (usingNamespace) it does nothing: the session is the client's the view came from.
    */
   close(): Promise<void> {
     if (this.#root !== undefined) return Promise.resolve();
     return this.#sessions.close();
-  }
-
-  /**
-   * A view of this client under `namespace` (Curator's usingNamespace): the same session, with every path relative
-   * to `<chroot>/<namespace>` as under a connect-string chroot, so any recipe or discovery can run in it. The
-   * namespace's nodes are created (as containers) before the view's first operation. On a view, the namespace
-   * replaces the view's (as in Curator); null, `''` or `/` give the client itself. One view per namespace: the same
-   * object each time. Closing a view does nothing; close the client.
-   */
-  usingNamespace(namespace: string | null): ZooKeeperClient {
-    const root = this.#root ?? this;
-    const ns = namespacePath(namespace);
-    if (ns === undefined) return root;
-    const known = root.#views.get(ns);
-    if (known !== undefined) return known;
-    // the namespace's nodes, outermost first, as the client's own paths (its chroot applies)
-    const paths = ns
-      .split('/')
-      .slice(1)
-      .map((_, i, parts) => '/' + parts.slice(0, i + 1).join('/'));
-    const ensure = (): Promise<void> => createContainers((path, mode) => root.create(path, null, { mode }), paths);
-    adopting = { root, sessions: root.#sessions, clock: root.#clock, ctx: new NamespaceContext(root.#ctx, ns, ensure) };
-    try {
-      const view = new (root.constructor as new (connectString: string, options?: ClientOptions) => ZooKeeperClient)('', {});
-      root.#views.set(ns, view);
-      return view;
-    } finally {
-      adopting = undefined;
-    }
-  }
-
-  /** The namespace of a view (`/app`), undefined for a client that is no view. */
-  get namespace(): string | undefined {
-    return this.#ctx instanceof NamespaceContext ? this.#ctx.namespace : undefined;
   }
 
   /** `await using` support: closes the client (see `close()`). */
@@ -434,6 +415,17 @@ export class ZooKeeperClient implements AsyncDisposable {
 export function clientContext(client: ZooKeeperClient, op: string): ClientContext {
   if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
   return contextOf(client);
+}
+
+/**
+ * The view of `client`'s session with the context `makeContext` builds from the client's, one per `key` (the same
+ * object each time); on a view, a view of the client it came from; with no key, that client itself. A view's
+ * persistent watches are carried across a session renewal with the client's; closing it does nothing. For the
+ * client's own modules (usingNamespace).
+ */
+export function clientView(client: ZooKeeperClient, key: string | undefined, makeContext: (root: ClientContext) => ClientContext, op: string): ZooKeeperClient {
+  if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
+  return viewOf(client, key, makeContext);
 }
 
 export type { OpResult, ReadOp, WriteOp } from './client/multi.js';

@@ -9,6 +9,7 @@
  * namespace) and the next operation tries again.
  */
 
+import { clientContext, clientView, type ZooKeeperClient } from '../client.js';
 import { clientError, isCode } from '../errors.js';
 import { Chroot } from './chroot.js';
 import { ClientContext, type ReplyTo, type WireOp } from './context.js';
@@ -26,8 +27,36 @@ export function namespacePath(namespace: string | null): string | undefined {
   return path;
 }
 
-/** Creates `parts` of the namespace (server paths, outermost first) as containers, each already there accepted. */
+/** Makes the namespace's nodes (before a view's first request). */
 export type EnsureNamespace = () => Promise<void>;
+
+/**
+ * A view of `client` under `namespace` (Curator's `client.usingNamespace("app")`): the same session, with every path
+ * relative to `<chroot>/<namespace>` as under a connect-string chroot, so any recipe or discovery can run in it. The
+ * namespace's nodes are created (as containers) before the view's first operation. On a view, the namespace
+ * replaces the view's (as in Curator); null, `''` or `/` give the client itself. One view per namespace: the same
+ * object each time. Closing a view does nothing; close the client. (A function rather than a method, so that an
+ * application that never uses namespaces does not ship them.)
+ */
+export function usingNamespace(client: ZooKeeperClient, namespace: string | null): ZooKeeperClient {
+  const same = (ctx: ClientContext): ClientContext => ctx;
+  const root = clientView(client, undefined, same, 'usingNamespace');
+  const ns = namespacePath(namespace);
+  if (ns === undefined) return root;
+  // the namespace's nodes, outermost first, as the client's own paths (its chroot applies)
+  const paths = ns
+    .split('/')
+    .slice(1)
+    .map((_, i, parts) => '/' + parts.slice(0, i + 1).join('/'));
+  const ensure = (): Promise<void> => createContainers((path, mode) => root.create(path, null, { mode }), paths);
+  return clientView(client, ns, (rootContext) => new NamespaceContext(rootContext, ns, ensure), 'usingNamespace');
+}
+
+/** The namespace a view works under (`/app`), undefined for a client that is no namespace view. */
+export function namespaceOf(client: ZooKeeperClient): string | undefined {
+  const ctx = clientContext(client, 'namespaceOf');
+  return ctx instanceof NamespaceContext ? ctx.namespace : undefined;
+}
 
 /**
  * A client's context under a namespace: its own chroot (the client's plus the namespace), the client's data

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Op, ZooKeeperClient } from '../../src/node.js';
+import { namespaceOf, Op, usingNamespace, ZooKeeperClient } from '../../src/node.js';
 import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.js';
@@ -15,8 +15,8 @@ describe('usingNamespace: a view of the client under a path prefix, on the same 
 
   it('maps every path (ops, results, watch events, multi) and makes the namespace as containers first', async () => {
     const name = ns();
-    const view = z(0).usingNamespace(`${name}/app`);
-    expect(view.namespace).toBe(`/${name}/app`);
+    const view = usingNamespace(z(0), `${name}/app`);
+    expect(namespaceOf(view)).toBe(`/${name}/app`);
     expect(view.sessionId).toBe(z(0).sessionId);
     expect(await view.create('/a', 'x')).toBe('/a');
     expect((await z(0).exists(`/${name}`))?.ephemeralOwner).toBe(0n);
@@ -34,11 +34,12 @@ describe('usingNamespace: a view of the client under a path prefix, on the same 
 
   it('one view per namespace; a view\'s usingNamespace replaces it; null gives the client; bad names are refused', async () => {
     const name = ns();
-    const view = z(0).usingNamespace(name);
-    expect(z(0).usingNamespace(`/${name}`)).toBe(view);
-    expect(view.usingNamespace(null)).toBe(z(0));
-    expect(view.usingNamespace('other').namespace).toBe('/other');
-    expect(() => z(0).usingNamespace('a//b')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }) as Error);
+    const view = usingNamespace(z(0), name);
+    expect(usingNamespace(z(0), `/${name}`)).toBe(view);
+    expect(usingNamespace(view, null)).toBe(z(0));
+    expect(namespaceOf(usingNamespace(view, 'other'))).toBe('/other');
+    expect(namespaceOf(z(0))).toBeUndefined();
+    expect(() => usingNamespace(z(0), 'a//b')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }) as Error);
     await view.close(); // a view does not own the session
     expect(z(0).state).toBe('connected');
     expect(await view.exists('/')).not.toBeNull();
@@ -46,7 +47,7 @@ describe('usingNamespace: a view of the client under a path prefix, on the same 
 
   it('every recipe works in a view: discovery, a lock, a cache', async () => {
     const name = ns();
-    const view = z(0).usingNamespace(name);
+    const view = usingNamespace(z(0), name);
     await using discovery = new ServiceDiscovery(view);
     await discovery.start();
     await discovery.registerService(serviceInstance({ name: 'svc', id: 'a', address: 'h', port: 1 }));
@@ -72,7 +73,7 @@ describe('usingNamespace across a session expiry', () => {
     fx.proxy.pass();
     const name = ns();
     await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
-    const view = client.usingNamespace(name);
+    const view = usingNamespace(client, name);
     await view.create('/root', '');
     await using cache = new CuratorCache(view, '/root');
     await cache.start();
@@ -90,7 +91,7 @@ describe('usingNamespace across a session expiry', () => {
     fx.proxy.pass();
     const name = ns();
     await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000 });
-    const view = client.usingNamespace(name);
+    const view = usingNamespace(client, name);
     await view.create('/w', '');
     await using watch = await view.addWatch('/w', { mode: 'persistent-recursive' });
     await expireSession(client, fx.proxy, fx.connectString);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZooKeeperClient } from '../../src/node.js';
+import { usingNamespace, type ZooKeeperClient } from '../../src/node.js';
 import { gzipCompress, gzipDecompress } from '../../src/recipes/compression/gzip.js';
 import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.js';
 import { serviceInstance } from '../../src/recipes/discovery/service-instance.js';
@@ -45,14 +45,14 @@ describe('interop with Apache Curator: namespaces and gzip', () => {
 
   it('a namespace is the same place for Curator\'s usingNamespace and ours, discovery included', async () => {
     const namespace = `app-${randomUUID()}`;
-    const view = zk.usingNamespace(namespace);
+    const view = usingNamespace(zk, namespace);
     await curator.nsWrite(namespace, '/config/a', bytes('from java'), false);
     expect(new TextDecoder().decode((await view.getData('/config/a')).data)).toBe('from java');
     await view.create('/config/b', 'from node');
     expect(new TextDecoder().decode(await curator.nsRead(namespace, '/config/b', false))).toBe('from node');
     expect(new TextDecoder().decode(await curator.nsRead(null, `/${namespace}/config/b`, false))).toBe('from node');
 
-    // a discovery registry in a namespace, read by Curator's ServiceDiscovery on client.usingNamespace()
+    // a discovery registry in a namespace, read by Curator's ServiceDiscovery (under the namespace's path)
     await using discovery = new ServiceDiscovery(view);
     await discovery.start();
     await discovery.registerService(serviceInstance({ name: 'svc', id: 'n1', address: 'h', port: 1 }));
