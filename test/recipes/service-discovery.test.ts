@@ -49,6 +49,20 @@ describe('ServiceDiscovery', () => {
     await reader.close();
   });
 
+  it('start() registers thisInstance and resolves once its node exists; the lifecycle is the recipes\' one', async () => {
+    const basePath = lockPath('services');
+    const discovery = new ServiceDiscovery(z(0), { basePath, thisInstance: instance('self', 'me') });
+    expect(discovery.state).toBe('LATENT');
+    await discovery.start();
+    expect(discovery.state).toBe('STARTED');
+    expect(await z(1).exists(`${basePath}/self/me`)).not.toBeNull();
+    expect(await codeOf(discovery.start())).toBe('ILLEGAL_STATE');
+    await discovery.close();
+    expect(discovery.state).toBe('CLOSED');
+    expect(await z(1).exists(`${basePath}/self/me`)).toBeNull();
+    expect(await codeOf(discovery.close())).toBe('ILLEGAL_STATE');
+  });
+
   it('a DYNAMIC_SEQUENTIAL registration gets Curator\'s <id><sequence> node', async () => {
     const basePath = lockPath('services');
     await using discovery = new ServiceDiscovery(z(0), { basePath });

@@ -18,6 +18,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import { isCode, type ZooKeeperError } from '../../errors.js';
 import { badArgument, illegalState, recipeError } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
+import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, childrenOrEmpty, joinPath } from '../common/nodes.js';
 import type { WaitOptions } from '../common/deadline.js';
 import { PersistentNode } from '../nodes/persistent-node.js';
@@ -44,7 +45,7 @@ export type ServiceDiscoveryEvent =
   | { readonly type: 'instanceSkipped'; readonly path: string; readonly error: ZooKeeperError };
 
 /** `LATENT` constructed; `STARTED` from start() on; `CLOSED` after close(): every registration deleted. */
-export type ServiceDiscoveryState = 'LATENT' | 'STARTED' | 'CLOSED';
+export type ServiceDiscoveryState = RecipeState;
 
 interface Registration {
   instance: ServiceInstance;
@@ -60,7 +61,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
   readonly #thisInstance: ServiceInstance | undefined;
   readonly #registrations = new Map<string, Registration>();
   readonly #events = new EventHub<ServiceDiscoveryEvent>();
-  #state: ServiceDiscoveryState = 'LATENT';
+  readonly #life: Lifecycle;
   /** The registry's root. */
   readonly basePath: string;
 
@@ -71,18 +72,29 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     this.#client = client;
     this.#codec = options.compatible === undefined ? {} : { compatible: options.compatible };
     this.#thisInstance = options.thisInstance;
+    this.#life = new Lifecycle('ServiceDiscovery', this.basePath);
   }
 
   /** Where the registry is in its life. */
   get state(): ServiceDiscoveryState {
-    return this.#state;
+    return this.#life.state;
   }
 
-  /** Starts the registry and registers `thisInstance` if there is one (resolving once its node exists). */
-  async start(options: WaitOptions = {}): Promise<void> {
-    if (this.#state !== 'LATENT') throw illegalState('ServiceDiscovery.start', this.basePath, `cannot start a discovery that is ${this.#state}`);
-    this.#state = 'STARTED';
-    if (this.#thisInstance !== undefined) await this.registerService(this.#thisInstance, options);
+  /**
+   * Starts the registry; resolves at once, or with `thisInstance` once its node exists. Rejects with ABORTED on
+   * `signal` (the registration goes on), with ILLEGAL_STATE when started before or closed first.
+   */
+  start(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#life.start(options.signal, () => {
+      const first = this.#thisInstance;
+      if (first === undefined) this.#life.ready();
+      else {
+        this.registerService(first).then(
+          () => this.#life.ready(),
+          (err: unknown) => this.#life.fail(err),
+        );
+      }
+    });
   }
 
   /** The node path of an instance: `<basePath>/<name>/<id>` (for DYNAMIC_SEQUENTIAL, the prefix of it). */
@@ -122,7 +134,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
       if (previous !== undefined) await this.#drop(instance.id, previous);
       if (mode === 'ephemeral') await this.#takeOver(path);
       if (this.#registrations.get(instance.id) !== registration) return; // replaced or unregistered meanwhile
-      if (this.#state !== 'STARTED') throw illegalState('ServiceDiscovery.registerService', path, `the discovery was closed before ${path} was made`);
+      if (this.#life.state !== 'STARTED') throw illegalState('ServiceDiscovery.registerService', path, `the discovery was closed before ${path} was made`);
       node.start();
     })();
     await registration.ready;
@@ -216,8 +228,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
 
   /** Unregisters everything registered here (deleting the nodes) and stops. ILLEGAL_STATE unless started. */
   async close(): Promise<void> {
-    this.#mustBeStarted('close');
-    this.#state = 'CLOSED';
+    this.#life.close();
     const all = [...this.#registrations.entries()];
     const results = await Promise.allSettled(all.map(([id, r]) => this.#drop(id, r)));
     this.#events.end();
@@ -227,14 +238,11 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
 
   /** For `await using`: close() if started, else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#state === 'STARTED') await this.close();
-    this.#state = 'CLOSED';
+    if (this.#life.disposing()) await this.close();
   }
 
   #mustBeStarted(what: string): void {
-    if (this.#state !== 'STARTED') {
-      throw illegalState(`ServiceDiscovery.${what}`, this.basePath, `the discovery is ${this.#state}`);
-    }
+    this.#life.requireStarted(what);
   }
 
   #servicePath(name: string, what: string, id?: string): string {
