@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what zkwire's tests run against: Java, the ZooKeeper 3.8 server jars and Apache Curator (for the lock
-# interop tests), tcpdump and tshark (the packet-capture tests record real traffic), chromium (the HTML report
-# is checked in a headless browser) and tmux (`zkwire shell` is tested in a real terminal: keys in, screen read
-# back). Idempotent: does nothing when everything is already there. Starts no server; tests start their own.
+# Installs what zkwire's tests run against: Java, the ZooKeeper 3.8 server jars and Apache Curator (recipes for the
+# lock interop tests, curator-x-discovery for the service-discovery ones), tcpdump and tshark (the packet-capture
+# tests record real traffic), chromium (the HTML report is checked in a headless browser) and tmux (`zkwire shell`
+# is tested in a real terminal: keys in, screen read back). Idempotent: does nothing when everything is already
+# there. Starts no server; tests start their own.
 #
 # Debian/Ubuntu only, as root:  sudo bash scripts/setup.sh
 #
@@ -12,7 +13,8 @@ set -euo pipefail
 
 ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
-PACKAGES=(libzookeeper-java libcurator-recipes-java default-jre-headless openssl tcpdump tshark chromium tmux)
+DISCOVERY_JAR=/usr/share/java/curator-x-discovery.jar
+PACKAGES=(libzookeeper-java libcurator-recipes-java libcurator-discovery-java default-jre-headless openssl tcpdump tshark chromium tmux)
 
 find_java() {
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
@@ -22,19 +24,19 @@ find_java() {
 }
 
 all_present() {
-  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" ]] && command -v openssl >/dev/null 2>&1 &&
+  find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" && -f "$DISCOVERY_JAR" ]] && command -v openssl >/dev/null 2>&1 &&
     command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
 }
 
 report() {
   echo "setup: java: $(find_java) ($("$(find_java)" -version 2>&1 | head -n 1))"
   echo "setup: ZooKeeper: $ZOOKEEPER_JAR"
-  echo "setup: Curator: $CURATOR_JAR"
+  echo "setup: Curator: $CURATOR_JAR, $DISCOVERY_JAR"
   echo "setup: tcpdump: $(command -v tcpdump), tshark: $(command -v tshark), chromium: $(command -v chromium), tmux: $(command -v tmux)"
 }
 
 if all_present; then
-  echo "setup: Java, ZooKeeper, Curator, tcpdump, tshark, chromium and tmux are already installed; nothing to do."
+  echo "setup: Java, ZooKeeper, Curator (recipes, discovery), tcpdump, tshark, chromium and tmux are already installed; nothing to do."
   report
   exit 0
 fi
@@ -43,6 +45,7 @@ missing=()
 find_java >/dev/null || missing+=("java")
 [[ -f "$ZOOKEEPER_JAR" ]] || missing+=("$ZOOKEEPER_JAR")
 [[ -f "$CURATOR_JAR" ]] || missing+=("$CURATOR_JAR")
+[[ -f "$DISCOVERY_JAR" ]] || missing+=("$DISCOVERY_JAR (curator-x-discovery interop tests)")
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (TLS test certificates)")
 command -v tcpdump >/dev/null 2>&1 || missing+=("tcpdump (packet-capture tests)")
 command -v tshark >/dev/null 2>&1 || missing+=("tshark (pcapng conversion in the capture tests)")
@@ -82,7 +85,7 @@ echo "setup: apt-get install ${PACKAGES[*]}"
 apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 
 if ! all_present; then
-  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR, $CURATOR_JAR, tcpdump, tshark, chromium or tmux is still missing." >&2
+  echo "setup: packages installed, but Java, $ZOOKEEPER_JAR, $CURATOR_JAR, $DISCOVERY_JAR, tcpdump, tshark, chromium or tmux is still missing." >&2
   exit 1
 fi
 report

@@ -56,6 +56,11 @@ import type { PersistentWatch } from './client/watch-handle.js';
  * static block, the one place that can read its ES private field.
  */
 let contextOf: (client: ZooKeeperClient) => ClientContext;
+/** The view of a client's session under `key` (see clientView), set by the class's static block. */
+let viewOf: (client: ZooKeeperClient, key: string | undefined, makeContext: (root: ClientContext) => ClientContext) => ZooKeeperClient;
+
+/** Set by viewOf just around its `new`: the constructor then makes a view on that client's session. */
+let adopting: { readonly root: ZooKeeperClient; readonly sessions: SessionSeries; readonly clock: Clock; readonly ctx: ClientContext } | undefined;
 
 /**
  * A ZooKeeper client: a session and its operations as promises. Create one with `connect` (or
@@ -68,13 +73,41 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #ctx: ClientContext;
   readonly #sessions: SessionSeries;
   readonly #clock: Clock;
+  /** For a namespace view, the client it is a view of (which owns the session). */
+  readonly #root: ZooKeeperClient | undefined;
+  /** The views of this client, one per key (their persistent watches are carried on renewal too). */
+  readonly #views = new Map<string, ZooKeeperClient>();
 
   static {
     contextOf = (client) => client.#ctx;
+    viewOf = (client, key, makeContext) => {
+      const root = client.#root ?? client;
+      if (key === undefined) return root;
+      const known = root.#views.get(key);
+      if (known !== undefined) return known;
+      adopting = { root, sessions: root.#sessions, clock: root.#clock, ctx: makeContext(root.#ctx) };
+      try {
+        const view = new (root.constructor as new (connectString: string, options?: ClientOptions) => ZooKeeperClient)('', {});
+        root.#views.set(key, view);
+        return view;
+      } finally {
+        adopting = undefined;
+      }
+    };
   }
 
   /** Starts connecting at once; use `ZooKeeperClient.connect` to wait for the session. */
   constructor(connectString: string, options: ClientOptions = {}) {
+    const adopt = adopting;
+    if (adopt !== undefined) {
+      adopting = undefined;
+      this.#root = adopt.root;
+      this.#sessions = adopt.sessions;
+      this.#clock = adopt.clock;
+      this.#ctx = adopt.ctx;
+      return;
+    }
+    this.#root = undefined;
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== undefined) validatePath(parsed.chroot, 'connect');
     if (options.transport === undefined) {
@@ -92,7 +125,10 @@ export class ZooKeeperClient implements AsyncDisposable {
       session: sessionOptions(parsed.hosts, options.transport, this.#clock, options),
       renew: options.renewSession ?? true,
       clock: this.#clock,
-      renewed: (old) => carryPersistentWatches(this.#ctx, old),
+      renewed: (old) => {
+        carryPersistentWatches(this.#ctx, old);
+        for (const view of this.#views.values()) carryPersistentWatches(view.#ctx, old);
+      },
     });
     this.#ctx = new ClientContext(
       this.#sessions,
@@ -200,8 +236,12 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#sessions.subscribe(listener);
   }
 
-  /** Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. */
+  /**
+   * Closes the session (closeSession, bounded wait), opens no other, and releases every timer and socket. On a
+   * view (usingNamespace) it does nothing: the session is the client's the view came from.
+   */
   close(): Promise<void> {
+    if (this.#root !== undefined) return Promise.resolve();
     return this.#sessions.close();
   }
 
@@ -375,6 +415,17 @@ export class ZooKeeperClient implements AsyncDisposable {
 export function clientContext(client: ZooKeeperClient, op: string): ClientContext {
   if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
   return contextOf(client);
+}
+
+/**
+ * The view of `client`'s session with the context `makeContext` builds from the client's, one per `key` (the same
+ * object each time); on a view, a view of the client it came from; with no key, that client itself. A view's
+ * persistent watches are carried across a session renewal with the client's; closing it does nothing. For the
+ * client's own modules (usingNamespace).
+ */
+export function clientView(client: ZooKeeperClient, key: string | undefined, makeContext: (root: ClientContext) => ClientContext, op: string): ZooKeeperClient {
+  if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
+  return viewOf(client, key, makeContext);
 }
 
 export type { OpResult, ReadOp, WriteOp } from './client/multi.js';

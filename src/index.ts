@@ -45,6 +45,7 @@ export type {
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export { PersistentWatch } from './client/watch-handle.js';
 export { reconfig } from './client/admin-ops.js';
+export { namespaceOf, usingNamespace } from './client/namespace.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';
 export { pathProblem } from './client/paths.js';

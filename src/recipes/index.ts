@@ -1,6 +1,7 @@
 /**
  * Apache Curator's recipes on the public client API, on Curator's znodes: the five locks, leader election, caches,
- * shared values and counters, barriers, an atomic counter and kept-alive nodes. Re-exported by the package entry.
+ * shared values and counters, barriers, an atomic counter, kept-alive nodes, service discovery (curator-x-discovery)
+ * and gzip node data. Re-exported by the package entry.
  *
  * @module zkwire/recipes
  */
@@ -74,3 +75,43 @@ export {
 } from './nodes/persistent-node.js';
 export { PersistentTtlNode, TTL_CHILD_NAME, type PersistentTtlNodeOptions } from './nodes/persistent-ttl-node.js';
 export { GroupMember, type GroupMemberEvent } from './nodes/group-member.js';
+
+// Service discovery: Curator's curator-x-discovery, read and written as Java services (Spring Cloud, Dubbo) do.
+export {
+  ServiceDiscovery,
+  type ServiceDiscoveryEvent,
+  type ServiceDiscoveryOptions,
+  type ServiceDiscoveryState,
+} from './discovery/service-discovery.js';
+export {
+  createModeOf,
+  isNodeName,
+  SERVICE_TYPES,
+  serviceInstance,
+  checkServiceInstance,
+  type JavaObject,
+  type ServiceInstance,
+  type ServiceInstanceOptions,
+  type ServicePayload,
+  type ServiceType,
+} from './discovery/service-instance.js';
+export { decodeServiceInstance, encodeServiceInstance, type InstanceCodecOptions } from './discovery/instance-codec.js';
+export type { JsonValue } from './discovery/jackson-json.js';
+export { buildUriSpec, parseUriSpec, type UriSpec, type UriSpecPart, type UriSpecSource } from './discovery/uri-spec.js';
+export {
+  DUBBO_INSTANCE_CLASS,
+  dubboPayload,
+  javaPayload,
+  readZookeeperInstance,
+  SPRING_CLOUD_INSTANCE_CLASS,
+  springCloudPayload,
+  type ZookeeperInstanceFields,
+  type ZookeeperInstancePayload,
+} from './discovery/payloads.js';
+export { ServiceCache, type ServiceCacheEvent, type ServiceCacheOptions, type ServiceCacheState } from './discovery/service-cache.js';
+export { ServiceProvider, type ServiceProviderOptions } from './discovery/service-provider.js';
+export { randomStrategy, roundRobinStrategy, stickyStrategy, type ProviderStrategy } from './discovery/provider-strategies.js';
+export type { DownInstancePolicy } from './discovery/down-instances.js';
+
+// Compression: Curator's GzipCompressionProvider format, opt-in per read and write.
+export { gzipCompress, gzipDecompress, GzipCompression, type CompressionProvider } from './compression/gzip.js';

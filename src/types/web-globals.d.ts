@@ -88,3 +88,12 @@ declare var DecompressionStream: {
   prototype: DecompressionStream;
   new (format: 'gzip' | 'deflate' | 'deflate-raw'): DecompressionStream;
 };
+/** CompressionStream has the same two ends (GzipCompression, src/recipes/compression/gzip.ts, writes with it). */
+interface CompressionStream {
+  readonly writable: { getWriter(): DecompressionStreamWriter };
+  readonly readable: { getReader(): DecompressionStreamReader };
+}
+declare var CompressionStream: {
+  prototype: CompressionStream;
+  new (format: 'gzip' | 'deflate' | 'deflate-raw'): CompressionStream;
+};

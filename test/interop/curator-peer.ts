@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { curatorClasspath, requireJdk } from '../../src/tools/bench/curator-classpath.js';
+import { curatorClasspath, DEBIAN_JAVA_DIR, requireJdk } from '../../src/tools/bench/curator-classpath.js';
 import { compileJavaOnce } from '../../src/tools/bench/javac.js';
 
 /**
@@ -14,6 +14,24 @@ import { compileJavaOnce } from '../../src/tools/bench/javac.js';
  */
 
 const SOURCE = fileURLToPath(new URL('./curator-peer/CuratorPeer.java', import.meta.url));
+const PEER_DIR = fileURLToPath(new URL('./curator-peer/', import.meta.url));
+/** Compiled with CuratorPeer: its discovery and namespace commands, and a payload class with Spring Cloud Zookeeper's name. */
+const COMPANIONS = ['DiscoveryPeer.java', 'NamespacePeer.java', 'org/springframework/cloud/zookeeper/discovery/ZookeeperInstance.java'];
+
+/**
+ * curator-x-discovery and the Jackson it serialises with (Debian's libcurator-discovery-java and its dependencies),
+ * added to the class path curatorClasspath() finds. With CURATOR_CLASSPATH set, that path must hold them itself.
+ */
+const DISCOVERY_JARS = ['curator-x-discovery.jar', 'jackson-databind.jar', 'jackson-core.jar', 'jackson-annotations.jar'];
+
+function discoveryClasspath(): string[] {
+  if (process.env['CURATOR_CLASSPATH']) return [];
+  const missing = DISCOVERY_JARS.filter((jar) => !fs.existsSync(path.join(DEBIAN_JAVA_DIR, jar)));
+  if (missing.length > 0) {
+    throw new Error(`Curator peer: ${DEBIAN_JAVA_DIR} lacks ${missing.join(', ')}; apt-get install libcurator-discovery-java (scripts/setup.sh)`);
+  }
+  return DISCOVERY_JARS.map((jar) => path.join(DEBIAN_JAVA_DIR, jar));
+}
 
 export type AcquireReply = { acquired: true; id: number; node: string } | { acquired: false };
 
@@ -57,6 +75,28 @@ export interface CuratorPeer {
   /** Every node the Curator cache holds: path → `czxid/mzxid/data hex`. */
   cacheDump(n: number): Promise<Map<string, string>>;
   cacheClose(n: number): Promise<void>;
+  /** curator-x-discovery (DiscoveryPeer.java): a started ServiceDiscovery<ZookeeperInstance> on `basePath`; its handle. */
+  sdStart(basePath: string): Promise<number>;
+  sdRegister(n: number, spec: CuratorInstanceSpec): Promise<void>;
+  sdUpdate(n: number, spec: CuratorInstanceSpec): Promise<void>;
+  sdUnregister(n: number, spec: CuratorInstanceSpec): Promise<void>;
+  sdNames(n: number): Promise<string[]>;
+  /** queryForInstances(name), each instance as Curator deserialised it. */
+  sdQuery(n: number, name: string): Promise<CuratorInstanceView[]>;
+  sdQueryOne(n: number, name: string, id: string): Promise<CuratorInstanceView | null>;
+  /** JsonInstanceSerializer.serialize (compatible mode) of the instance Curator's builder makes from `spec`. */
+  sdSerialize(spec: CuratorInstanceSpec): Promise<Uint8Array>;
+  /** JsonInstanceSerializer.deserialize of `bytes`. */
+  sdDeserialize(bytes: Uint8Array): Promise<CuratorInstanceView>;
+  /** A started ServiceCache for `name` (events `scache n=<m> changed`); its handle. */
+  sdCacheStart(n: number, name: string): Promise<number>;
+  sdCacheDump(m: number): Promise<CuratorInstanceView[]>;
+  sdCacheClose(m: number): Promise<void>;
+  sdClose(n: number): Promise<void>;
+  /** Writes `data` at `path` in `namespace` (null: none), gzipped with Curator's `.compressed()` when `gzip`. */
+  nsWrite(namespace: string | null, path: string, data: Uint8Array, gzip: boolean): Promise<void>;
+  /** Reads `path` in `namespace`, through Curator's `.decompressed()` when `gzip` (rejects with Curator's error). */
+  nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -67,14 +107,47 @@ export interface CuratorPeer {
   kill(): Promise<void>;
 }
 
+/** An instance for the Java side to build with Curator's ServiceInstanceBuilder (payload: a ZookeeperInstance). */
+export interface CuratorInstanceSpec {
+  name: string;
+  id: string;
+  address?: string | null;
+  port?: number | null;
+  sslPort?: number | null;
+  payload?: { id: string; name: string; metadata: Record<string, string> } | null;
+  registrationTimeUTC: number;
+  serviceType: 'DYNAMIC' | 'STATIC' | 'PERMANENT' | 'DYNAMIC_SEQUENTIAL';
+  uriSpec?: string | null;
+  enabled?: boolean;
+}
+
+/** An instance as Curator holds it after deserialising: every field, the payload's class, and buildUriSpec(). */
+export interface CuratorInstanceView {
+  name: string;
+  id: string;
+  address: string | null;
+  port: number | null;
+  sslPort: number | null;
+  payload: { class: string; id: string; name: string; metadata: Record<string, string> } | null;
+  registrationTimeUTC: number;
+  serviceType: string | null;
+  uriSpec: [string, boolean][] | null;
+  enabled: boolean;
+  uri: string;
+}
+
+const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
+const unb64 = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+
 let compiled: { classes: string; classpath: string; java: string } | undefined;
 
 /** CuratorPeer compiled (once per content, see compileJavaOnce) against the Curator jars curatorClasspath() finds. */
 function compileCuratorPeer(): { classes: string; classpath: string; java: string } {
   if (compiled !== undefined) return compiled;
   const jdk = requireJdk();
-  const classpath = curatorClasspath();
-  const classes = compileJavaOnce({ className: 'CuratorPeer', source: fs.readFileSync(SOURCE, 'utf8'), classpath, javac: jdk.javac });
+  const classpath = [curatorClasspath(), ...discoveryClasspath()].join(path.delimiter);
+  const companions = COMPANIONS.map((file) => ({ path: file, source: fs.readFileSync(path.join(PEER_DIR, file), 'utf8') }));
+  const classes = compileJavaOnce({ className: 'CuratorPeer', source: fs.readFileSync(SOURCE, 'utf8'), classpath, javac: jdk.javac, companions });
   compiled = { classes, classpath, java: jdk.java };
   return compiled;
 }
@@ -340,6 +413,69 @@ class PeerProcess implements CuratorPeer {
 
   async cacheClose(n: number): Promise<void> {
     await this.expect(`cache-close ${n}`, /^closed n=\d+$/);
+  }
+
+  async sdStart(basePath: string): Promise<number> {
+    return Number((await this.expect(`sd-start ${basePath}`, /^sd n=(\d+)$/))[1]);
+  }
+
+  async sdRegister(n: number, spec: CuratorInstanceSpec): Promise<void> {
+    await this.expect(`sd-register ${n} ${b64(spec)}`, /^ok$/);
+  }
+
+  async sdUpdate(n: number, spec: CuratorInstanceSpec): Promise<void> {
+    await this.expect(`sd-update ${n} ${b64(spec)}`, /^ok$/);
+  }
+
+  async sdUnregister(n: number, spec: CuratorInstanceSpec): Promise<void> {
+    await this.expect(`sd-unregister ${n} ${b64(spec)}`, /^ok$/);
+  }
+
+  async sdNames(n: number): Promise<string[]> {
+    return unb64((await this.expect(`sd-names ${n}`, /^names (\S+)$/))[1] as string) as string[];
+  }
+
+  async sdQuery(n: number, name: string): Promise<CuratorInstanceView[]> {
+    return unb64((await this.expect(`sd-query ${n} ${name}`, /^instances (\S+)$/))[1] as string) as CuratorInstanceView[];
+  }
+
+  async sdQueryOne(n: number, name: string, id: string): Promise<CuratorInstanceView | null> {
+    return unb64((await this.expect(`sd-query-one ${n} ${name} ${id}`, /^instance (\S+)$/))[1] as string) as CuratorInstanceView | null;
+  }
+
+  async sdSerialize(spec: CuratorInstanceSpec): Promise<Uint8Array> {
+    return new Uint8Array(Buffer.from((await this.expect(`sd-serialize ${b64(spec)}`, /^bytes (\S+)$/))[1] as string, 'base64'));
+  }
+
+  async sdDeserialize(bytes: Uint8Array): Promise<CuratorInstanceView> {
+    const reply = await this.expect(`sd-deserialize ${Buffer.from(bytes).toString('base64')}`, /^instance (\S+)$/);
+    return unb64(reply[1] as string) as CuratorInstanceView;
+  }
+
+  async sdCacheStart(n: number, name: string): Promise<number> {
+    return Number((await this.expect(`sd-cache-start ${n} ${name}`, /^scache n=(\d+)$/))[1]);
+  }
+
+  async sdCacheDump(m: number): Promise<CuratorInstanceView[]> {
+    return unb64((await this.expect(`sd-cache-dump ${m}`, /^instances (\S+)$/))[1] as string) as CuratorInstanceView[];
+  }
+
+  async sdCacheClose(m: number): Promise<void> {
+    await this.expect(`sd-cache-close ${m}`, /^closed n=\d+$/);
+  }
+
+  async sdClose(n: number): Promise<void> {
+    await this.expect(`sd-close ${n}`, /^closed n=\d+$/);
+  }
+
+  async nsWrite(namespace: string | null, path: string, data: Uint8Array, gzip: boolean): Promise<void> {
+    const b = data.length === 0 ? '-' : Buffer.from(data).toString('base64');
+    await this.expect(`ns-write ${namespace ?? '-'} ${path} ${b} ${gzip ? 'gzip' : 'plain'}`, /^ok$/);
+  }
+
+  async nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array> {
+    const b = (await this.expect(`ns-read ${namespace ?? '-'} ${path} ${gzip ? 'gzip' : 'plain'}`, /^data (\S+)$/))[1] as string;
+    return b === '-' ? new Uint8Array(0) : new Uint8Array(Buffer.from(b, 'base64'));
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

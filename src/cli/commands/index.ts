@@ -24,5 +24,7 @@ import { reconfigCommand } from './reconfig.js';
 import { snapshotCommand } from './snapshot.js';
 import { txnlogCommand } from './txnlog.js';
 import { shellCommand } from './shell.js';
+import { servicesCommand } from './services.js';
+import { registerCommand } from './register.js';
 
-export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, shellCommand(() => commands)];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, shellCommand(() => commands)];

@@ -21,18 +21,33 @@ export interface JavaProgram {
   classpath: string;
   /** The javac to use. */
   javac: string;
+  /**
+   * Other source files compiled with it (helper classes, classes in other packages), by their path relative to the
+   * source root, e.g. `org/example/Payload.java`.
+   */
+  companions?: readonly { path: string; source: string }[];
 }
 
 /** The directory holding `${className}.class`, compiling the source there first if no earlier run did. */
 export function compileJavaOnce(program: JavaProgram): string {
+  const companions = program.companions ?? [];
   const hash = createHash('sha256').update(program.source).update('\0').update(program.classpath).update('\0').update(program.javac);
+  for (const c of companions) hash.update('\0').update(c.path).update('\0').update(c.source);
   const target = path.join(os.tmpdir(), `zkwire-java-${program.className}-${hash.digest('hex').slice(0, 16)}`);
   if (fs.existsSync(path.join(target, `${program.className}.class`))) return target;
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), `zkwire-java-${program.className}-build-`));
   const file = path.join(staging, `${program.className}.java`);
   fs.writeFileSync(file, program.source);
-  const result = spawnSync(program.javac, ['-nowarn', '-cp', program.classpath, '-d', staging, file], { encoding: 'utf8' });
+  const sourceDir = fs.mkdtempSync(path.join(os.tmpdir(), `zkwire-java-${program.className}-src-`));
+  const others = companions.map((c) => {
+    const at = path.join(sourceDir, c.path);
+    fs.mkdirSync(path.dirname(at), { recursive: true });
+    fs.writeFileSync(at, c.source);
+    return at;
+  });
+  const result = spawnSync(program.javac, ['-nowarn', '-cp', program.classpath, '-d', staging, file, ...others], { encoding: 'utf8' });
   fs.rmSync(file, { force: true });
+  fs.rmSync(sourceDir, { recursive: true, force: true });
   if (result.status !== 0) {
     fs.rmSync(staging, { recursive: true, force: true });
     const output = `${result.error?.message ?? ''}\n${result.stdout ?? ''}${result.stderr ?? ''}`;

@@ -29,6 +29,8 @@
 //   cache-start <path>                           cache n=<n>   (a started CuratorCache; later "event cache n=<n> initialized")
 //   cache-dump <n>                               cache <path>=<czxid>/<mzxid>/<data hex>;...   (every cached node)
 //   cache-close <n>                              closed n=<n>
+//   sd-...                                       curator-x-discovery commands: see DiscoveryPeer.java
+//   ns-...                                       namespaces and compression: see NamespacePeer.java
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -114,11 +116,15 @@ public final class CuratorPeer {
     private final Map<Integer, SharedCount> counts = new HashMap<>();
     private final Map<String, DistributedDoubleBarrier> doubleBarriers = new HashMap<>();
     private final Map<Integer, CuratorCache> caches = new HashMap<>();
+    private final DiscoveryPeer discovery;
+    private final NamespacePeer namespaces;
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
         this.client = client;
         this.out = out;
+        this.discovery = new DiscoveryPeer(client, this::event);
+        this.namespaces = new NamespacePeer(client);
     }
 
     public static void main(String[] args) throws Exception {
@@ -310,6 +316,8 @@ public final class CuratorPeer {
                 return "closed n=" + cmd[1];
             }
             default:
+                if (cmd[0].startsWith("sd-")) return discovery.run(cmd);
+                if (cmd[0].startsWith("ns-")) return namespaces.run(cmd);
                 return "error UnknownCommand " + cmd[0];
         }
     }
