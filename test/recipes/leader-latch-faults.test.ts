@@ -60,7 +60,11 @@ describe('LeaderLatch under faults', () => {
     expect(aEvents[0]).toBe('notLeader:CONNECTIONLOSS');
     const oldSession = clientA.sessionId;
     fx.proxy.pass();
-    await eventually(async () => (await childrenOf(fx.direct, path)).length === 2 && clientA.sessionId !== oldSession, 15_000, 'a rejoined on its new session');
+    await eventually(
+      async () => (await childrenOf(fx.direct, path)).length === 2 && clientA.sessionId !== oldSession && a.ourPath !== undefined,
+      15_000,
+      'a rejoined on its new session',
+    );
     expect((await fx.direct.exists(a.ourPath as string))?.ephemeralOwner).toBe(clientA.sessionId);
     expect(await a.await({ timeoutMs: 0 })).toBe(false);
     expect(aEvents).not.toContain('isLeader');
