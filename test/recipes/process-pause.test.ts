@@ -1,10 +1,12 @@
 /**
  * The second way issue #18 forces an expiry: the whole client process stopped (SIGSTOP) past its session timeout
  * while its server keeps running, as a long GC pause or a frozen VM would stop it. The worker
- * (test/recipes/paused/worker.ts) runs a LeaderSelector, a SharedValue, an ephemeral PersistentNode, a
- * DistributedAtomicLong and a semaphore on a plain client, with no code for an expiry. After SIGCONT it must be on a
- * new session with the selector leading again, the value changed during the pause seen once, its node made again,
- * and the counter and the semaphore working; SIGTERM then leaves nothing behind. (The cache, latch, group member and
+ * (test/recipes/paused/worker.ts) runs a LeaderSelector, a SharedValue and a SharedCount, an ephemeral PersistentNode
+ * and a PersistentTtlNode, a DistributedBarrier waiter, a DistributedAtomicLong, a semaphore and a read/write lock on a
+ * plain client, with no code for an expiry. After SIGCONT it must be on a new session with the selector leading
+ * again, the value and count changed during the pause seen (the value's change once), its node made again, the
+ * barrier waiter released when the barrier goes, and the counter and the locks working; SIGTERM then leaves nothing
+ * behind. (The cache, latch, group member and
  * mutex go through the same in test/docs/service-expiry.test.ts.)
  */
 
@@ -51,8 +53,10 @@ afterAll(async () => {
   if (project !== undefined) fs.rmSync(project, { recursive: true, force: true });
 });
 
-it('selector, shared value, persistent node, atomic long and semaphore carry on after the process is paused past its session timeout', { timeout: 90_000 }, async () => {
+it('selector, shared value and count, persistent and TTL nodes, barrier, atomic long, semaphore and read/write lock carry on after the process is paused past its session timeout', { timeout: 90_000 }, async () => {
   const base = '/paused';
+  await direct.mkdirp(base);
+  await direct.create(`${base}/barrier`); // set: the worker's waiter waits until it goes
   const lines: Line[] = [];
   const proc = spawn(process.execPath, ['worker.mjs', server.connectString, base], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
@@ -63,12 +67,13 @@ it('selector, shared value, persistent node, atomic long and semaphore carry on 
   const last = (): Line => lines.filter((l) => 'increments' in l).at(-1) ?? {};
   const until = (what: string, check: (l: Line) => boolean): Promise<void> => eventually(() => check(last()), 20_000, `${what}; last: ${JSON.stringify(last())}; stderr: ${stderr}`);
 
-  await until('running', (l) => l.leading === true && (l.increments as number) >= 1 && (l.leases as number) >= 1);
+  await until('running', (l) => l.leading === true && (l.increments as number) >= 1 && (l.leases as number) >= 1 && (l.writes as number) >= 1);
   const before = last();
   const owner = (await direct.exists(`${base}/node`))?.ephemeralOwner;
 
   proc.kill('SIGSTOP');
   await direct.setData(`${base}/value`, 'v1');
+  await direct.setData(`${base}/count`, new Uint8Array([0, 0, 0, 5]));
   // the server expires the stopped process's session: its ephemeral node goes with it
   await eventually(async () => (await direct.exists(`${base}/node`)) === null, 20_000, 'the server expired the session');
   const seen = lines.length;
@@ -80,9 +85,15 @@ it('selector, shared value, persistent node, atomic long and semaphore carry on 
       l.session !== before.session &&
       l.leading === true &&
       l.value === 'v1' &&
+      l.count === 5 &&
       (l.increments as number) > (before.increments as number) &&
-      (l.leases as number) > (before.leases as number),
+      (l.leases as number) > (before.leases as number) &&
+      (l.writes as number) > (before.writes as number),
   );
+  expect(last().barrierPassed).toBe(false);
+  await direct.delete(`${base}/barrier`);
+  await until('the barrier waiter released', (l) => l.barrierPassed === true);
+  expect((await direct.exists(`${base}/ttl`)) !== null && (await direct.exists(`${base}/ttl/touch`)) !== null).toBe(true);
   const after = lines.slice(seen);
   expect(after.some((l) => l.event === 'LOST')).toBe(true);
   expect(after.some((l) => l.event === 'RECONNECTED' && l.newSession === true)).toBe(true);
@@ -99,4 +110,6 @@ it('selector, shared value, persistent node, atomic long and semaphore carry on 
   expect(await direct.exists(`${base}/node`)).toBeNull();
   expect(await direct.getChildren(`${base}/election`)).toEqual([]);
   expect(await direct.getChildren(`${base}/semaphore/leases`).catch(() => [])).toEqual([]);
+  expect(await direct.getChildren(`${base}/rw`).catch(() => [])).toEqual([]);
+  expect(await direct.exists(`${base}/ttl`)).toBeNull();
 });

@@ -1,11 +1,23 @@
 /**
  * A process using the recipes that test/recipes/process-pause.test.ts stops with SIGSTOP past its session timeout:
- * a LeaderSelector (autoRequeue), a SharedValue, an ephemeral PersistentNode, a DistributedAtomicLong incremented
- * and a semaphore lease taken twice a second. It imports 'zkwire' as an application does and writes one JSON status
+ * a LeaderSelector (autoRequeue), a SharedValue and a SharedCount, an ephemeral PersistentNode and a PersistentTtlNode,
+ * a DistributedBarrier waiter, and a DistributedAtomicLong incremented, a semaphore lease and the write lock of a
+ * read/write lock taken twice a second. It imports 'zkwire' as an application does and writes one JSON status
  * line per round; it needs no code for an expiry. Usage: node worker.mjs <server> <base path>.
  */
 
-import { connect, DistributedAtomicLong, InterProcessSemaphoreV2, LeaderSelector, PersistentNode, SharedValue } from 'zkwire';
+import {
+  connect,
+  DistributedAtomicLong,
+  DistributedBarrier,
+  InterProcessReadWriteLock,
+  InterProcessSemaphoreV2,
+  LeaderSelector,
+  PersistentNode,
+  PersistentTtlNode,
+  SharedCount,
+  SharedValue,
+} from 'zkwire';
 
 const [server = '127.0.0.1:2181', base = '/paused'] = process.argv.slice(2);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
@@ -35,20 +47,42 @@ value.addListener((e) => {
 await value.start();
 await using node = new PersistentNode(zk, `${base}/node`, 'mine');
 await node.start();
+await using count = new SharedCount(zk, `${base}/count`, 0);
+await count.start();
+await using ttl = new PersistentTtlNode(zk, `${base}/ttl`, 60_000, 'alive');
+await ttl.start();
+let barrierPassed = false;
+void new DistributedBarrier(zk, `${base}/barrier`).waitOnBarrier({ signal: stop.signal }).then((passed) => (barrierPassed = passed), () => undefined);
 const counter = new DistributedAtomicLong(zk, `${base}/counter`);
 const semaphore = new InterProcessSemaphoreV2(zk, `${base}/semaphore`, 2);
+const rw = new InterProcessReadWriteLock(zk, `${base}/rw`);
 
 let increments = 0;
 let leases = 0;
+let writes = 0;
 const errors: string[] = [];
 while (!stop.signal.aborted) {
   try {
     if ((await counter.increment()).succeeded) increments++;
     await using lease = await semaphore.acquireOne({ timeoutMs: 1_000, signal: stop.signal });
     if (lease.acquired) leases++;
+    await using write = await rw.writeLock.acquire({ timeoutMs: 1_000, signal: stop.signal });
+    if (write.acquired) writes++;
   } catch (err) {
     if (!stop.signal.aborted) errors.push((err as { code?: string }).code ?? String(err));
   }
-  emit({ session: zk.sessionIdHex, leading: selector.hasLeadership(), terms, value: text(value.getValue()), valueChanges, increments, leases, errors });
+  emit({
+    session: zk.sessionIdHex,
+    leading: selector.hasLeadership(),
+    terms,
+    value: text(value.getValue()),
+    valueChanges,
+    count: count.getCount(),
+    barrierPassed,
+    increments,
+    leases,
+    writes,
+    errors,
+  });
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
