@@ -21,7 +21,7 @@ describe('3-server ensemble', () => {
     ensemble = await startEnsemble(3);
   });
   afterAll(async () => {
-    await ensemble?.stop();
+    await ensemble?.close();
   });
 
   it('starts three members on distinct loopback ports with exactly one leader', async () => {
@@ -50,6 +50,6 @@ describe('3-server ensemble', () => {
   });
 
   it('rejects an index that is not a member', async () => {
-    await expect(ensemble.kill(3)).rejects.toThrow(/no ensemble member #3/);
+    await expect(ensemble.kill(3)).rejects.toThrow(/no cluster member #3/);
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ensemble?.stop();
+  await ensemble?.close();
 });
 
 function nextChange(zk: ZooKeeperClient, predicate: (c: StateChange) => boolean): Promise<StateChange> {
