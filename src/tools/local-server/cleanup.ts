@@ -47,6 +47,7 @@ export class CleanupRegistry {
     this.#update();
   }
 
+  /** Forgets `dir` (it was removed, or is no longer to be removed at exit). */
   untrackDir(dir: string): void {
     this.#dirs.delete(dir);
     this.#update();
