@@ -160,7 +160,7 @@ export class TestingCluster implements AsyncDisposable {
   }
 
   static async #launch(size: number, opts: TestingClusterOptions): Promise<TestingCluster> {
-  const install = requireZooKeeperInstall(installEnv(opts));
+  const install = requireZooKeeperInstall(installEnv(opts), 'kit');
   const ports = await freePorts(size * 3);
   const port = (i: number): number => {
     const p = ports[i];

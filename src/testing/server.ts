@@ -24,7 +24,7 @@ export class TestingServer implements AsyncDisposable {
 
   /** Starts a server and resolves once it serves (its `srvr` reports `Mode: standalone`). */
   static async start(options: TestingServerOptions = {}): Promise<TestingServer> {
-    return new TestingServer(await startLocalServer({ ...options, purpose: 'tests' }));
+    return new TestingServer(await startLocalServer({ ...options, purpose: 'kit' }));
   }
 
   /** Always `127.0.0.1`. */

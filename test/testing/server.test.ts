@@ -76,7 +76,10 @@ describe('TestingServer without Java or ZooKeeper', () => {
     expect(error).toBeInstanceOf(ZooKeeperNotInstalledError);
     expect(error).toMatchObject({ code: 'ZOOKEEPER_NOT_INSTALLED', missing: 'java', name: 'ZooKeeperNotInstalledError' });
     expect((error as Error).message).toContain('java: not found');
+    expect((error as Error).message).toMatch(/^zkwire\/testing starts ZooKeeper servers/);
     expect((error as Error).message).toMatch(/apt-get install .*default-jre-headless/);
+    expect((error as Error).message).toContain('zooKeeperHome, javaHome');
+    expect((error as Error).message).not.toContain('scripts/setup.sh'); // that is this repository's, not the user's
   });
 
   it('rejects with missing zookeeper when Java is there but the given ZooKeeper home holds no jars, and falls back to nothing', async () => {

@@ -98,8 +98,11 @@ export function installEnv(choice: InstallChoice): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Who is asking: the test suite and the CLI need different first lines and different fixes. */
-export type InstallPurpose = 'tests' | 'cli';
+/**
+ * Who is asking: this repository's test suite, the CLI, and an application's tests through zkwire/testing need
+ * different first lines and different fixes.
+ */
+export type InstallPurpose = 'tests' | 'cli' | 'kit';
 
 export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purpose: InstallPurpose = 'tests'): string {
   const found = [
@@ -117,6 +120,11 @@ export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purp
       ? [
           'No --server given, and no local ZooKeeper install was found to start a throwaway server.',
           ['  --server host:port                    # use a running server', apt, home],
+        ]
+      : purpose === 'kit'
+      ? [
+          'zkwire/testing starts ZooKeeper servers with the Java and ZooKeeper installed here, and found none.',
+          [apt, home, '  or pass { zooKeeperHome, javaHome } to TestingServer.start() / TestingCluster.start()'],
         ]
       : [
           'zkwire tests need a real ZooKeeper server, and none was found.',
