@@ -3,7 +3,7 @@ import type { ServerProcess } from '../../src/tools/local-server/server-process.
 import { startLocalServer } from '../../src/tools/local-server/standalone.js';
 import { harnessCleanup } from './exit-cleanup.js';
 import { realClock } from './real-timers.js';
-import type { ZkConfigOptions } from './zk-config.js';
+import type { ZkConfigOptions } from '../../src/tools/local-server/config.js';
 
 /**
  * Real ZooKeeper servers for tests: throwaway standalone servers, ensembles (zk-ensemble.ts) and the one shared
@@ -12,7 +12,8 @@ import type { ZkConfigOptions } from './zk-config.js';
  * from the same launcher the CLI uses when no --server is given (src/tools/local-server), ensembles are the kit's
  * TestingCluster (zkwire/testing); the harness gives both real timers and its per-process cleanup registry.
  */
-export type { ZkServer } from './zk-process.js';
+/** One ZooKeeper JVM (the launcher's LocalServer): stop() removes its directory, kill()/restart() keep it. */
+export type { LocalServer as ZkServer } from '../../src/tools/local-server/server-process.js';
 
 /** A ZooKeeper ensemble on loopback: the kit's TestingCluster. */
 export type ZkEnsemble = TestingCluster;
