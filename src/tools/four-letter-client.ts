@@ -5,17 +5,20 @@
  */
 
 import net from 'node:net';
-import { MAX_TIMER_DELAY_MS } from '../session/clock.js';
-import { clearRealTimeout, setRealTimeout } from './local-server/real-timers.js';
+import { MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../session/clock.js';
 
 export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
 
-/** Sends `command` (exactly four lowercase letters) to host:port and resolves with the whole answer text. */
+/**
+ * Sends `command` (exactly four lowercase letters) to host:port and resolves with the whole answer text. The deadline
+ * runs on `clock` (a test that fakes the runtime's timers passes real ones).
+ */
 export function fourLetterWord(
   host: string,
   port: number,
   command: string,
   timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS,
+  clock: Clock = systemClock,
 ): Promise<string> {
   if (!/^[a-z]{4}$/.test(command)) return Promise.reject(new Error(`not a four-letter word: ${JSON.stringify(command)}`));
   return new Promise((resolve, reject) => {
@@ -23,7 +26,7 @@ export function fourLetterWord(
     const socket = net.connect({ host, port });
     let failure: Error | undefined;
     // One deadline for the whole exchange: a server that accepts but never answers (or never closes) must not hang us.
-    const timer = setRealTimeout(() => {
+    const timer = clock.setTimeout(() => {
       failure = new Error(`${command} to ${host}:${port}: no complete answer within ${timeoutMs} ms`);
       socket.destroy();
       // Clamped to what runtime timers honour (about 24.8 days): longer would fire at once, and is as good as no limit.
@@ -35,7 +38,7 @@ export function fourLetterWord(
       failure ??= error;
     });
     socket.on('close', () => {
-      clearRealTimeout(timer);
+      clock.clearTimeout(timer);
       if (failure !== undefined) reject(failure);
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
@@ -64,9 +67,14 @@ export function parseServerMode(srvr: string): ServerMode | null {
 }
 
 /** The mode of the server at host:port, or null when it does not answer or does not serve yet. */
-export async function probeServerMode(host: string, port: number, timeoutMs = 2000): Promise<ServerMode | null> {
+export async function probeServerMode(
+  host: string,
+  port: number,
+  timeoutMs = 2000,
+  clock: Clock = systemClock,
+): Promise<ServerMode | null> {
   try {
-    return parseServerMode(await fourLetterWord(host, port, 'srvr', timeoutMs));
+    return parseServerMode(await fourLetterWord(host, port, 'srvr', timeoutMs, clock));
   } catch {
     return null;
   }

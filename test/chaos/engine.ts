@@ -76,7 +76,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return await runOnEnsemble(ensemble, proxies, links, { ...options, sessions, T, tickTime, log }, { serverPrng, networkPrng, expiryPrng, slotPrngs, candidatePrngs });
   } finally {
     await Promise.all([...proxies, ...links.flatMap((l) => l.proxies)].map((p) => p.close()));
-    await ensemble.stop();
+    await ensemble.close();
   }
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ensemble?.stop();
+  await ensemble?.close();
 });
 
 interface Config {

@@ -34,6 +34,8 @@ beforeAll(() => {
   fs.mkdirSync(path.join(project, 'node_modules', '@types'), { recursive: true });
   fs.symlinkSync(REPO_ROOT, path.join(project, 'node_modules', 'zkwire'), 'dir');
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(project, 'node_modules', '@types', 'node'), 'dir');
+  // docs/testing.md has a vitest example: it is type-checked like the others (test/package runs it).
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(project, 'node_modules', 'vitest'), 'dir');
   for (const e of examples) fs.writeFileSync(path.join(project, e.file), e.source);
 });
 

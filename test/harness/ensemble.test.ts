@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fourLetterWord, parseServerMode, type ServerMode } from './four-letter-client.js';
+import { fourLetterWord, parseServerMode, type ServerMode } from '../../src/tools/four-letter-client.js';
 import { startEnsemble, type ZkEnsemble } from './zookeeper.js';
 
 /** What each member says about itself right now (null = down or not serving). */
@@ -21,7 +21,7 @@ describe('3-server ensemble', () => {
     ensemble = await startEnsemble(3);
   });
   afterAll(async () => {
-    await ensemble?.stop();
+    await ensemble?.close();
   });
 
   it('starts three members on distinct loopback ports with exactly one leader', async () => {
@@ -50,6 +50,6 @@ describe('3-server ensemble', () => {
   });
 
   it('rejects an index that is not a member', async () => {
-    await expect(ensemble.kill(3)).rejects.toThrow(/no ensemble member #3/);
+    await expect(ensemble.kill(3)).rejects.toThrow(/no cluster member #3/);
   });
 });

@@ -1,2 +1,27 @@
-/** One registry of JVMs and directories to clean up at exit, shared with the production launcher. */
-export { trackChild, trackDir, untrackDir } from '../../src/tools/local-server/exit-cleanup.js';
+/**
+ * One cleanup registry per test worker process for every server, JVM and directory the harness starts. vitest
+ * evaluates modules once per test file in the same worker, so the registry is kept on globalThis: servers shared
+ * across files (sharedServer) are then cleaned up by the same registry that knows them. The kit itself keeps no
+ * global; this is the harness passing it what it needs.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { CleanupRegistry } from '../../src/tools/local-server/cleanup.js';
+
+const KEY = Symbol.for('zkwire.test-harness.cleanup');
+
+export function harnessCleanup(): CleanupRegistry {
+  const holder = globalThis as typeof globalThis & { [KEY]?: CleanupRegistry };
+  return (holder[KEY] ??= new CleanupRegistry());
+}
+
+export function trackChild(child: ChildProcess): void {
+  harnessCleanup().trackChild(child);
+}
+
+export function trackDir(dir: string): void {
+  harnessCleanup().trackDir(dir);
+}
+
+export function untrackDir(dir: string): void {
+  harnessCleanup().untrackDir(dir);
+}

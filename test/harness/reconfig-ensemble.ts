@@ -1,7 +1,7 @@
 /** A 3-member ensemble set up for dynamic reconfiguration as ZooKeeper's reconfig guide does it. */
 
 import { createHash } from 'node:crypto';
-import { startEnsemble, type ZkEnsemble } from './zk-ensemble.js';
+import { startEnsemble, type ZkEnsemble } from './zookeeper.js';
 
 /**
  * reconfigEnabled, no standalone fallback, and `superUser` (`super:password`, for the digest scheme) as the

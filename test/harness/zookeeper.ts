@@ -1,15 +1,22 @@
+import { TestingCluster } from '../../src/testing/cluster.js';
+import type { ServerProcess } from '../../src/tools/local-server/server-process.js';
 import { startLocalServer } from '../../src/tools/local-server/standalone.js';
-import type { ZkConfigOptions } from './zk-config.js';
-import type { ZkServer } from './zk-process.js';
+import { harnessCleanup } from './exit-cleanup.js';
+import { realClock } from './real-timers.js';
+import type { ZkConfigOptions } from '../../src/tools/local-server/config.js';
 
 /**
  * Real ZooKeeper servers for tests: throwaway standalone servers, ensembles (zk-ensemble.ts) and the one shared
  * server ordinary integration tests use. Every server gets a free loopback port and its own directory under
  * os.tmpdir(), and is killed when the test process ends even if a test forgets to stop it. Standalone servers come
- * from the same launcher the CLI uses when no --server is given (src/tools/local-server).
+ * from the same launcher the CLI uses when no --server is given (src/tools/local-server), ensembles are the kit's
+ * TestingCluster (zkwire/testing); the harness gives both real timers and its per-process cleanup registry.
  */
-export type { ZkServer } from './zk-process.js';
-export { startEnsemble, type ZkEnsemble } from './zk-ensemble.js';
+/** One ZooKeeper JVM (the launcher's LocalServer): stop() removes its directory, kill()/restart() keep it. */
+export type { LocalServer as ZkServer } from '../../src/tools/local-server/server-process.js';
+
+/** A ZooKeeper ensemble on loopback: the kit's TestingCluster. */
+export type ZkEnsemble = TestingCluster;
 
 export interface ZkServerOptions extends ZkConfigOptions {
   /** How long to wait for the server to serve; generous because CI machines are slow. Default 30 s. */
@@ -18,8 +25,13 @@ export interface ZkServerOptions extends ZkConfigOptions {
   jvmFlags?: readonly string[];
 }
 
-export function startZooKeeper(opts: ZkServerOptions = {}): Promise<ZkServer> {
-  return startLocalServer({ ...opts, purpose: 'tests' });
+export function startZooKeeper(opts: ZkServerOptions = {}): Promise<ServerProcess> {
+  return startLocalServer({ ...opts, purpose: 'tests', clock: realClock, cleanup: harnessCleanup() });
+}
+
+/** A `size`-member ensemble (see TestingCluster): every member serves and one leads when it resolves. */
+export function startEnsemble(size = 3, opts: ZkServerOptions = {}): Promise<TestingCluster> {
+  return TestingCluster.start({ ...opts, size, clock: realClock, cleanup: harnessCleanup() });
 }
 
 /**
@@ -30,8 +42,8 @@ export function sharedServer(): Promise<{ connectString: string }> {
   const fromEnv = process.env['ZK_CONNECT'];
   if (fromEnv) return Promise.resolve({ connectString: fromEnv });
   // Kept on globalThis so the test files vitest runs in one worker process share the server.
-  const holder = globalThis as typeof globalThis & { [SHARED_KEY]?: Promise<ZkServer> };
-  let shared = holder[SHARED_KEY];
+  const holder = globalThis as typeof globalThis & { [SHARED_KEY]?: Promise<ServerProcess> };
+  let shared: Promise<ServerProcess> | undefined = holder[SHARED_KEY];
   if (shared === undefined) {
     shared = startZooKeeper();
     holder[SHARED_KEY] = shared;

@@ -19,6 +19,8 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import { extract } from '../docs/markdown-examples.js';
 import { REPO_ROOT } from '../runtimes/run-runtime.js';
 import { packAndInstall, type PackedPackage } from './pack.js';
 
@@ -43,7 +45,7 @@ const MAX_CLIENT_MUTEX_GZIP = 27 * 1024;
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;
 
-const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/protocol', 'zkwire/tools'];
+const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/protocol', 'zkwire/tools', 'zkwire/testing'];
 
 /** An ESM consumer: every entry, and the one API whatever entry it is taken from. */
 const ESM_CONSUMER = `
@@ -53,6 +55,7 @@ import * as node from 'zkwire/node';
 import { InterProcessReadWriteLock } from 'zkwire/recipes';
 import { ConversationDecoder, FrameDecoder, OpCode } from 'zkwire/protocol';
 import { startTraceProxy, type TraceRecord } from 'zkwire/tools';
+import { killSession, startFaultProxy, TestingCluster, TestingServer, ZooKeeperNotInstalledError, type FaultProxy } from 'zkwire/testing';
 
 // connect and ZooKeeperClient exist in every entry, with interchangeable types.
 const fromRoot: (cs: string, o?: ClientOptions) => Promise<ZooKeeperClient> = connect;
@@ -74,6 +77,10 @@ export async function use(socketConnect: Parameters<typeof streamSocketTransport
   const op: number = OpCode.create;
   const onRecord = (r: TraceRecord): string => r.type;
   void startTraceProxy;
+  const server: TestingServer = await TestingServer.start({ tickTime: 500 });
+  const proxy: FaultProxy = await startFaultProxy(server.connectString);
+  await killSession(zk);
+  void [TestingCluster, ZooKeeperNotInstalledError, proxy];
   void [fromPortable, fromNode, nodeAsPortable, portableAsNode, clientTypes, err, op, onRecord];
   await zk.close();
 }
@@ -234,6 +241,55 @@ const entries = ${JSON.stringify(ENTRIES)};
     for (const e of ['zkwire', 'zkwire/portable', 'zkwire/node']) expect(out[e]!.connect, e).toBe('function');
     expect(out.rootIsNode).toBe(true);
     expect(out.portableError).toMatch(/^BAD_ARGUMENT: .*options\.transport/);
+  });
+});
+
+describe('the testing kit in a user app', () => {
+  // docs/testing.md's examples, as a user would have them: compiled, then run with node (node:test files) and with
+  // vitest, against servers they start themselves from this machine's ZooKeeper.
+  const examples = extract('docs/testing.md');
+  const nodeTests = examples.filter((e) => e.source.includes("from 'node:test'"));
+  const vitestTests = examples.filter((e) => e.source.includes("from 'vitest'"));
+  const js = (source: string): string =>
+    ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+
+  it('has node:test and vitest examples to run', () => {
+    expect(nodeTests.length).toBeGreaterThanOrEqual(2);
+    expect(vitestTests.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs the node:test examples', { timeout: COMPILE_TIMEOUT_MS }, async () => {
+    for (const e of nodeTests) {
+      const file = path.join(pkg.consumer, e.file.replace(/\.mts$/, '.mjs'));
+      fs.writeFileSync(file, js(e.source));
+      const result = await run(process.execPath, [file], { cwd: pkg.consumer, timeout: 60_000 }).then(
+        (r) => ({ ok: true, output: r.stdout }),
+        (err: { stdout: string; stderr: string; message: string }) => ({ ok: false, output: `${err.message}\n${err.stdout}${err.stderr}` }),
+      );
+      expect(result.ok, `${e.where}\n${result.output}`).toBe(true);
+      expect(result.output, e.where).toMatch(/^# pass [1-9]/m);
+      expect(result.output, e.where).toMatch(/^# fail 0$/m);
+    }
+  });
+
+  it('runs the vitest examples with vitest', { timeout: COMPILE_TIMEOUT_MS }, async () => {
+    const dir = path.join(pkg.consumer, 'vitest-app');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(pkg.consumer, 'node_modules', 'vitest'), 'dir');
+    fs.writeFileSync(path.join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.mjs'] } };\n");
+    for (const e of vitestTests) fs.writeFileSync(path.join(dir, e.file.replace(/\.mts$/, '.test.mjs')), js(e.source));
+    const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    const result = await run(process.execPath, [vitest, 'run', '--root', dir], {
+      cwd: dir,
+      timeout: 90_000,
+      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    }).then(
+      (r) => ({ ok: true, output: `${r.stdout}${r.stderr}` }),
+      (err: { stdout: string; stderr: string; message: string }) => ({ ok: false, output: `${err.message}\n${err.stdout}${err.stderr}` }),
+    );
+    expect(result.ok, result.output).toBe(true);
+    expect(result.output).toMatch(/Tests\s+\d+ passed/);
+    expect(result.output).not.toMatch(/failed|skipped/);
   });
 });
 

@@ -65,3 +65,24 @@ describe('smoke suite on every runtime', () => {
     });
   }
 });
+
+/**
+ * zkwire/testing through each runtime's Node compatibility (node:child_process, node:net, node:fs): a server started
+ * and restarted, killSession with the client renewing, a fault proxy. Deno needs --allow-run and --allow-write to
+ * start the JVM in a temp directory, and --allow-sys, without which its fs.accessSync finds no executable java.
+ */
+describe('the testing kit on every runtime', () => {
+  const KIT_VARIANTS: readonly { runtime: Runtime; flags: readonly string[] }[] = [
+    { runtime: 'node', flags: [] },
+    { runtime: 'deno', flags: [...DENO_FLAGS, '--allow-run', '--allow-write', '--allow-sys'] },
+    { runtime: 'bun', flags: [] },
+  ];
+  for (const { runtime, flags } of KIT_VARIANTS) {
+    it(runtime, { timeout: 60_000 }, async () => {
+      const run = await runScript(runtime, [...flags, 'test/runtimes/testing-kit.js'], { cwd: project.dir, timeoutMs: 50_000 });
+      const output = run.output as { runtime: string; steps: string[] };
+      expect(output.runtime.startsWith(`${runtime} `)).toBe(true);
+      expect(output.steps).toEqual(['server', 'killSession', 'proxy', 'restart']);
+    });
+  }
+});

@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ensemble?.stop();
+  await ensemble?.close();
 });
 
 describe('reconnect to another ensemble member', () => {

@@ -54,7 +54,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ensemble?.stop();
+  await ensemble?.close();
 });
 
 async function config(): Promise<ConfigJson> {

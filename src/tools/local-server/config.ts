@@ -8,9 +8,9 @@
  * its writes in the page cache, so kill/restart keeps the data).
  */
 export interface ZkConfigOptions {
-  tickTime?: number;
+  tickTime?: number | undefined;
   /** Extra or overriding zoo.cfg keys, e.g. { minSessionTimeout: '1000' }. */
-  extraConfig?: Record<string, string>;
+  extraConfig?: Record<string, string> | undefined;
 }
 
 export interface QuorumMember {

@@ -43,22 +43,70 @@ function systemJarDir(env: NodeJS.ProcessEnv): string {
   return dir !== undefined && dir !== '' ? dir : path.dirname(DEBIAN_ZOOKEEPER_JAR);
 }
 
-/** Like findZooKeeperInstall, but throws the how-to-install message when nothing is there. */
+/**
+ * Thrown when no ZooKeeper server can be started here: no Java, or no ZooKeeper jars (Debian's packages,
+ * `ZOOKEEPER_HOME`, or the path given). Its message says what was looked for and what to install.
+ */
+export class ZooKeeperNotInstalledError extends Error {
+  /** Stable, for `catch` blocks and test assertions. */
+  readonly code = 'ZOOKEEPER_NOT_INSTALLED' as const;
+  /** What is missing: a Java runtime, or the ZooKeeper jars (Java was found). */
+  readonly missing: 'java' | 'zookeeper';
+
+  /** Made by the launcher; `message` is the how-to-install text. */
+  constructor(missing: 'java' | 'zookeeper', message: string) {
+    super(message);
+    this.name = 'ZooKeeperNotInstalledError';
+    this.missing = missing;
+  }
+}
+
+/** Like findZooKeeperInstall, but throws ZooKeeperNotInstalledError, with the how-to-install message, when nothing is there. */
 export function requireZooKeeperInstall(
   env: NodeJS.ProcessEnv = process.env,
   purpose: InstallPurpose = 'tests',
 ): ZooKeeperInstall {
   const install = findZooKeeperInstall(env);
-  if (install === null) throw new Error(missingInstallMessage(env, purpose));
+  if (install === null) {
+    throw new ZooKeeperNotInstalledError(findJava(env) === null ? 'java' : 'zookeeper', missingInstallMessage(env, purpose));
+  }
   return install;
 }
 
-/** Who is asking: the test suite and the CLI need different first lines and different fixes. */
-export type InstallPurpose = 'tests' | 'cli';
+/** Where to look: a Java home and a ZooKeeper home that replace JAVA_HOME and ZOOKEEPER_HOME, and the environment. */
+export interface InstallChoice {
+  /** A ZooKeeper release directory (lib/*.jar) or a directory of jars holding zookeeper.jar; no fallback when given. */
+  zooKeeperHome?: string | undefined;
+  /** A Java home (bin/java) to use instead of JAVA_HOME/PATH; no fallback when given. */
+  javaHome?: string | undefined;
+  /** The environment to read JAVA_HOME, PATH, ZOOKEEPER_HOME and ZOOKEEPER_JAR_DIR from; default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+/** The environment findZooKeeperInstall should see for `choice`: given paths replace the variables, with no fallback. */
+export function installEnv(choice: InstallChoice): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...(choice.env ?? process.env) };
+  if (choice.javaHome !== undefined) {
+    env['JAVA_HOME'] = choice.javaHome;
+    env['PATH'] = path.join(choice.javaHome, 'bin');
+  }
+  if (choice.zooKeeperHome !== undefined) {
+    // A release directory is read as ZOOKEEPER_HOME; a plain directory of jars (Debian's layout) as ZOOKEEPER_JAR_DIR.
+    env['ZOOKEEPER_HOME'] = choice.zooKeeperHome;
+    env['ZOOKEEPER_JAR_DIR'] = choice.zooKeeperHome;
+  }
+  return env;
+}
+
+/**
+ * Who is asking: this repository's test suite, the CLI, and an application's tests through zkwire/testing need
+ * different first lines and different fixes.
+ */
+export type InstallPurpose = 'tests' | 'cli' | 'kit';
 
 export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purpose: InstallPurpose = 'tests'): string {
   const found = [
-    `java: ${findJava(env) ?? 'not found (JAVA_HOME, PATH, /usr/bin/java)'}`,
+    `java: ${findJava(env) ?? 'not found (JAVA_HOME, PATH)'}`,
     `ZooKeeper jars: ${env['ZOOKEEPER_HOME'] ? `none usable under ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}, ` : ''}` +
       `${isFile(systemJar(env)) ? systemJar(env) : `no ${systemJar(env)}`}`,
   ];
@@ -72,6 +120,11 @@ export function missingInstallMessage(env: NodeJS.ProcessEnv = process.env, purp
       ? [
           'No --server given, and no local ZooKeeper install was found to start a throwaway server.',
           ['  --server host:port                    # use a running server', apt, home],
+        ]
+      : purpose === 'kit'
+      ? [
+          'zkwire/testing starts ZooKeeper servers with the Java and ZooKeeper installed here, and found none.',
+          [apt, home, '  or pass { zooKeeperHome, javaHome } to TestingServer.start() / TestingCluster.start()'],
         ]
       : [
           'zkwire tests need a real ZooKeeper server, and none was found.',
@@ -89,12 +142,15 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
   return findJavaTool('java', env);
 }
 
-/** A JDK program (java, javac): JAVA_HOME/bin first, then PATH, then /usr/bin; null when none is executable. */
+/**
+ * A JDK program (java, javac): JAVA_HOME/bin first, then PATH, then /usr/bin when there is no PATH at all; null
+ * when none is executable.
+ */
 export function findJavaTool(name: 'java' | 'javac', env: NodeJS.ProcessEnv = process.env): string | null {
   const candidates: string[] = [];
   if (env['JAVA_HOME']) candidates.push(path.join(env['JAVA_HOME'], 'bin', name));
   for (const dir of (env['PATH'] ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, name));
-  candidates.push(`/usr/bin/${name}`);
+  if (env['PATH'] === undefined) candidates.push(`/usr/bin/${name}`);
   return candidates.find(isExecutable) ?? null;
 }
 

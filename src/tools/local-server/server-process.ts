@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fourLetterWord, probeServerMode, type ServerMode } from '../four-letter-client.js';
-import { trackChild } from './exit-cleanup.js';
+import { systemClock, type Clock } from '../../session/clock.js';
+import { defaultCleanup, type CleanupRegistry } from './cleanup.js';
 import type { ZooKeeperInstall } from './install.js';
-import { clearRealTimeout, now, setRealTimeout, sleep } from './real-timers.js';
 
 /** One local ZooKeeper JVM: the CLI's throwaway server, or a server the tests talk to and break. */
 export interface LocalServer {
@@ -61,6 +61,18 @@ export interface ServerProcessSpec {
   jvmFlags?: readonly string[];
   /** Called by stop() after the process is gone (a standalone server removes its directory there). */
   afterStop?: () => void;
+  /**
+   * Timers for the readiness polling and the SIGKILL escalation; default the runtime's. A test suite that fakes
+   * the runtime's timers passes real ones: starting and stopping a server plays the outside world.
+   */
+  clock?: Clock;
+  /** Where the JVM is registered to be killed at exit; default the launcher's own registry. */
+  cleanup?: CleanupRegistry;
+}
+
+/** Resolves after `ms` on `clock`. */
+export function sleepOn(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }
 
 export class ServerProcess implements LocalServer {
@@ -71,6 +83,8 @@ export class ServerProcess implements LocalServer {
   private exited: Promise<void> = Promise.resolve();
   /** Set once stop() has removed the server's directory: there is nothing left to restart. */
   private removed = false;
+  /** Stopped with SIGSTOP and not continued yet. */
+  private stopped = false;
 
   constructor(private readonly spec: ServerProcessSpec) {
     this.host = spec.host;
@@ -94,6 +108,15 @@ export class ServerProcess implements LocalServer {
     return this.child !== null;
   }
 
+  /** True while the JVM is stopped with SIGSTOP (see pause()). */
+  get paused(): boolean {
+    return this.child !== null && this.stopped;
+  }
+
+  get clock(): Clock {
+    return this.spec.clock ?? systemClock;
+  }
+
   /** Spawns the JVM without waiting; see waitUntilServing. */
   launch(): void {
     if (this.removed) throw new Error(`server ${this.connectString} was stopped and its data removed`);
@@ -109,8 +132,9 @@ export class ServerProcess implements LocalServer {
     } finally {
       fs.closeSync(logFd);
     }
-    trackChild(child);
-    // A server must never keep this process alive on its own; exit-cleanup kills it when the process ends.
+    (this.spec.cleanup ?? defaultCleanup).trackChild(child);
+    this.stopped = false;
+    // A server must never keep this process alive on its own; the cleanup registry kills it when the process ends.
     child.unref();
     this.child = child;
     this.exited = new Promise((resolve) => {
@@ -129,15 +153,16 @@ export class ServerProcess implements LocalServer {
 
   /** Polls `srvr` until the server reports a serving mode; fails fast with the log tail if the JVM dies. */
   async waitUntilServing(): Promise<ServerMode> {
-    const deadline = now() + this.spec.startTimeoutMs;
+    const clock = this.clock;
+    const deadline = clock.now() + this.spec.startTimeoutMs;
     for (;;) {
       if (this.child === null) throw new Error(this.describeFailure('exited before it started serving'));
-      const mode = await probeServerMode(this.host, this.port, 1000);
+      const mode = await probeServerMode(this.host, this.port, 1000, clock);
       if (mode !== null && this.spec.servingModes.includes(mode)) return mode;
-      if (now() > deadline) {
+      if (clock.now() > deadline) {
         throw new Error(this.describeFailure(`did not serve within ${this.spec.startTimeoutMs} ms (mode: ${mode})`));
       }
-      await sleep(50);
+      await sleepOn(clock, 50);
     }
   }
 
@@ -155,6 +180,28 @@ export class ServerProcess implements LocalServer {
     await this.terminate('SIGKILL');
   }
 
+  /** Graceful shutdown (SIGTERM) that keeps the directory, so restart() finds the same data. */
+  async halt(): Promise<void> {
+    await this.terminate('SIGTERM');
+  }
+
+  /**
+   * SIGSTOP: the JVM freezes with its sockets open, as a long GC pause or a stopped VM looks to its peers and
+   * clients. Nothing is answered until resume().
+   */
+  pause(): void {
+    if (this.child === null) throw new Error(`server ${this.connectString} is not running`);
+    this.child.kill('SIGSTOP');
+    this.stopped = true;
+  }
+
+  /** SIGCONT after pause(). */
+  resume(): void {
+    if (this.child === null || !this.stopped) return;
+    this.child.kill('SIGCONT');
+    this.stopped = false;
+  }
+
   async stop(): Promise<void> {
     await this.terminate('SIGTERM');
     if (this.spec.afterStop !== undefined && !this.removed) {
@@ -169,7 +216,7 @@ export class ServerProcess implements LocalServer {
   }
 
   fourLetter(command: string): Promise<string> {
-    return fourLetterWord(this.host, this.port, command);
+    return fourLetterWord(this.host, this.port, command, undefined, this.clock);
   }
 
   logTail(lines = 40): string {
@@ -194,10 +241,14 @@ export class ServerProcess implements LocalServer {
     const child = this.child;
     if (child === null) return;
     child.ref(); // keep the event loop alive until the exit is observed
-    const escalate = signal === 'SIGKILL' ? undefined : setRealTimeout(() => child.kill('SIGKILL'), 10_000);
+    const clock = this.clock;
+    const escalate = signal === 'SIGKILL' ? undefined : clock.setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.kill(signal);
+    // A stopped JVM acts on SIGTERM only once it runs again.
+    if (this.stopped) child.kill('SIGCONT');
+    this.stopped = false;
     await this.exited;
-    clearRealTimeout(escalate);
+    if (escalate !== undefined) clock.clearTimeout(escalate);
   }
 }
 

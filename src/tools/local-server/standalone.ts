@@ -1,32 +1,38 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Clock } from '../../session/clock.js';
+import type { CleanupRegistry } from './cleanup.js';
 import { standaloneConfig, type ZkConfigOptions } from './config.js';
 import { freePort } from './free-port.js';
-import { requireZooKeeperInstall, type InstallPurpose } from './install.js';
+import { installEnv, requireZooKeeperInstall, type InstallChoice, type InstallPurpose } from './install.js';
 import { makeServerDir, removeServerDir } from './server-dir.js';
-import { ServerProcess, STANDALONE_MAIN, type LocalServer } from './server-process.js';
+import { ServerProcess, STANDALONE_MAIN } from './server-process.js';
 
 /**
  * A throwaway standalone ZooKeeper on a free 127.0.0.1 port, with its own directory under os.tmpdir() (config, data,
  * log) that stop() removes. It is killed, and the directory removed, when this process exits even if nobody calls
- * stop() (exit-cleanup.ts).
+ * stop() (cleanup.ts).
  */
-export interface LocalServerOptions extends ZkConfigOptions {
+export interface LocalServerOptions extends ZkConfigOptions, InstallChoice {
   /** How long to wait for `srvr` to report a Mode; generous because CI machines are slow. Default 30 s. */
-  startTimeoutMs?: number;
+  startTimeoutMs?: number | undefined;
   /** JVM options (default: tuned for a fast start and a small footprint). */
-  jvmFlags?: readonly string[];
+  jvmFlags?: readonly string[] | undefined;
   /** Shapes the "nothing installed" message: the CLI suggests --server, the tests suggest scripts/setup.sh. */
-  purpose?: InstallPurpose;
+  purpose?: InstallPurpose | undefined;
+  /** Timers for starting and stopping (default the runtime's); see ServerProcessSpec.clock. */
+  clock?: Clock | undefined;
+  /** Where the JVM and its directory are registered for cleanup at exit; default the launcher's registry. */
+  cleanup?: CleanupRegistry | undefined;
 }
 
 /** The JVM can lose the race for a probed free port to another process; a few fresh ports fix that. */
 const PORT_ATTEMPTS = 3;
 
-export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
-  const install = requireZooKeeperInstall(process.env, opts.purpose ?? 'tests');
+export async function startLocalServer(opts: LocalServerOptions = {}): Promise<ServerProcess> {
+  const install = requireZooKeeperInstall(installEnv(opts), opts.purpose ?? 'tests');
   for (let attempt = 1; ; attempt++) {
-    const root = makeServerDir('standalone');
+    const root = makeServerDir('standalone', opts.cleanup);
     const dataDir = path.join(root, 'data');
     const configFile = path.join(root, 'zoo.cfg');
     let server: ServerProcess | undefined;
@@ -44,13 +50,15 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
         servingModes: ['standalone'],
         startTimeoutMs: opts.startTimeoutMs ?? 30_000,
         ...(opts.jvmFlags === undefined ? {} : { jvmFlags: opts.jvmFlags }),
-        afterStop: () => removeServerDir(root),
+        ...(opts.clock === undefined ? {} : { clock: opts.clock }),
+        ...(opts.cleanup === undefined ? {} : { cleanup: opts.cleanup }),
+        afterStop: () => removeServerDir(root, opts.cleanup),
       });
       await server.start();
       return server;
     } catch (error) {
       const retry = attempt < PORT_ATTEMPTS && server !== undefined && server.failedToBind();
-      if (server === undefined) removeServerDir(root);
+      if (server === undefined) removeServerDir(root, opts.cleanup);
       else await server.stop();
       if (!retry) throw error;
     }

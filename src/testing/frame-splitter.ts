@@ -1,7 +1,7 @@
 /**
  * Cuts one direction of a ZooKeeper TCP stream into whole frames (each an int32 length + payload) so the
- * fault proxy can decide per frame. Deliberately independent of src/protocol: the harness must not trust the code it
- * tests. Frames are returned as the exact bytes that came in, length prefix included.
+ * fault proxy can decide per frame. Deliberately independent of src/protocol: a test's fault injector must not
+ * trust the code under test. Frames are returned as the exact bytes that came in, length prefix included.
  *
  * A length the peer could never legitimately send (negative, or above `maxLength`) switches the stream to raw mode
  * for good: four-letter words and their text answers, garbage, or an oversized prefix a test sends on purpose are

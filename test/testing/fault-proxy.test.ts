@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { startFaultProxy, type FaultProxy, type ReplyInfo } from './fault-proxy.js';
-import { fourLetterWord, parseServerMode } from './four-letter-client.js';
+import { startFaultProxy, type FaultProxy, type ReplyInfo } from '../harness/fault-proxy.js';
+import { fourLetterWord, parseServerMode } from '../../src/tools/four-letter-client.js';
 import {
   connectRequestFrame,
   createFrame,
@@ -11,9 +11,9 @@ import {
   pingFrame,
   readConnectResponse,
   readReplyHeader,
-} from './hand-frames.js';
-import { RawSocket } from './raw-socket.js';
-import { startZooKeeper, type ZkServer } from './zookeeper.js';
+} from '../harness/hand-frames.js';
+import { RawSocket } from '../harness/raw-socket.js';
+import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 
 const NONODE = -101;
 
@@ -135,6 +135,38 @@ describe('fault proxy faults', () => {
     const reply = readReplyHeader(await socket.nextFrame());
     expect(reply).toMatchObject({ xid: -2, err: 0 });
     expect(hex(tee.c2s().subarray(seenByServer))).toContain(hex(pingFrame()));
+  });
+
+  it('a link pauses, delays and resets its own connection only; pass() ends its faults too', async () => {
+    const a = await connectedThroughProxy();
+    const b = await connectedThroughProxy();
+    const links = proxy.links();
+    expect(links.map((l) => l.id)).toEqual([...links.map((l) => l.id)].sort((x, y) => x - y));
+    const [linkA, linkB] = links.slice(-2);
+    expect(linkA!.open && linkB!.open).toBe(true);
+    expect(linkA!.clientPort).not.toBe(linkB!.clientPort);
+
+    const beforeA = a.socket.received.length;
+    linkA!.pause();
+    await a.socket.write(pingFrame());
+    await b.socket.write(pingFrame());
+    expect(readReplyHeader(await b.socket.nextFrame())).toMatchObject({ xid: -2, err: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(a.socket.received.length).toBe(beforeA); // held while B went on
+    linkA!.resume();
+    expect(readReplyHeader(await a.socket.nextFrame())).toMatchObject({ xid: -2, err: 0 });
+
+    linkB!.dropReplies((f) => f.xid === -2);
+    await b.socket.write(pingFrame());
+    await a.socket.write(pingFrame());
+    expect(readReplyHeader(await a.socket.nextFrame())).toMatchObject({ xid: -2 });
+    proxy.pass(); // the link's drop ends with the proxy's faults
+    await b.socket.write(pingFrame());
+    expect(readReplyHeader(await b.socket.nextFrame())).toMatchObject({ xid: -2, err: 0 });
+
+    linkB!.reset();
+    await vi.waitFor(() => expect(linkB!.open).toBe(false));
+    expect(linkA!.open).toBe(true);
   });
 
   it('keeps frames intact and in order under delay', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameSplitter, type Piece } from './frame-splitter.js';
+import { FrameSplitter, type Piece } from '../../src/testing/frame-splitter.js';
 import { concatBytes } from '../../src/protocol/bytes.js';
 
 function frame(xid: number, type: number, extra: number[] = []): Uint8Array {

@@ -1,0 +1,30 @@
+/**
+ * The `zkwire/testing` entry (Node; Deno and Bun through their Node compatibility): what an application's own tests
+ * need to run against real ZooKeeper, as Curator's `curator-test` gives Java.
+ *
+ * - {@link TestingServer}: a throwaway standalone server on a free loopback port, from the ZooKeeper this machine
+ *   has; stop, restart on the same port and data, `await using`.
+ * - {@link TestingCluster}: an ensemble of 3 (or N) members; find the leader, kill, pause and restart members.
+ * - {@link killSession}: expire a client's session on the server now, to test expiry handling deterministically.
+ * - {@link startFaultProxy}: a frame-aware proxy that freezes, delays, drops replies and resets connections.
+ *
+ * Everything it starts is stopped when the process exits or is interrupted. An in-memory ZooKeeper is not there yet.
+ * See docs/testing.md.
+ *
+ * @module zkwire/testing
+ */
+
+export { TestingServer } from './testing/server.js';
+export type { TestingServerOptions } from './testing/options.js';
+export { TestingCluster, type ClusterMember, type TestingClusterOptions } from './testing/cluster.js';
+export { killSession, type KillSessionOptions } from './testing/kill-session.js';
+export {
+  startFaultProxy,
+  type FaultProxy,
+  type FaultProxyOptions,
+  type ProxyLink,
+  type ReplyInfo,
+} from './testing/fault-proxy.js';
+export { ZooKeeperNotInstalledError } from './tools/local-server/install.js';
+export { CleanupRegistry } from './tools/local-server/cleanup.js';
+export type { Clock, TimerHandle } from './session/clock.js';

@@ -1,0 +1,415 @@
+import net from 'node:net';
+import { systemClock, type Clock, type TimerHandle } from '../session/clock.js';
+import { FrameSplitter, type Piece } from './frame-splitter.js';
+
+/**
+ * A frame-aware TCP proxy between a client under test and a real ZooKeeper server, for fault injection: connect the
+ * client to `proxy.connectString` instead of the server, then freeze the link, delay it, drop replies, cut it after a
+ * request, or reset it, for every connection at once or for one connection (`links()`).
+ *
+ * Each direction of each connection is cut into whole frames (frame-splitter.ts); every frame is forwarded byte for
+ * byte unless a fault says otherwise. The first frame each way is the ConnectRequest/ConnectResponse and is never
+ * treated as a request or reply. Client→server requests record xid→opcode per connection so reply predicates can
+ * see which operation a reply answers. The proxy's own faults apply to all connections, including ones opened later
+ * (a reconnecting client comes back through the same faults); a link's faults apply to that connection only, on top.
+ */
+export interface FaultProxy {
+  /** Always `127.0.0.1`. */
+  readonly host: string;
+  /** The port the proxy listens on. */
+  readonly port: number;
+  /** "127.0.0.1:port": what the client under test connects to. */
+  readonly connectString: string;
+  /** Client connections currently open through the proxy. */
+  connections(): number;
+  /** The connections currently open, oldest first, each with faults of its own. */
+  links(): readonly ProxyLink[];
+  /**
+   * Back to plain forwarding: no delay, no drops, no pending cut, not paused (the links' own faults included); held
+   * bytes are released now.
+   */
+  pass(): void;
+  /** Hold every frame (both ways) for `ms` before forwarding it; order is kept. delay(0) stops delaying new frames. */
+  delay(ms: number): void;
+  /** Hold all bytes both ways (sockets stay open, nothing is lost) until resume() or pass(). */
+  pause(): void;
+  /** Releases what pause() held, in order. */
+  resume(): void;
+  /** Swallow server→client frames the predicate matches (replies and notifications). Replaces any earlier one. */
+  dropReplies(predicate: (frame: ReplyInfo) => boolean): void;
+  /**
+   * Once the client→server request with this xid has been forwarded, reset the client's connection (RST) and close
+   * the server side gracefully, so the server does receive and execute the request but its reply is lost. One-shot.
+   */
+  cutAfterXid(xid: number): void;
+  /** Reset (RST) every current connection on both sides; new connections are accepted as usual. */
+  resetAll(): void;
+  /** Write raw bytes to every client socket at once (even while paused): garbage, over-limit frames, fake events. */
+  injectToClient(bytes: Uint8Array): void;
+  /** Stops listening and resets every connection. */
+  close(): Promise<void>;
+}
+
+/** What a reply predicate (`dropReplies`) is told about a server→client frame. */
+export interface ReplyInfo {
+  /** The frame's xid: a request's own, -1 for a watch notification, -2 for a ping's reply. */
+  xid: number;
+  /** The opcode of the request this reply answers, when the proxy saw that request; absent for notifications (-1). */
+  opcode?: number;
+}
+
+/** One client connection through a {@link FaultProxy}; its faults add to the proxy's own and end with it. */
+export interface ProxyLink {
+  /** 1 for the proxy's first connection, then counting up. */
+  readonly id: number;
+  /** The client side's port (its local port), to tell connections apart. */
+  readonly clientPort: number;
+  /** False once either side has closed or been reset. */
+  readonly open: boolean;
+  /** Hold all bytes of this connection, both ways, until resume(). */
+  pause(): void;
+  /** Releases what pause() held, in order. */
+  resume(): void;
+  /** Hold each frame of this connection for `ms` (0: no delay of its own). */
+  delay(ms: number): void;
+  /** Swallow this connection's server→client frames the predicate matches; null stops. */
+  dropReplies(predicate: ((frame: ReplyInfo) => boolean) | null): void;
+  /** Reset (RST) this connection on both sides. */
+  reset(): void;
+}
+
+/** Options of {@link startFaultProxy}. */
+export interface FaultProxyOptions {
+  /** Timers for delayed frames; default the runtime's (pass real ones when the test fakes timers). */
+  clock?: Clock | undefined;
+}
+
+/**
+ * Client→server frames above jute.maxbuffer (0xfffff) are refused by the server as soon as it reads their length, so
+ * such a length is forwarded raw right away. Server→client frames may legitimately be somewhat larger (big child
+ * lists); only an absurd length means "not frames" there.
+ */
+const MAX_C2S_FRAME = 0xfffff;
+const MAX_S2C_FRAME = 64 * 1024 * 1024;
+
+interface Faults {
+  delayMs: number;
+  paused: boolean;
+  drop: ((frame: ReplyInfo) => boolean) | null;
+  cutXid: number | null;
+}
+
+/**
+ * Starts a fault proxy on a free 127.0.0.1 port in front of `upstream` (a server's host and port, or its
+ * `host:port`), passing everything through until told otherwise. Node only (`node:net`).
+ */
+export async function startFaultProxy(
+  upstream: { host: string; port: number } | string,
+  options: FaultProxyOptions = {},
+): Promise<FaultProxy> {
+  const target = typeof upstream === 'string' ? parseHostPort(upstream) : upstream;
+  const clock = options.clock ?? systemClock;
+  const faults: Faults = { delayMs: 0, paused: false, drop: null, cutXid: null };
+  const live = new Set<ProxiedConnection>();
+  let ids = 0;
+  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
+    const connection = new ProxiedConnection(++ids, client, target, faults, clock);
+    live.add(connection);
+    client.once('close', () => live.delete(connection));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fault proxy has no TCP address');
+  const each = (f: (c: ProxiedConnection) => void): void => [...live].forEach(f);
+  return {
+    host: '127.0.0.1',
+    port: address.port,
+    connectString: `127.0.0.1:${address.port}`,
+    connections: () => live.size,
+    links: () => [...live].map((c) => c.link),
+    pass() {
+      Object.assign(faults, { delayMs: 0, paused: false, drop: null, cutXid: null });
+      each((c) => {
+        c.clearOwnFaults();
+        c.releaseNow();
+      });
+    },
+    delay(ms) {
+      faults.delayMs = Math.max(0, ms);
+    },
+    pause() {
+      faults.paused = true;
+    },
+    resume() {
+      faults.paused = false;
+      each((c) => c.pump());
+    },
+    dropReplies(predicate) {
+      faults.drop = predicate;
+    },
+    cutAfterXid(xid) {
+      faults.cutXid = xid;
+    },
+    resetAll() {
+      each((c) => c.reset());
+    },
+    injectToClient(bytes) {
+      each((c) => c.inject(bytes));
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      each((c) => c.reset());
+      await closed;
+    },
+  };
+}
+
+function parseHostPort(hostPort: string): { host: string; port: number } {
+  const at = hostPort.lastIndexOf(':');
+  const port = Number(hostPort.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
+    throw new RangeError(`fault proxy upstream must be host:port, got ${JSON.stringify(hostPort)}`);
+  }
+  return { host: hostPort.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** The faults one connection sees: the proxy's, plus its link's own. */
+class LinkFaults implements Faults {
+  ownPaused = false;
+  ownDelayMs = 0;
+  ownDrop: ((frame: ReplyInfo) => boolean) | null = null;
+
+  constructor(private readonly shared: Faults) {}
+
+  get paused(): boolean {
+    return this.shared.paused || this.ownPaused;
+  }
+
+  get delayMs(): number {
+    return Math.max(this.shared.delayMs, this.ownDelayMs);
+  }
+
+  get drop(): ((frame: ReplyInfo) => boolean) | null {
+    const { ownDrop } = this;
+    const shared = this.shared.drop;
+    if (ownDrop === null) return shared;
+    if (shared === null) return ownDrop;
+    return (frame) => ownDrop(frame) || shared(frame);
+  }
+
+  get cutXid(): number | null {
+    return this.shared.cutXid;
+  }
+
+  set cutXid(xid: number | null) {
+    this.shared.cutXid = xid;
+  }
+}
+
+/** What waits in one direction: bytes with the time they may go, a cut marker, or the end of the stream (FIN). */
+type Queued = { releaseAt: number } & ({ bytes: Uint8Array; cut: boolean } | { end: true });
+
+/** One direction of one connection: an ordered queue that honours pause and delay. */
+class Pipe {
+  private readonly queue: Queued[] = [];
+  private lastReleaseAt = 0;
+  private timer: TimerHandle | undefined;
+
+  constructor(
+    private readonly dest: net.Socket,
+    private readonly faults: Faults,
+    private readonly clock: Clock,
+    private readonly onCut: (bytes: Uint8Array) => void,
+  ) {}
+
+  send(bytes: Uint8Array, cut = false): void {
+    this.push({ releaseAt: this.releaseTime(), bytes, cut });
+  }
+
+  end(): void {
+    this.push({ releaseAt: this.releaseTime(), end: true });
+  }
+
+  releaseNow(): void {
+    for (const item of this.queue) item.releaseAt = 0;
+    this.lastReleaseAt = 0;
+    this.pump();
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+    this.stopTimer();
+  }
+
+  pump(): void {
+    this.stopTimer();
+    if (this.faults.paused) return;
+    const time = this.clock.now();
+    for (let item = this.queue[0]; item !== undefined; item = this.queue[0]) {
+      if (item.releaseAt > time) {
+        this.timer = this.clock.setTimeout(() => this.pump(), item.releaseAt - time);
+        return;
+      }
+      this.queue.shift();
+      if (this.dest.destroyed) continue;
+      if ('end' in item) this.dest.end();
+      else if (item.cut) return this.onCut(item.bytes);
+      else this.dest.write(item.bytes);
+    }
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private push(item: Queued): void {
+    this.queue.push(item);
+    if (this.queue.length === 1) this.pump();
+  }
+
+  /** Never earlier than the item before it, so a shortened delay cannot reorder the stream. */
+  private releaseTime(): number {
+    const at = this.faults.delayMs > 0 ? Math.max(this.clock.now() + this.faults.delayMs, this.lastReleaseAt) : 0;
+    this.lastReleaseAt = at;
+    return at;
+  }
+}
+
+class ProxiedConnection {
+  readonly link: ProxyLink;
+  private readonly faults: LinkFaults;
+  private readonly upstream: net.Socket;
+  private readonly c2s = new FrameSplitter(MAX_C2S_FRAME);
+  private readonly s2c = new FrameSplitter(MAX_S2C_FRAME);
+  private readonly toServer: Pipe;
+  private readonly toClient: Pipe;
+  private c2sFrames = 0;
+  private s2cFrames = 0;
+  /** xid → opcode of requests seen on this connection and not answered yet. */
+  private readonly opcodes = new Map<number, number>();
+
+  constructor(
+    id: number,
+    private readonly client: net.Socket,
+    target: { host: string; port: number },
+    shared: Faults,
+    clock: Clock,
+  ) {
+    const faults = new LinkFaults(shared);
+    this.faults = faults;
+    this.upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
+    this.toServer = new Pipe(this.upstream, faults, clock, (bytes) => this.cutAfter(bytes));
+    this.toClient = new Pipe(client, faults, clock, (bytes) => client.write(bytes));
+    const clientPort = client.remotePort ?? 0;
+    this.link = {
+      id,
+      clientPort,
+      get open() {
+        return !client.destroyed;
+      },
+      pause: () => {
+        faults.ownPaused = true;
+      },
+      resume: () => {
+        faults.ownPaused = false;
+        this.pump();
+      },
+      delay: (ms) => {
+        faults.ownDelayMs = Math.max(0, ms);
+      },
+      dropReplies: (predicate) => {
+        faults.ownDrop = predicate;
+      },
+      reset: () => this.reset(),
+    };
+    client.on('data', (chunk: Buffer) => this.fromClient(chunk));
+    this.upstream.on('data', (chunk: Buffer) => this.fromServer(chunk));
+    client.on('end', () => this.toServer.end());
+    this.upstream.on('end', () => this.toClient.end());
+    // A reset or error on one side is passed on as a reset of the other, as a broken network path would look.
+    client.on('error', () => this.reset());
+    this.upstream.on('error', () => this.reset());
+  }
+
+  pump(): void {
+    this.toServer.pump();
+    this.toClient.pump();
+  }
+
+  clearOwnFaults(): void {
+    Object.assign(this.faults, { ownPaused: false, ownDelayMs: 0, ownDrop: null });
+  }
+
+  releaseNow(): void {
+    this.toServer.releaseNow();
+    this.toClient.releaseNow();
+  }
+
+  inject(bytes: Uint8Array): void {
+    if (!this.client.destroyed && this.client.writable) this.client.write(bytes);
+  }
+
+  reset(): void {
+    this.toServer.clear();
+    this.toClient.clear();
+    resetSocket(this.client);
+    resetSocket(this.upstream);
+  }
+
+  private fromClient(chunk: Uint8Array): void {
+    for (const piece of this.c2s.push(chunk)) this.clientPiece(piece);
+  }
+
+  private clientPiece(piece: Piece): void {
+    const first = this.c2sFrames++ === 0;
+    if (piece.kind === 'raw') {
+      // A connection that opens with a four-letter word is plain text both ways.
+      if (first) for (const rest of this.s2c.switchToRaw()) this.toClient.send(rest.bytes);
+      this.toServer.send(piece.bytes);
+      return;
+    }
+    let cut = false;
+    if (!first && piece.xid !== undefined) {
+      if (piece.type !== undefined) this.opcodes.set(piece.xid, piece.type);
+      if (this.faults.cutXid === piece.xid) {
+        this.faults.cutXid = null;
+        cut = true;
+      }
+    }
+    this.toServer.send(piece.bytes, cut);
+  }
+
+  private fromServer(chunk: Uint8Array): void {
+    for (const piece of this.s2c.push(chunk)) {
+      const first = this.s2cFrames++ === 0;
+      if (piece.kind === 'frame' && !first && piece.xid !== undefined && this.dropped(piece.xid)) continue;
+      this.toClient.send(piece.bytes);
+    }
+  }
+
+  private dropped(xid: number): boolean {
+    const info: ReplyInfo = { xid };
+    const opcode = this.opcodes.get(xid);
+    if (opcode !== undefined) {
+      info.opcode = opcode;
+      this.opcodes.delete(xid);
+    }
+    return this.faults.drop !== null && this.faults.drop(info);
+  }
+
+  /** The request goes out and then FIN, so the server reads and executes it; the client only sees a reset. */
+  private cutAfter(bytes: Uint8Array): void {
+    this.toServer.clear();
+    this.toClient.clear();
+    resetSocket(this.client);
+    this.upstream.end(bytes);
+  }
+}
+
+function resetSocket(socket: net.Socket): void {
+  if (!socket.destroyed) socket.resetAndDestroy();
+}

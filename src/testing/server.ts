@@ -1,0 +1,107 @@
+import { startLocalServer } from '../tools/local-server/standalone.js';
+import type { ServerProcess } from '../tools/local-server/server-process.js';
+import type { TestingServerOptions } from './options.js';
+
+/**
+ * A throwaway standalone ZooKeeper for tests, as Curator's `TestingServer`: it runs the ZooKeeper this machine has
+ * (Debian's `zookeeper` package jars, `ZOOKEEPER_HOME`, or `options.zooKeeperHome`) on a free 127.0.0.1 port, with
+ * its configuration, data and log in a fresh directory under the system's temp directory.
+ *
+ * `stop()` and `restart()` keep the port and the data, so a test can take the server away and bring it back;
+ * `close()` (or `await using`) stops it and removes the directory. A server nobody closes is killed, and its
+ * directory removed, when the process exits or is interrupted (SIGINT, SIGTERM, SIGHUP). Node only (it spawns a JVM);
+ * Deno and Bun run it through their Node compatibility.
+ *
+ * Without Java or ZooKeeper, `start()` rejects with {@link ZooKeeperNotInstalledError}, whose message says what to
+ * install.
+ */
+export class TestingServer implements AsyncDisposable {
+  readonly #process: ServerProcess;
+
+  private constructor(process: ServerProcess) {
+    this.#process = process;
+  }
+
+  /** Starts a server and resolves once it serves (its `srvr` reports `Mode: standalone`). */
+  static async start(options: TestingServerOptions = {}): Promise<TestingServer> {
+    return new TestingServer(await startLocalServer({ ...options, purpose: 'kit' }));
+  }
+
+  /** Always `127.0.0.1`. */
+  get host(): string {
+    return this.#process.host;
+  }
+
+  /** The client port; the same across restarts. */
+  get port(): number {
+    return this.#process.port;
+  }
+
+  /** `127.0.0.1:port`, for `connect()`. */
+  get connectString(): string {
+    return this.#process.connectString;
+  }
+
+  /** The JVM's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
+  /** True while the JVM runs (paused included). */
+  get running(): boolean {
+    return this.#process.running;
+  }
+
+  /** The directory holding zoo.cfg, `data/` and `server.log`; removed by close(). */
+  get directory(): string {
+    return this.#process.directory;
+  }
+
+  /** Graceful shutdown (SIGTERM): clients lose their connection; the port and the data stay for restart(). */
+  stop(): Promise<void> {
+    return this.#process.halt();
+  }
+
+  /** SIGKILL, as a crash; the port and the data stay for restart(). */
+  kill(): Promise<void> {
+    return this.#process.kill();
+  }
+
+  /**
+   * SIGSTOP: the server freezes with its connections open (as a long GC pause looks), so clients time out rather
+   * than see a close. resume() lets it go on; sessions it would have expired meanwhile expire then.
+   */
+  pause(): void {
+    this.#process.pause();
+  }
+
+  /** SIGCONT after pause(). */
+  resume(): void {
+    this.#process.resume();
+  }
+
+  /** Starts it again on the same port with the same data (stopping it first if it runs); resolves once it serves. */
+  restart(): Promise<void> {
+    return this.#process.restart();
+  }
+
+  /** Sends a four-letter word (`srvr`, `mntr`, `cons`, …; all are enabled) and resolves with the answer. */
+  fourLetter(command: string): Promise<string> {
+    return this.#process.fourLetter(command);
+  }
+
+  /** The last lines of the server's log, for failure messages. */
+  logTail(lines?: number): string {
+    return this.#process.logTail(lines);
+  }
+
+  /** Stops the server and removes its directory; a closed server cannot be restarted. Safe to call twice. */
+  close(): Promise<void> {
+    return this.#process.stop();
+  }
+
+  /** close(), for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

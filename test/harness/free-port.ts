@@ -1,1 +1,0 @@
-export { freePort, freePorts } from '../../src/tools/local-server/free-port.js';

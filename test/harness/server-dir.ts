@@ -1,1 +1,0 @@
-export { makeServerDir, removeServerDir } from '../../src/tools/local-server/server-dir.js';
