@@ -2,9 +2,10 @@
 
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { analyzeEvents, renderReportText, TxnLinker, type AnalysisReport, type AnalyzeOptions } from '../../tools/analyze/index.js';
 import { damageText, DataFileError, decodeTxnLog } from '../../tools/txnlog/index.js';
-import { dataFiles, fileChunks } from './data-files.js';
+import { dataFiles, fileChunks, zxidOfName } from './data-files.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
 import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEvents } from '../../tools/capture/index.js';
 import type { CliIo, Command } from '../types.js';
@@ -140,25 +141,26 @@ export const analyzeCommand: Command = {
  */
 async function linkDataDirs(report: AnalysisReport, args: AnalyzeArgs, io: CliIo): Promise<AnalysisReport | undefined> {
   const linker = new TxnLinker(report.sessions, report.startUs, { source: args.dataDirs.join(', '), ...(args.path === undefined ? {} : { path: args.path }) });
-  let read = 0;
+  // All the logs in zxid order (their names), whichever directory they are in, so the linker sees each zxid once.
+  const files: { file: string; zxid: bigint }[] = [];
   for (const dir of args.dataDirs) {
-    const files = await dataFiles(dir, 'log');
-    if (typeof files === 'string') {
-      io.err(`zkwire analyze: --data-dir ${files}\n`);
-      continue;
-    }
-    for (const file of files) {
-      try {
-        for await (const batch of decodeTxnLog(fileChunks(file))) {
-          for (const e of batch) {
-            if (e.type === 'txn') linker.add(e.entry);
-            else if (e.type === 'damage') io.err(`zkwire analyze: ${file}: ${damageText(e)}\n`);
-          }
+    const found = await dataFiles(dir, 'log');
+    if (typeof found === 'string') io.err(`zkwire analyze: --data-dir ${found}\n`);
+    else for (const file of found) files.push({ file, zxid: zxidOfName(basename(file), 'log') ?? 0n });
+  }
+  files.sort((a, b) => (a.zxid < b.zxid ? -1 : a.zxid > b.zxid ? 1 : 0));
+  let read = 0;
+  for (const { file } of files) {
+    try {
+      for await (const batch of decodeTxnLog(fileChunks(file))) {
+        for (const e of batch) {
+          if (e.type === 'txn') linker.add(e.entry);
+          else if (e.type === 'damage') io.err(`zkwire analyze: ${file}: ${damageText(e)}\n`);
         }
-        read++;
-      } catch (err) {
-        io.err(`zkwire analyze: ${file}: ${err instanceof DataFileError ? err.message : `cannot read: ${err instanceof Error ? err.message : String(err)}`}\n`);
       }
+      read++;
+    } catch (err) {
+      io.err(`zkwire analyze: ${file}: ${err instanceof DataFileError ? err.message : `cannot read: ${err instanceof Error ? err.message : String(err)}`}\n`);
     }
   }
   if (read === 0) {

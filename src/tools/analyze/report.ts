@@ -292,7 +292,7 @@ export interface TransactionsReport {
   source: string;
   /** The --path asked about, or null: then only the changes of the capture's sessions are listed. */
   path: string | null;
-  /** Transactions read from the logs. */
+  /** Transactions read from the logs (each zxid once, when several members' logs hold it). */
   scanned: number;
   /** Of them, made by a session seen in the capture. */
   fromCapture: number;

@@ -35,6 +35,7 @@ export class TxnLinker {
   readonly #sessions = new Map<string, SessionReport>();
   readonly #startMs: number;
   readonly #changes: TxnChange[] = [];
+  #highest: bigint | undefined;
   #scanned = 0;
   #fromCapture = 0;
   #omitted = 0;
@@ -49,7 +50,14 @@ export class TxnLinker {
     this.#startMs = startUs / 1000;
   }
 
+  /**
+   * Feed transactions in zxid order. One already seen (a zxid at or below the highest so far) is skipped: the logs
+   * of several members of one ensemble hold the same transactions, and a zxid names one ensemble-wide.
+   */
   add(entry: TxnEntry): void {
+    const zxid = entry.header.zxid;
+    if (this.#highest !== undefined && zxid <= this.#highest) return;
+    this.#highest = zxid;
     this.#scanned++;
     const session = hexId(entry.header.clientId);
     const seen = this.#sessions.get(session);
