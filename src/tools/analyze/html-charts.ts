@@ -58,7 +58,9 @@ export function sessionTimelineSvg(sessions: readonly SessionReport[], durationM
   const whole: Span = { lo: 0, hi: durationMs };
   const h = sessions.length * ROW_H + 34;
   const bySession = new Map<string, TxnChange[]>();
+  // Only those within the capture's time: the axis clamps, and a mark at the edge would claim the wrong time.
   for (const c of changes) {
+    if (c.atMs < 0 || c.atMs > durationMs) continue;
     const list = bySession.get(c.session);
     if (list === undefined) bySession.set(c.session, [c]);
     else list.push(c);
