@@ -2,13 +2,16 @@
 
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { analyzeEvents, renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
+import { basename } from 'node:path';
+import { analyzeEvents, renderReportText, TxnLinker, type AnalysisReport, type AnalyzeOptions } from '../../tools/analyze/index.js';
+import { damageText, DataFileError, decodeTxnLog } from '../../tools/txnlog/index.js';
+import { dataFiles, fileChunks, zxidOfName } from './data-files.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
 import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEvents } from '../../tools/capture/index.js';
 import type { CliIo, Command } from '../types.js';
 import { integerOption, parseCommandArgs, usageError } from './node-client.js';
 
-const usage = `Usage: zkwire analyze [--port P]... [--depth N] [--slow MS] [--max-buffer BYTES] [--json] [--html FILE] CAPTURE | -
+const usage = `Usage: zkwire analyze [--port P]... [--depth N] [--slow MS] [--max-buffer BYTES] [--data-dir DIR [--path P]] [--json] [--html FILE] CAPTURE | -
 
 Explains what happened in a captured ZooKeeper conversation: per op, path, client and session the request
 counts, errors and latency percentiles; every session's timeline across its connections (handshake, timeout,
@@ -23,6 +26,11 @@ Options:
   --depth N           path segments kept in the per-path table (default 2)
   --slow MS           report replies slower than this (default 1000)
   --max-buffer BYTES  the server's jute.maxbuffer (default 1048575)
+  --data-dir DIR      also read the server's transaction logs (a data directory, or log.<zxid> files;
+                      repeatable): every node change made by a session of the capture, with the client
+                      address that session used; marked on the HTML session timelines
+  --path P            with --data-dir: only changes of P and below, from any session: who created, changed
+                      and deleted P, when, and from which client
   --json              the report as one JSON document
   --html FILE         also write the report as one self-contained HTML page
   --help              this text
@@ -33,13 +41,16 @@ Exit status: 0 when the capture was analysed, 1 when it could not be read, 2 on 
 interface AnalyzeArgs {
   file: string;
   html: string | undefined;
+  /** Transaction logs to link to the capture's sessions (--data-dir), and the node asked about (--path). */
+  dataDirs: string[];
+  path: string | undefined;
   /** The server ports, for packet captures (JSON-lines captures say the direction of every frame themselves). */
   ports: number[];
   opts: AnalyzeOptions;
 }
 
 function parse(args: readonly string[]): AnalyzeArgs | string {
-  const parsed = parseCommandArgs(args, { valued: ['--port', '--depth', '--slow', '--max-buffer', '--html'], positionals: ['CAPTURE'], required: 0 });
+  const parsed = parseCommandArgs(args, { valued: ['--port', '--depth', '--slow', '--max-buffer', '--html', '--data-dir', '--path'], positionals: ['CAPTURE'], required: 0 });
   if (typeof parsed === 'string') return parsed;
   const opts: AnalyzeOptions = {};
   const ports: number[] = [];
@@ -58,9 +69,16 @@ function parse(args: readonly string[]): AnalyzeArgs | string {
     else if (name === '--slow') opts.slowMs = n;
     else opts.maxBuffer = n;
   }
+  const dataDirs = [...(parsed.repeated.get('--data-dir') ?? [])];
+  let path = parsed.values.get('--path');
+  if (path !== undefined) {
+    if (dataDirs.length === 0) return '--path needs --data-dir (the transaction logs say who changed a node)';
+    if (!path.startsWith('/')) return `--path needs an absolute path, got ${path}`;
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  }
   const file = parsed.positionals[0];
   if (file === undefined) return 'give a CAPTURE file or - for standard input';
-  return { file, html: parsed.values.get('--html'), ports: ports.length === 0 ? [DEFAULT_ZOOKEEPER_PORT] : ports, opts };
+  return { file, html: parsed.values.get('--html'), dataDirs, path, ports: ports.length === 0 ? [DEFAULT_ZOOKEEPER_PORT] : ports, opts };
 }
 
 async function open(file: string, io: CliIo): Promise<AsyncIterable<string | Uint8Array> | Error> {
@@ -98,6 +116,11 @@ export const analyzeCommand: Command = {
       }
       throw e;
     }
+    if (parsed.dataDirs.length > 0) {
+      const linked = await linkDataDirs(report, parsed, io);
+      if (linked === undefined) return 1;
+      report = linked;
+    }
     io.out(io.globals.json ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report));
     if (parsed.html !== undefined) {
       try {
@@ -111,3 +134,38 @@ export const analyzeCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * Reads the transaction logs of --data-dir (as `zkwire txnlog` does) into the report's `transactions`. Damage is
+ * reported and skipped as there; undefined (exit 1) when no log could be read at all.
+ */
+async function linkDataDirs(report: AnalysisReport, args: AnalyzeArgs, io: CliIo): Promise<AnalysisReport | undefined> {
+  const linker = new TxnLinker(report.sessions, report.startUs, { source: args.dataDirs.join(', '), ...(args.path === undefined ? {} : { path: args.path }) });
+  // All the logs in zxid order (their names), whichever directory they are in, so the linker sees each zxid once.
+  const files: { file: string; zxid: bigint }[] = [];
+  for (const dir of args.dataDirs) {
+    const found = await dataFiles(dir, 'log');
+    if (typeof found === 'string') io.err(`zkwire analyze: --data-dir ${found}\n`);
+    else for (const file of found) files.push({ file, zxid: zxidOfName(basename(file), 'log') ?? 0n });
+  }
+  files.sort((a, b) => (a.zxid < b.zxid ? -1 : a.zxid > b.zxid ? 1 : 0));
+  let read = 0;
+  for (const { file } of files) {
+    try {
+      for await (const batch of decodeTxnLog(fileChunks(file))) {
+        for (const e of batch) {
+          if (e.type === 'txn') linker.add(e.entry);
+          else if (e.type === 'damage') io.err(`zkwire analyze: ${file}: ${damageText(e)}\n`);
+        }
+      }
+      read++;
+    } catch (err) {
+      io.err(`zkwire analyze: ${file}: ${err instanceof DataFileError ? err.message : `cannot read: ${err instanceof Error ? err.message : String(err)}`}\n`);
+    }
+  }
+  if (read === 0) {
+    io.err('zkwire analyze: no transaction log could be read from --data-dir\n');
+    return undefined;
+  }
+  return { ...report, transactions: linker.report() };
+}

@@ -33,6 +33,8 @@ operation and its record; a multi lists its operations. With --json, one object 
 Options:
   --path P          only transactions on P or below it (a multi or closed session that touches it counts);
                     then also the history of exactly P: who created, changed and deleted it, and when
+                    (by session; \`zkwire analyze CAPTURE --data-dir DIR --path P\` adds each session's
+                    client address from a capture of the same period)
   --session ID      only this session's (hex 0x... or decimal)
   --zxid FROM[-TO]  only zxids in this range (hex 0x... or decimal; TO optional)
   --since T         only transactions at or after T (ISO-8601 date/time, or ms since the epoch)

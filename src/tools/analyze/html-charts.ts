@@ -4,7 +4,7 @@
  */
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import type { LatencyBucket, LeaderReport, LockReport, SessionReport } from './report.js';
+import type { LatencyBucket, LeaderReport, LockReport, SessionReport, TxnChange } from './report.js';
 import { fmtAt, fmtMs, safeText } from './render-text.js';
 
 /**
@@ -49,11 +49,22 @@ function xOf(ms: number, w: Span): number {
   return LABEL_W + ((Math.min(Math.max(ms, w.lo), w.hi) - w.lo) / span) * PLOT_W;
 }
 
-/** One row per session: its connections as bars, silences, reconnects and how it ended. */
-export function sessionTimelineSvg(sessions: readonly SessionReport[], durationMs: number): string {
+/**
+ * One row per session: its connections as bars, silences, reconnects and how it ended; with a data directory, a
+ * diamond per transaction of the session (create, setData, delete…) at the time the leader logged it.
+ */
+export function sessionTimelineSvg(sessions: readonly SessionReport[], durationMs: number, changes: readonly TxnChange[] = []): string {
   if (sessions.length === 0) return '<p class="none">No session in this capture.</p>';
   const whole: Span = { lo: 0, hi: durationMs };
   const h = sessions.length * ROW_H + 34;
+  const bySession = new Map<string, TxnChange[]>();
+  // Only those within the capture's time: the axis clamps, and a mark at the edge would claim the wrong time.
+  for (const c of changes) {
+    if (c.atMs < 0 || c.atMs > durationMs) continue;
+    const list = bySession.get(c.session);
+    if (list === undefined) bySession.set(c.session, [c]);
+    else list.push(c);
+  }
   const rows = sessions.map((s, i) => {
     const y = 8 + i * ROW_H;
     const parts: string[] = [`<g class="session-row" data-session="${esc(s.id)}">`];
@@ -74,6 +85,11 @@ export function sessionTimelineSvg(sessions: readonly SessionReport[], durationM
       const cls = s.end.kind === 'expired' ? 'expired' : 'closed';
       const tip = s.end.kind === 'expired' ? `expired: ${s.end.how}` : 'closed by the client';
       parts.push(`<path d="M${n1(x - 5)} ${y + 4} l10 12 m0 -12 l-10 12" class="${cls}"><title>${esc(tip)}</title></path>`);
+    }
+    for (const c of bySession.get(s.id) ?? []) {
+      const x = xOf(c.atMs, whole);
+      const tip = `zxid ${c.zxid} ${c.op} ${c.path}: ${c.change}${c.detail === null ? '' : ` (${c.detail})`} at ${fmtAt(c.atMs)} (${c.time})${c.client === null ? '' : ` from ${c.client}`}`;
+      parts.push(`<path d="M${n1(x)} ${y + 2} l5 7 l-5 7 l-5 -7 z" class="txn ${c.change}" data-zxid="${esc(c.zxid)}"><title>${esc(tip)}</title></path>`);
     }
     parts.push('</g>');
     return parts.join('');

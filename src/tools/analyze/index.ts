@@ -5,3 +5,4 @@ export { leaderReports } from './leaders.js';
 export { recogniseLockNode, type LockNodeName } from './lock-names.js';
 export { renderReportText } from './render-text.js';
 export type * from './report.js';
+export { clientAt, linkTransactions, MAX_TXN_CHANGES, TxnLinker, type TxnLinkOptions } from './transactions.js';

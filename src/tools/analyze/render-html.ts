@@ -7,8 +7,8 @@
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import { esc, histogramSvg, leaderTimelineSvg, lockTimelineSvg, sessionTimelineSvg } from './html-charts.js';
-import type { AnalysisReport, GuardrailKind, LatencyFigures, LeaderReport, LockReport, OpRow } from './report.js';
-import { fmtAt, fmtMs, sessionCells } from './render-text.js';
+import type { AnalysisReport, GuardrailKind, LatencyFigures, LeaderReport, LockReport, OpRow, TransactionsReport } from './report.js';
+import { fmtAt, fmtMs, sessionCells, TXN_CHANGE_HEAD, txnChangeCells } from './render-text.js';
 
 export interface HtmlOptions {
   /** What was analysed (a file name), shown in the title. */
@@ -32,7 +32,7 @@ svg text{font-size:11px;fill:#333}svg .label{text-anchor:end}svg .dir{font-weigh
 svg .axis{stroke:#777}svg .note{fill:#777;font-style:italic}svg .who{fill:#555}svg .conn{fill:#5b8ad6}svg .conn.resumed{fill:#8e6bd1}svg .silence{fill:#f0a020}
 svg .closed{stroke:#333;stroke-width:2;fill:none}svg .expired{stroke:#c62828;stroke-width:3;fill:none}
 svg .gap{fill:#e8b4b4}svg .hold{fill:#3f9d63}svg .hold.read{fill:#76b7e0}svg .hold.write{fill:#c77c2a}svg .violation{fill:rgba(200,30,30,.35);stroke:#c62828}
-svg .bar{fill:#4a78b5}.hists{display:flex;flex-wrap:wrap;gap:8px}.hists svg{width:480px;height:auto}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
+svg .txn{fill:#4a78b5;stroke:#fff;stroke-width:1}svg .txn.created{fill:#2e7d32}svg .txn.deleted,svg .txn.deleted-with-session{fill:#c62828}svg .bar{fill:#4a78b5}.hists{display:flex;flex-wrap:wrap;gap:8px}.hists svg{width:480px;height:auto}.none{color:#777;font-style:italic}.legend span{display:inline-block;margin-right:14px}
 .sw{display:inline-block;width:12px;height:10px;margin-right:4px;vertical-align:middle}
 `;
 
@@ -156,6 +156,15 @@ function leaderSection(l: LeaderReport): string {
   return parts.join('');
 }
 
+function transactionsSection(t: TransactionsReport): string {
+  const what = t.path === null ? 'every change the capture’s sessions made' : `every change of ${esc(t.path)} and below, by any session`;
+  const rows = t.changes.slice(0, 300).map(txnChangeCells);
+  const more = t.changes.length + t.omitted - rows.length;
+  return `<section id="transactions"><h2>Who changed what</h2><p class="explain">From the server’s transaction log (${esc(t.source)}: ${t.scanned} transactions, ${t.fromCapture} of them by sessions seen in this capture): ${what}, with the client address the session used at the time. The log is the server’s own record of every change; the capture tells which client each session was.</p>
+${rows.length === 0 ? '<p class="none">No change.</p>' : table(TXN_CHANGE_HEAD, rows, 7)}${more > 0 ? `<p class="none">${more} more changes (see --json).</p>` : ''}
+</section>`;
+}
+
 /** The whole page. */
 export function renderReportHtml(r: AnalysisReport, opts: HtmlOptions = {}): string {
   const title = `ZooKeeper conversation${opts.title === undefined ? '' : `: ${opts.title}`}`;
@@ -172,9 +181,9 @@ export function renderReportHtml(r: AnalysisReport, opts: HtmlOptions = {}): str
     .sort((a, b) => (a.level === b.level ? 0 : a.level === 'bad' ? -1 : b.level === 'bad' ? 1 : a.level === 'warn' ? -1 : 1))
     .map((f) => `<li class="${f.level}"><b>${esc(f.title)}</b>${esc(f.text)}</li>`)
     .join('')}</ul></section>
-<section id="sessions"><h2>Sessions</h2><p class="explain">A session is a client’s identity on the server; it outlives a single TCP connection (a client that reconnects in time resumes it) and ends when the client closes it or the server expires it after hearing nothing for the timeout. Its ephemeral nodes and watches live and die with it. Each bar is one connection; purple bars resumed the session after a reconnect; amber marks silences longer than a third of the timeout; ✕ marks the end (red: expired).</p>
+<section id="sessions"><h2>Sessions</h2><p class="explain">A session is a client’s identity on the server; it outlives a single TCP connection (a client that reconnects in time resumes it) and ends when the client closes it or the server expires it after hearing nothing for the timeout. Its ephemeral nodes and watches live and die with it. Each bar is one connection; purple bars resumed the session after a reconnect; amber marks silences longer than a third of the timeout; ✕ marks the end (red: expired).${r.transactions === undefined ? '' : ' Diamonds are the session’s transactions from the server’s log (green created, blue changed, red deleted): hover for the zxid, operation and path.'}</p>
 <p class="legend"><span><i class="sw" style="background:#5b8ad6"></i>connection</span><span><i class="sw" style="background:#8e6bd1"></i>resumed connection</span><span><i class="sw" style="background:#f0a020"></i>silence</span></p>
-${sessionTimelineSvg(r.sessions, r.durationMs)}
+${sessionTimelineSvg(r.sessions, r.durationMs, r.transactions?.changes)}
 ${table(['session', 'timeout', 'connections', 'reconnects', 'disconnects', 'ping p50 / p99', 'silences', 'ephemerals', 'requests', 'end'], sessionsRows)}
 </section>
 <section id="locks"><h2>Locks</h2><p class="explain">Locks recognised by the names their libraries give to nodes (Curator, kazoo, zkwire). Each contender creates a numbered node; the lowest number holds the lock (for read/write locks, readers ahead of the first writer share it) and every other contender watches the one just ahead of it. The drawing is zoomed to the time the locks were in use. A bar is one holder, from when it learned it held the lock to when it let go. Hand-off is how long the next contender took to notice. Two bars overlapping on one exclusive lock is a violation.</p>
@@ -208,6 +217,7 @@ ${histogramSvg(r.ops.histogram, 'reply latency, all requests')}
 <h3>By session</h3>${opsTable('session', r.ops.bySession)}
 <h3>By client</h3>${opsTable('client', r.ops.byClient)}
 </section>
+${r.transactions === undefined ? '' : transactionsSection(r.transactions)}
 <section id="guardrails"><h2>Guardrails</h2><p class="explain">Things that are not errors yet but fail in production.</p>
 ${
   r.guardrails.findings.length === 0

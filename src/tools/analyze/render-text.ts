@@ -2,7 +2,7 @@
 
 import { renderTable } from '../bench/table.js';
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import type { AnalysisReport, LatencyFigures, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport } from './report.js';
+import type { AnalysisReport, LatencyFigures, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport, TransactionsReport, TxnChange } from './report.js';
 
 /**
  * Capture strings (paths, node names) may hold anything, including terminal escape sequences: show control
@@ -119,6 +119,30 @@ export function leaderText(l: LeaderReport): string {
   return out.join('\n');
 }
 
+const CHANGE_TEXT: Record<string, string> = {
+  created: 'created',
+  changed: 'data changed',
+  'acl-changed': 'ACL changed',
+  deleted: 'deleted',
+  'deleted-with-session': 'deleted with its session',
+};
+
+/** One change's cells, for the terminal and the HTML report alike. */
+export function txnChangeCells(c: TxnChange): string[] {
+  return [c.time, fmtAt(c.atMs), c.zxid, safeText(c.path), `${CHANGE_TEXT[c.change] ?? c.change}${c.detail === null ? '' : ` (${c.detail})`}${c.op === 'multi' ? ' in a multi' : ''}`, c.session, safeText(c.client ?? 'not in the capture')];
+}
+
+export const TXN_CHANGE_HEAD = ['time', 'at', 'zxid', 'path', 'change', 'session', 'client'];
+
+/** What the data directory's transactions say the capture's sessions did (or, with a path, who changed it). */
+export function transactionsText(t: TransactionsReport): string {
+  const what = t.path === null ? 'changes made by the sessions of the capture' : `changes of ${safeText(t.path)} and below`;
+  const out = [`Transactions from ${safeText(t.source)}: ${t.scanned} read, ${t.fromCapture} by sessions of the capture; ${t.changes.length + t.omitted} ${what}`];
+  if (t.changes.length > 0) out.push(renderTable(TXN_CHANGE_HEAD, t.changes.map(txnChangeCells), 7).trimEnd());
+  if (t.omitted > 0) out.push(`  … ${t.omitted} more (the list is bounded)`);
+  return out.join('\n');
+}
+
 /** The whole report as text. */
 export function renderReportText(r: AnalysisReport): string {
   const out: string[] = [];
@@ -151,6 +175,7 @@ export function renderReportText(r: AnalysisReport): string {
   for (const l of r.locks) out.push(lockText(l), '');
   out.push(r.leaders.length === 0 ? 'Leaders: no election recognised' : 'Leaders');
   for (const l of r.leaders) out.push(leaderText(l), '');
+  if (r.transactions !== undefined) out.push(transactionsText(r.transactions), '');
   const g = r.guardrails;
   const counts = Object.entries(g.counts);
   out.push(counts.length === 0 ? 'Guardrails: nothing to report' : `Guardrails: ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}`);

@@ -261,4 +261,42 @@ export interface AnalysisReport {
   locks: LockReport[];
   leaders: LeaderReport[];
   guardrails: GuardrailsReport;
+  /** Present when a data directory was given: the transactions linked to the capture's sessions by session id. */
+  transactions?: TransactionsReport;
+}
+
+/**
+ * One change to a node, from the server's transaction log, with the client address of the session that made it
+ * when that session is in the capture (`analyze --data-dir`).
+ */
+export interface TxnChange {
+  /** The transaction's zxid, hex as ZooKeeper logs it. */
+  zxid: string;
+  /** When the leader logged it, ms since the start of the capture (negative before it), and as an ISO time. */
+  atMs: number;
+  time: string;
+  session: string;
+  /** The client address of the session's connection at that time; null when the session is not in the capture. */
+  client: string | null;
+  /** The transaction's op (`create`, `setData`, `delete`, `multi`, `closeSession`, …). */
+  op: string;
+  /** What it did to the node: created, changed, acl-changed, deleted, deleted-with-session. */
+  change: string;
+  path: string;
+  /** Ephemeral, container, the TTL… */
+  detail: string | null;
+}
+
+export interface TransactionsReport {
+  /** The data directory (or log files) read. */
+  source: string;
+  /** The --path asked about, or null: then only the changes of the capture's sessions are listed. */
+  path: string | null;
+  /** Transactions read from the logs (each zxid once, when several members' logs hold it). */
+  scanned: number;
+  /** Of them, made by a session seen in the capture. */
+  fromCapture: number;
+  changes: TxnChange[];
+  /** Changes left out of the list to bound memory (the count above stays exact). */
+  omitted: number;
 }
