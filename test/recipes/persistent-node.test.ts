@@ -72,6 +72,15 @@ describe('PersistentNode, PersistentTtlNode, GroupMember', () => {
     expect(await z(1).exists(path)).toBeNull();
   });
 
+  it('a persistent TTL node touches its child as soon as the container exists, not a whole period later', async () => {
+    const path = lockPath('ttl');
+    // touched every 60 s × 0.5: before the fix the first touch ran before the container existed, found nothing to
+    // touch under, and the child came 30 s later
+    await using node = new PersistentTtlNode(z(0), path, 60_000, 'payload');
+    await node.start();
+    await eventually(async () => (await z(1).exists(`${path}/touch`)) !== null, 5_000, 'touch child');
+  });
+
   it('group members see each other join, change and leave', async () => {
     const group = lockPath('group');
     await using a = new GroupMember(z(0), group, 'a', 'A');

@@ -76,7 +76,16 @@ export class PersistentTtlNode implements AsyncDisposable {
   start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
     const fresh = this.#node.state === 'LATENT';
     const started = this.#node.start(options);
-    if (fresh) this.#schedule(0);
+    // The first touch once the container exists: a touch before that finds nothing to touch under, and the next
+    // would come a whole period later.
+    if (fresh) {
+      void started.then(
+        () => {
+          if (this.#node.state === 'STARTED' && this.#timer === undefined) this.#schedule(0);
+        },
+        () => undefined,
+      );
+    }
     return started;
   }
 
