@@ -155,8 +155,8 @@ describe('SVG', () => {
       release: some,
       cycle: some,
       handoff: empty,
-      floor: { ping: some, create: some, deleteGetChildren: some },
-      ratios: { acquireToCreate: 1, cycleToCreate: 1, handoffToDeleteGetChildren: 0 },
+      floor: { ping: some, create: some, delete: some, deleteGetChildren: some, handoff: some },
+      ratios: { acquireToCreate: 1, cycleToCreate: 1, releaseToDelete: 1, handoffToHandoffFloor: 0, handoffToDeleteGetChildren: 0 },
       timeline: binTimeline([10, 500, 900], 1000),
       histogram: { acquire: logHistogram([150, 200, 900], 24), handoff: [] },
     } satisfies LockReport;

@@ -42,7 +42,7 @@ describe('bench lock interrupted', () => {
     const r = await p.exit;
     expect(r.code, r.stderr).toBe(code);
     expect(r.stderr).toContain(`${sig}: stopping`);
-    expect(r.stderr).toMatch(/waiting for the floor connection and 5 session\(s\) to close/);
+    expect(r.stderr).toMatch(/waiting for the floor connections and 5 session\(s\) to close/);
     expect(r.stdout).toContain('INTERRUPTED: partial figures');
     expect(r.stdout).toMatch(/acquisitions: [1-9]\d* in /);
     expect(r.stdout).toMatch(/mutual exclusion: 0 overlaps/);

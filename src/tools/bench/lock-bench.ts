@@ -1,8 +1,9 @@
 /**
  * bench lock: K sessions (K separate ZooKeeper sessions in this process) contend on one lock path, each looping
  * acquire → hold → release until the duration is over or the iterations are used up. K=1 measures the
- * uncontended path. The floor (ping, one create round trip, delete + getChildren) is measured on a bare socket
- * in the same run, half before and half after the contention, so drift shows up in both.
+ * uncontended path. The floors (ping, one create round trip, one delete round trip, delete + getChildren, and the
+ * hand-off floor: a delete on one bare session to the watch notification on a second) are measured on bare
+ * sockets in the same run, half before and half after the contention, so drift shows up in both.
  *
  * What is timed, per acquisition:
  *   acquire  — acquire() called → resolved (for K>1 this includes waiting for the lock)
@@ -17,7 +18,7 @@ import { ZooKeeperClient } from '../../node.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker } from './exclusion.js';
-import { floorCreateEphemeralSequential, floorPing } from './floor.js';
+import { floorCreateEphemeralSequential, floorDeleteEphemeral, floorHandoff, floorPing } from './floor.js';
 import { logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
@@ -79,12 +80,29 @@ export interface LockReport {
   release: LatencySummary;
   cycle: LatencySummary;
   handoff: LatencySummary;
-  floor: { ping: LatencySummary; create: LatencySummary; deleteGetChildren: LatencySummary };
-  /** p50 ratios: acquire and cycle to one create; hand-off to delete + getChildren (0 when not measured). */
-  ratios: { acquireToCreate: number; cycleToCreate: number; handoffToDeleteGetChildren: number };
+  floor: FloorSummaries;
+  /**
+   * p50 ratios (0 when either side was not measured): acquire and cycle to one create; release to one delete;
+   * hand-off to the hand-off floor (delete sent → watch notification on another session), and to delete +
+   * getChildren.
+   */
+  ratios: { acquireToCreate: number; cycleToCreate: number; releaseToDelete: number; handoffToHandoffFloor: number; handoffToDeleteGetChildren: number };
   timeline: Timeline;
   histogram: { acquire: Bin[]; handoff: Bin[] };
 }
+
+export interface FloorSummaries {
+  ping: LatencySummary;
+  /** One ephemeral-sequential create: what an acquire writes. */
+  create: LatencySummary;
+  /** One delete of an ephemeral node: what a release does. */
+  delete: LatencySummary;
+  deleteGetChildren: LatencySummary;
+  /** From a delete's send on one session to the watch notification's arrival on a second. */
+  handoff: LatencySummary;
+}
+
+type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
 
 /** Waits `ms`, or less if `signal` fires first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -124,15 +142,16 @@ async function unlessStopped(signal: AbortSignal | undefined, phase: () => Promi
   }
 }
 
-/** Floor: ping, ephemeral-sequential create (what an acquire writes), delete + getChildren (a hand-off's trips). */
-async function measureFloor(
-  conn: RawConnection,
-  dir: string,
-  n: number,
-  recs: { ping: LatencyRecorder; create: LatencyRecorder; deleteGetChildren: LatencyRecorder },
-): Promise<void> {
+/**
+ * Floor: ping, ephemeral-sequential create (what an acquire writes), delete (what a release does), delete +
+ * getChildren (a hand-off's trips) and the hand-off floor over a second bare session. `round` keeps node names
+ * of the two halves apart.
+ */
+async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
   await floorPing(conn, n, recs.ping);
   await floorCreateEphemeralSequential(conn, dir, n, recs.create);
+  await floorDeleteEphemeral(conn, dir, n, recs.delete, `d${round}`);
+  await floorHandoff(conn, watcher, dir, n, recs.handoff, `h${round}`);
   const children = RawConnection.template(OpCode.getChildren, { path: dir, watch: false });
   for (let i = 0; i < n; i++) {
     const path = `${dir}/dg-${randomUUID()}`;
@@ -161,7 +180,13 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
-  const floor = { ping: new LatencyRecorder(), create: new LatencyRecorder(), deleteGetChildren: new LatencyRecorder() };
+  const floor: FloorRecorders = {
+    ping: new LatencyRecorder(),
+    create: new LatencyRecorder(),
+    delete: new LatencyRecorder(),
+    deleteGetChildren: new LatencyRecorder(),
+    handoff: new LatencyRecorder(),
+  };
   const acquire = new LatencyRecorder();
   const release = new LatencyRecorder();
   const cycle = new LatencyRecorder();
@@ -176,12 +201,15 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const admin = await ZooKeeperClient.connect(opts.connectString);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
+  let rawWatcher: RawConnection | undefined;
   let start = 0;
   let elapsedMs = 0;
   try {
     await admin.mkdirp(floorDir, { containers: true });
     raw = await RawConnection.open(host, port);
+    rawWatcher = await RawConnection.open(host, port);
     const r = raw;
+    const w = rawWatcher;
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
     const half = Math.max(1, Math.floor(floorSamples / 2));
     await unlessStopped(signal, async () => {
@@ -189,7 +217,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
       await floorPing(r, 200, undefined);
       await floorCreateEphemeralSequential(r, floorDir, 500, undefined);
-      await measureFloor(r, floorDir, half, floor);
+      await floorHandoff(r, w, floorDir, 100, undefined, 'hw');
+      await measureFloor(r, w, floorDir, half, floor, 'a');
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
@@ -244,12 +273,13 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    await unlessStopped(signal, () => measureFloor(r, floorDir, half, floor));
+    await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {
-    if (signal?.aborted === true) cleanup(`the floor connection and ${clients.length + 1} session(s) to close, ${path} and ${floorDir} to be removed`);
+    if (signal?.aborted === true) cleanup(`the floor connections and ${clients.length + 1} session(s) to close, ${path} and ${floorDir} to be removed`);
     await raw?.close().catch(() => {});
+    await rawWatcher?.close().catch(() => {});
     await Promise.allSettled(clients.map((c) => c.close()));
     await admin.deleteRecursive(path).catch(() => {});
     await admin.deleteRecursive(floorDir).catch(() => {});
@@ -263,7 +293,13 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     cycle: roundedSummary(cycle),
     handoff: roundedSummary(handoff),
   };
-  const f = { ping: roundedSummary(floor.ping), create: roundedSummary(floor.create), deleteGetChildren: roundedSummary(floor.deleteGetChildren) };
+  const f: FloorSummaries = {
+    ping: roundedSummary(floor.ping),
+    create: roundedSummary(floor.create),
+    delete: roundedSummary(floor.delete),
+    deleteGetChildren: roundedSummary(floor.deleteGetChildren),
+    handoff: roundedSummary(floor.handoff),
+  };
   const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
   return {
     benchmark: 'lock',
@@ -291,6 +327,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     ratios: {
       acquireToCreate: ratio(s.acquire.p50, f.create.p50),
       cycleToCreate: ratio(s.cycle.p50, f.create.p50),
+      releaseToDelete: ratio(s.release.p50, f.delete.p50),
+      handoffToHandoffFloor: ratio(s.handoff.p50, f.handoff.p50),
       handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
     },
     timeline: binTimeline(acquiredAt, elapsedMs),

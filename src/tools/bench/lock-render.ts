@@ -33,14 +33,18 @@ export function renderLockReport(r: LockReport): string {
     ['latency', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'p50 vs floor'],
     [
       row('acquire', r.acquire, r.floor.create, 'create'),
-      row('release', r.release, r.floor.create, 'create'),
+      row('release', r.release, r.floor.delete, 'delete'),
       row('cycle (acquire+release)', r.cycle, r.floor.create, 'create'),
-      row('hand-off', r.handoff, r.floor.deleteGetChildren, 'del+getChildren'),
+      row('hand-off', r.handoff, r.floor.handoff, 'hand-off floor'),
       row('floor: ping', r.floor.ping, undefined, ''),
       row('floor: create', r.floor.create, undefined, ''),
+      row('floor: delete', r.floor.delete, undefined, ''),
       row('floor: delete+getChildren', r.floor.deleteGetChildren, undefined, ''),
+      row('floor: hand-off (delete → watch event)', r.floor.handoff, undefined, ''),
     ],
   );
+  const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
+  out += `\nfloor ratios (p50): acquire / create ${x(r.ratios.acquireToCreate)}, hand-off / hand-off floor ${x(r.ratios.handoffToHandoffFloor)}, release / delete ${x(r.ratios.releaseToDelete)}\n`;
   out += `\nacquire latency distribution (log scale)\n`;
   out += renderHistogram(r.histogram.acquire.length > 12 ? merge(r.histogram.acquire, 12) : r.histogram.acquire, 36, fmtUs);
   return out;
