@@ -144,7 +144,7 @@ describe('SVG', () => {
       interrupted: false,
       server: { connectString: '127.0.0.1:1', version: '3.8.0-<&"weird">', mode: 'standalone', settings: {} },
       environment: { node: 'v20', cpu: 'x', cpus: 1, platform: 'linux-x64' },
-      settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, floorSamples: 2, path: '/p' },
+      settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, ratePerSec: null, floorSamples: 2, path: '/p' },
       elapsedMs: 1000,
       acquisitions: 3,
       throughputPerSec: 3,
@@ -159,6 +159,7 @@ describe('SVG', () => {
       ratios: { acquireToCreate: 1, cycleToCreate: 1, releaseToDelete: 1, handoffToHandoffFloor: 0, handoffToDeleteGetChildren: 0 },
       timeline: binTimeline([10, 500, 900], 1000),
       histogram: { acquire: logHistogram([150, 200, 900], 24), handoff: [] },
+      openLoop: null,
     } satisfies LockReport;
     const svg = renderLockSvg(report);
     const { problems, elements } = checkXml(svg);

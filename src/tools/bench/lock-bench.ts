@@ -19,7 +19,7 @@ import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker } from './exclusion.js';
 import { floorCreateEphemeralSequential, floorDeleteEphemeral, floorHandoff, floorPing } from './floor.js';
-import { logHistogram, type Bin } from './histogram.js';
+import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
@@ -35,6 +35,14 @@ export interface LockBenchOptions {
   durationS?: number;
   /** … or until this many acquisitions in total (across all sessions). */
   iterations?: number;
+  /**
+   * Open loop: start acquisitions at this fixed rate (per second, across sessions) instead of each session
+   * looping as fast as it can. Acquisition i is meant to start at i / rate seconds; a session that is free waits
+   * for that moment, one that is late starts at once, and its latency is also counted from the intended start
+   * (the correction for coordinated omission). With `durationS` the schedule is durationS × rate acquisitions;
+   * with `iterations`, that many.
+   */
+  ratePerSec?: number;
   /** Time each holder keeps the lock, ms. Default 0. */
   holdMs?: number;
   /** Semaphore leases. Default 2. */
@@ -69,7 +77,7 @@ export interface LockReport {
   interrupted: boolean;
   server: ServerInfo;
   environment: { node: string; cpu: string; cpus: number; platform: string };
-  settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; floorSamples: number; path: string };
+  settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; ratePerSec: number | null; floorSamples: number; path: string };
   elapsedMs: number;
   acquisitions: number;
   throughputPerSec: number;
@@ -89,7 +97,34 @@ export interface LockReport {
   ratios: { acquireToCreate: number; cycleToCreate: number; releaseToDelete: number; handoffToHandoffFloor: number; handoffToDeleteGetChildren: number };
   timeline: Timeline;
   histogram: { acquire: Bin[]; handoff: Bin[] };
+  /** Set by an open-loop run (`ratePerSec`), null for the closed loop. */
+  openLoop: OpenLoopReport | null;
 }
+
+export interface OpenLoopReport {
+  askedPerSec: number;
+  /** Acquisitions completed per second of the run (the schedule's length, or longer when the run fell behind). */
+  achievedPerSec: number;
+  /** Acquisitions the schedule asked for, started, and never started because the run's time was up. */
+  scheduled: number;
+  started: number;
+  missed: number;
+  /** False when the machine could not keep the rate: some never started, or under 90% of the rate was achieved. */
+  held: boolean;
+  /** Acquire latency from each acquisition's intended start (corrected for coordinated omission). */
+  corrected: LatencySummary;
+  /** Acquire latency from the moment acquire() was called (what a closed loop reports). */
+  uncorrected: LatencySummary;
+  /** How late acquisitions started against the schedule. */
+  startLag: LatencySummary;
+  /** Both latency sets come from bounded histograms (BucketHistogram) of this relative precision. */
+  precision: number;
+}
+
+/** The share of the asked rate below which an open-loop run says it could not hold the rate. */
+export const HELD_SHARE = 0.9;
+/** After the schedule's last intended start, sessions may still start late acquisitions for this long. */
+const LATE_START_GRACE_MS = 250;
 
 export interface FloorSummaries {
   ping: LatencySummary;
@@ -197,6 +232,14 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   let lastRelease: { at: number; client: number } | undefined;
   let acquisitions = 0;
   let tickets = 0;
+  const rate = opts.ratePerSec;
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new RangeError(`ratePerSec must be a positive number, got ${rate}`);
+  const intervalMs = rate === undefined ? 0 : 1000 / rate;
+  const scheduled = rate === undefined ? 0 : (iterations ?? Math.max(1, Math.floor((durationS ?? 10) * rate)));
+  let started = 0;
+  const corrected = new BucketHistogram();
+  const uncorrected = new BucketHistogram();
+  const startLag = new BucketHistogram();
 
   const admin = await ZooKeeperClient.connect(opts.connectString);
   const clients: ZooKeeperClient[] = [];
@@ -236,7 +279,15 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
     start = performance.now();
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
-    const claim = (): boolean => signal?.aborted !== true && (iterations === undefined ? performance.now() < end : tickets++ < iterations);
+    const lastIntended = start + (scheduled - 1) * intervalMs;
+    /** The intended start of the next acquisition, or undefined when the run is over. */
+    const claim = (): number | undefined => {
+      if (signal?.aborted === true) return undefined;
+      if (rate === undefined) return (iterations === undefined ? performance.now() < end : tickets++ < iterations) ? performance.now() : undefined;
+      // Open loop: the schedule's next slot, unless the run's time is up (a run that fell behind stops here).
+      if (tickets >= scheduled || performance.now() > lastIntended + LATE_START_GRACE_MS) return undefined;
+      return start + tickets++ * intervalMs;
+    };
     const ticker = setInterval(() => {
       const ms = performance.now() - start;
       progress({ elapsedMs: ms, acquisitions, perSec: ms > 0 ? (acquisitions * 1000) / ms : 0, overlaps: checker.overlaps, phase: 'contending' });
@@ -244,7 +295,16 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     try {
       await Promise.all(
         contenders.map(async (c, i) => {
-          while (claim()) {
+          for (let intended = claim(); intended !== undefined; intended = claim()) {
+            if (rate !== undefined) {
+              const early = intended - performance.now();
+              if (early > 0) await sleep(early, signal);
+              // Timers run off the event loop's cached clock and can fire up to a millisecond early; yield (I/O
+              // still runs) until the intended moment, so no acquisition starts ahead of its schedule.
+              while (performance.now() < intended && signal?.aborted !== true) await new Promise<void>((resolve) => setImmediate(resolve));
+              if (signal?.aborted === true) break;
+              started++;
+            }
             const t0 = performance.now();
             const lease = await c.acquire();
             const t1 = performance.now();
@@ -253,6 +313,11 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
             perClient[i]!++;
             acquiredAt.push(t1 - start);
             acquire.record((t1 - t0) * 1000);
+            if (rate !== undefined) {
+              corrected.record((t1 - intended) * 1000);
+              uncorrected.record((t1 - t0) * 1000);
+              startLag.record(Math.max(0, t0 - intended) * 1000);
+            }
             if (lastRelease !== undefined && lastRelease.client !== i && t0 < lastRelease.at) {
               handoff.record((t1 - lastRelease.at) * 1000);
               lastRelease = undefined;
@@ -313,6 +378,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       leases: kind === 'semaphore' ? leases : null,
       durationS: durationS ?? null,
       iterations: iterations ?? null,
+      ratePerSec: rate ?? null,
       floorSamples: f.ping.count,
       path,
     },
@@ -333,5 +399,30 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     },
     timeline: binTimeline(acquiredAt, elapsedMs),
     histogram: { acquire: logHistogram(acquire.values(), 24), handoff: logHistogram(handoff.values(), 24) },
+    openLoop: rate === undefined ? null : openLoopReport(),
   };
+
+  function openLoopReport(): OpenLoopReport {
+    const asked = rate!;
+    // Over the schedule's length at least: a run that kept up finishes it, one that fell behind takes longer.
+    const achieved = (acquisitions * 1000) / Math.max(elapsedMs, scheduled * intervalMs, 1);
+    const missed = scheduled - started;
+    const round = (v: number): number => Math.round(v * 10) / 10;
+    const summary = (h: BucketHistogram): LatencySummary => {
+      const x = h.summary();
+      return { count: x.count, p50: round(x.p50), p90: round(x.p90), p99: round(x.p99), p999: round(x.p999), max: round(x.max), min: round(x.min), mean: round(x.mean) };
+    };
+    return {
+      askedPerSec: asked,
+      achievedPerSec: round(achieved),
+      scheduled,
+      started,
+      missed,
+      held: missed === 0 && achieved >= HELD_SHARE * asked,
+      corrected: summary(corrected),
+      uncorrected: summary(uncorrected),
+      startLag: summary(startLag),
+      precision: corrected.precision,
+    };
+  }
 }

@@ -1,7 +1,7 @@
 /** The terminal report of bench lock: throughput, latency table with the floor and ratios, exclusion, histogram. */
 
 import { renderHistogram } from './histogram.js';
-import type { LockReport } from './lock-bench.js';
+import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.js';
 import type { LatencySummary } from './recorder.js';
 import { fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
 
@@ -22,7 +22,7 @@ function row(name: string, s: LatencySummary, base: LatencySummary | undefined, 
 export function renderLockReport(r: LockReport): string {
   const st = r.settings;
   const what = st.kind === 'semaphore' ? `semaphore (${st.leases} leases)` : st.kind === 'read-write' ? 'read-write lock (even sessions write, odd read)' : 'mutex';
-  const run = st.iterations !== null ? `${st.iterations} acquisitions` : `${st.durationS} s`;
+  const run = (st.iterations !== null ? `${st.iterations} acquisitions` : `${st.durationS} s`) + (st.ratePerSec !== null ? `, open loop at ${fmtRate(st.ratePerSec)}` : '');
   let out = `zkwire bench lock — ${what}, ${st.clients} session${st.clients === 1 ? '' : 's'}, hold ${st.holdMs} ms, ${run}\n`;
   if (r.interrupted) out += `INTERRUPTED: partial figures, for what ran until the signal\n`;
   out += `server: ZooKeeper ${r.server.version} (${r.server.mode}) at ${r.server.connectString}; node ${r.environment.node}, ${r.environment.cpu} ×${r.environment.cpus}\n\n`;
@@ -45,6 +45,7 @@ export function renderLockReport(r: LockReport): string {
   );
   const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
   out += `\nfloor ratios (p50): acquire / create ${x(r.ratios.acquireToCreate)}, hand-off / hand-off floor ${x(r.ratios.handoffToHandoffFloor)}, release / delete ${x(r.ratios.releaseToDelete)}\n`;
+  if (r.openLoop !== null) out += renderOpenLoop(r.openLoop);
   out += `\nacquire latency distribution (log scale)\n`;
   out += renderHistogram(r.histogram.acquire.length > 12 ? merge(r.histogram.acquire, 12) : r.histogram.acquire, 36, fmtUs);
   return out;
@@ -58,5 +59,25 @@ function merge(bins: LockReport['histogram']['acquire'], target: number): LockRe
     const group = bins.slice(i, i + step);
     out.push({ lo: group[0]!.lo, hi: group[group.length - 1]!.hi, count: group.reduce((s, b) => s + b.count, 0) });
   }
+  return out;
+}
+
+/** The open-loop section: the rate asked and achieved (or that it could not be held) and both percentile sets. */
+function renderOpenLoop(o: OpenLoopReport): string {
+  let out = `\nopen loop: asked ${fmtRate(o.askedPerSec)}, achieved ${fmtRate(o.achievedPerSec)}`;
+  if (o.held) out += ` (held; ${o.started} of ${o.scheduled} scheduled acquisitions)\n`;
+  else {
+    const why = o.missed > 0 ? `${o.missed} of ${o.scheduled} scheduled acquisitions never started` : `under ${Math.round(HELD_SHARE * 100)}% of the rate achieved`;
+    out += ` — COULD NOT HOLD THE RATE: ${why}; the latencies below are of an overloaded run\n`;
+  }
+  out += renderTable(
+    ['open-loop acquire', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max'],
+    [
+      row('from intended start (corrected)', o.corrected, undefined, '').slice(0, 7),
+      row('from call (uncorrected)', o.uncorrected, undefined, '').slice(0, 7),
+      row('start lag behind schedule', o.startLag, undefined, '').slice(0, 7),
+    ],
+  );
+  out += `(open-loop figures from log-bucketed histograms, within ${(o.precision * 100).toFixed(0)}%)\n`;
   return out;
 }
