@@ -42,6 +42,12 @@ function expectConsistent(r: LockReport, iterations: number, clients: number, fl
   expect(r.perClient).toHaveLength(clients);
   expect(r.perClient.reduce((a, b) => a + b, 0)).toBe(iterations);
   expect(r.timeline.counts.reduce((a, b) => a + b, 0)).toBe(iterations);
+  const lat = r.timeline.latency!;
+  for (const series of [lat.p50, lat.p99, lat.max]) expect(series).toHaveLength(r.timeline.counts.length);
+  r.timeline.counts.forEach((c, i) => {
+    if (c === 0) expect([lat.p50[i], lat.p99[i], lat.max[i]]).toStrictEqual([0, 0, 0]);
+    else expect(0 < lat.p50[i]! && lat.p50[i]! <= lat.p99[i]! && lat.p99[i]! <= lat.max[i]!, `interval ${i}`).toBe(true);
+  });
   expect(r.histogram.acquire.reduce((a, b) => a + b.count, 0)).toBe(iterations);
   expect(r.histogram.handoff.reduce((a, b) => a + b.count, 0)).toBe(r.handoff.count);
   expect(r.handoff.count).toBeLessThanOrEqual(iterations - 1);

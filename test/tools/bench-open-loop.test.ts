@@ -39,6 +39,9 @@ describe('bench lock --rate (open loop)', () => {
       expect(s.max).toBeGreaterThanOrEqual(s.p999);
     }
     expect(r.overlaps).toBe(0);
+    // Latency over time: one p50/p99/max per interval, the intervals' counts adding up to the acquisitions.
+    expect(r.timeline.counts.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(r.timeline.latency!.p99).toHaveLength(r.timeline.counts.length);
   });
 
   it('a rate no machine can hold is reported as not held, in the report and in the text', async () => {
@@ -62,6 +65,8 @@ describe('bench lock --rate (open loop)', () => {
     expect(text).toMatch(/open loop: asked 1\.00M\/s, achieved .* COULD NOT HOLD THE RATE: \d+ of 500000 scheduled acquisitions never started/);
     expect(text).toContain('from intended start (corrected)');
     expect(text).toContain('from call (uncorrected)');
+    expect(text).toMatch(/over time \(\d+ intervals of \d+ ms\)\n  acquisitions\/s +[▁▂▃▄▅▆▇█ ]+ /);
+    expect(text).toMatch(/acquire p50 \(from intended start\) +[▁▂▃▄▅▆▇█ ]+ /);
   });
 
   it('--json carries the open-loop section; a closed-loop run has openLoop null', async () => {

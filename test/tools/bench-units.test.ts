@@ -6,7 +6,7 @@ import { logHistogram, renderHistogram } from '../../src/tools/bench/histogram.j
 import type { LockReport } from '../../src/tools/bench/lock-bench.js';
 import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
 import { renderLockSvg, xmlEscape } from '../../src/tools/bench/svg.js';
-import { binTimeline } from '../../src/tools/bench/timeline.js';
+import { binTimeline, sparkline } from '../../src/tools/bench/timeline.js';
 import { checkXml } from './bench-xml.js';
 
 function recorderOf(values: number[]): LatencyRecorder {
@@ -71,6 +71,29 @@ describe('histogram and timeline', () => {
     expect(one[0]!.count).toBe(3);
     expect(one[0]!.lo).toBeCloseTo(7);
     expect(logHistogram([], 10)).toStrictEqual([]);
+  });
+
+  it('timeline bins carry each interval’s p50/p99/max of the latencies in it; an empty bin has zeros', () => {
+    const times = [10, 20, 30, 40, 250, 260];
+    const lat = [100, 400, 300, 200, 1000, 2000];
+    const t = binTimeline(times, 300, 3, 100, lat);
+    expect(t.counts).toStrictEqual([4, 0, 2]);
+    expect(t.latency).toStrictEqual({ p50: [200, 0, 1000], p99: [400, 0, 2000], max: [400, 0, 2000] });
+    expect(binTimeline(times, 300, 3, 100).latency).toBeUndefined();
+  });
+
+  it('the last timeline bin takes the remainder instead of a sliver', () => {
+    const t = binTimeline([0, 1999, 2000], 2001, 20, 100);
+    expect(t.counts).toHaveLength(20);
+    expect(t.counts[19]).toBe(2);
+    expect(t.perSec[19]).toBe(Math.round(2000 / 101));
+  });
+
+  it('sparkline: one block per value, scaled min to max, a gap where nothing was measured', () => {
+    expect(sparkline([0, 2, 14])).toBe('▁▂█'); // 2 of 14 is 1 of 7 steps up
+    expect(sparkline([5, 5])).toBe('▁▁');
+    expect(sparkline([1, 0, 3], [true, false, true])).toBe('▁ █');
+    expect(sparkline([])).toBe('');
   });
 
   it('timeline bins count every event and convert to a rate', () => {

@@ -95,6 +95,7 @@ export interface LockReport {
    * getChildren.
    */
   ratios: { acquireToCreate: number; cycleToCreate: number; releaseToDelete: number; handoffToHandoffFloor: number; handoffToDeleteGetChildren: number };
+  /** Acquisitions per interval and their acquire latency p50/p99/max (from the intended start in an open loop). */
   timeline: Timeline;
   histogram: { acquire: Bin[]; handoff: Bin[] };
   /** Set by an open-loop run (`ratePerSec`), null for the closed loop. */
@@ -228,6 +229,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const handoff = new LatencyRecorder();
   const checker = new ExclusionChecker(kind === 'semaphore' ? leases : 1);
   const acquiredAt: number[] = [];
+  /** Per acquisition, the latency the timeline shows: from the intended start in an open loop, else from the call. */
+  const timelineLatency: number[] = [];
   const perClient = new Array<number>(k).fill(0);
   let lastRelease: { at: number; client: number } | undefined;
   let acquisitions = 0;
@@ -313,6 +316,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
             perClient[i]!++;
             acquiredAt.push(t1 - start);
             acquire.record((t1 - t0) * 1000);
+            timelineLatency.push((t1 - (rate === undefined ? t0 : intended)) * 1000);
             if (rate !== undefined) {
               corrected.record((t1 - intended) * 1000);
               uncorrected.record((t1 - t0) * 1000);
@@ -397,7 +401,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       handoffToHandoffFloor: ratio(s.handoff.p50, f.handoff.p50),
       handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
     },
-    timeline: binTimeline(acquiredAt, elapsedMs),
+    timeline: binTimeline(acquiredAt, elapsedMs, 50, 100, timelineLatency),
     histogram: { acquire: logHistogram(acquire.values(), 24), handoff: logHistogram(handoff.values(), 24) },
     openLoop: rate === undefined ? null : openLoopReport(),
   };

@@ -4,6 +4,7 @@ import { renderHistogram } from './histogram.js';
 import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.js';
 import type { LatencySummary } from './recorder.js';
 import { fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
+import { sparkline } from './timeline.js';
 
 function row(name: string, s: LatencySummary, base: LatencySummary | undefined, baseName: string): string[] {
   if (s.count === 0) return [name, '0', '–', '–', '–', '–', '–', ''];
@@ -46,6 +47,7 @@ export function renderLockReport(r: LockReport): string {
   const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
   out += `\nfloor ratios (p50): acquire / create ${x(r.ratios.acquireToCreate)}, hand-off / hand-off floor ${x(r.ratios.handoffToHandoffFloor)}, release / delete ${x(r.ratios.releaseToDelete)}\n`;
   if (r.openLoop !== null) out += renderOpenLoop(r.openLoop);
+  out += renderOverTime(r);
   out += `\nacquire latency distribution (log scale)\n`;
   out += renderHistogram(r.histogram.acquire.length > 12 ? merge(r.histogram.acquire, 12) : r.histogram.acquire, 36, fmtUs);
   return out;
@@ -79,5 +81,31 @@ function renderOpenLoop(o: OpenLoopReport): string {
     ],
   );
   out += `(open-loop figures from log-bucketed histograms, within ${(o.precision * 100).toFixed(0)}%)\n`;
+  return out;
+}
+
+/** Throughput and acquire p50/p99/max per interval as sparklines, each with its range. */
+function renderOverTime(r: LockReport): string {
+  const t = r.timeline;
+  if (t.counts.length < 2 || t.latency === undefined) return '';
+  const present = t.counts.map((c) => c > 0);
+  const range = (values: readonly number[], fmt: (v: number) => string, mask: readonly boolean[] | undefined): string => {
+    const shown = values.filter((_, i) => mask?.[i] !== false);
+    return shown.length === 0 ? '' : `${fmt(Math.min(...shown))} – ${fmt(Math.max(...shown))}`;
+  };
+  const from = r.openLoop !== null ? ' (from intended start)' : '';
+  const lines: [string, readonly number[], (v: number) => string, boolean][] = [
+    ['acquisitions/s', t.perSec, fmtRate, false],
+    [`acquire p50${from}`, t.latency.p50, fmtUs, true],
+    ['acquire p99', t.latency.p99, fmtUs, true],
+    ['acquire max', t.latency.max, fmtUs, true],
+  ];
+  const width = Math.max(...lines.map(([name]) => name.length));
+  let out = `\nover time (${t.counts.length} intervals of ${t.binMs} ms)\n`;
+  for (const [name, values, fmt, onlyPresent] of lines) {
+    // An interval without acquisitions has no latency: a gap in the latency lines, a 0/s in the throughput one.
+    const mask = onlyPresent ? present : undefined;
+    out += `  ${name.padEnd(width)}  ${sparkline(values, mask)}  ${range(values, fmt, mask)}\n`;
+  }
   return out;
 }
