@@ -31,7 +31,8 @@ acquire -> hold -> release. A progress line runs on stderr; then a table: acquis
 cycle and hand-off latency (p50/p90/p99/p99.9/max), the floors measured in the same run on bare sockets
 (ping, one create, one delete, delete+getChildren, and the hand-off floor: a delete sent on one session to
 the watch event on another) with the p50 ratios acquire/create, release/delete, hand-off/hand-off floor,
-the mutual-exclusion check (overlaps must be 0) and a histogram.
+the mutual-exclusion check (overlaps must be 0), a histogram, and sparklines of throughput and acquire
+p50/p99/max per interval (in --json: timeline).
   --kind        mutex (default), read-write (even sessions write, odd ones read), semaphore
   --clients K   sessions contending (default 4)
   --duration s  run this many seconds (default 10) ...
