@@ -180,7 +180,7 @@ describe('SVG', () => {
       handoff: empty,
       floor: { ping: some, create: some, delete: some, deleteGetChildren: some, handoff: some },
       ratios: { acquireToCreate: 1, cycleToCreate: 1, releaseToDelete: 1, handoffToHandoffFloor: 0, handoffToDeleteGetChildren: 0 },
-      timeline: binTimeline([10, 500, 900], 1000),
+      timeline: binTimeline([10, 500, 900], 1000, 10, 100, [150, 200, 900]),
       histogram: { acquire: logHistogram([150, 200, 900], 24), handoff: [] },
       openLoop: null,
     } satisfies LockReport;
@@ -189,6 +189,8 @@ describe('SVG', () => {
     expect(problems).toStrictEqual([]);
     expect(elements[0]).toBe('svg');
     expect(elements).toContain('polyline');
+    expect(elements).toContain('circle'); // each interval's p50/p99 here is a single point between empty intervals
+    expect(svg).toContain('acquire p99 900 µs');
     expect(svg).not.toMatch(/href|<script|<style|@import|url\(/);
     expect(renderLockSvg({ ...report, histogram: { acquire: [], handoff: [] }, timeline: binTimeline([], 0) })).toContain('no samples');
   });
