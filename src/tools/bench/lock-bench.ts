@@ -106,7 +106,10 @@ export interface OpenLoopReport {
   askedPerSec: number;
   /** Acquisitions completed per second of the run (the schedule's length, or longer when the run fell behind). */
   achievedPerSec: number;
-  /** Acquisitions the schedule asked for, started, and never started because the run's time was up. */
+  /**
+   * Acquisitions the schedule asked for (in an interrupted run, those due before the stop), started, and never
+   * started because the run's time was up.
+   */
   scheduled: number;
   started: number;
   missed: number;
@@ -408,9 +411,14 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
   function openLoopReport(): OpenLoopReport {
     const asked = rate!;
+    // A run stopped by its signal is judged on the slots that fell due before the stop (and, for the ones it
+    // must have started, before the stop less the grace), not on the whole schedule.
+    const slotsBefore = (ms: number): number => Math.min(scheduled, Math.max(0, Math.ceil(ms / intervalMs)));
+    const interrupted = signal?.aborted === true;
+    const due = interrupted ? slotsBefore(elapsedMs) : scheduled;
+    const missed = interrupted ? Math.max(0, slotsBefore(elapsedMs - LATE_START_GRACE_MS) - started) : scheduled - started;
     // Over the schedule's length at least: a run that kept up finishes it, one that fell behind takes longer.
-    const achieved = (acquisitions * 1000) / Math.max(elapsedMs, scheduled * intervalMs, 1);
-    const missed = scheduled - started;
+    const achieved = (acquisitions * 1000) / Math.max(elapsedMs, due * intervalMs, 1);
     const round = (v: number): number => Math.round(v * 10) / 10;
     const summary = (h: BucketHistogram): LatencySummary => {
       const x = h.summary();
@@ -419,7 +427,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     return {
       askedPerSec: asked,
       achievedPerSec: round(achieved),
-      scheduled,
+      scheduled: due,
       started,
       missed,
       held: missed === 0 && achieved >= HELD_SHARE * asked,
