@@ -42,13 +42,23 @@ function expectConsistent(r: LockReport, iterations: number, clients: number, fl
   expect(r.perClient).toHaveLength(clients);
   expect(r.perClient.reduce((a, b) => a + b, 0)).toBe(iterations);
   expect(r.timeline.counts.reduce((a, b) => a + b, 0)).toBe(iterations);
+  const lat = r.timeline.latency!;
+  for (const series of [lat.p50, lat.p99, lat.max]) expect(series).toHaveLength(r.timeline.counts.length);
+  r.timeline.counts.forEach((c, i) => {
+    if (c === 0) expect([lat.p50[i], lat.p99[i], lat.max[i]]).toStrictEqual([0, 0, 0]);
+    else expect(0 < lat.p50[i]! && lat.p50[i]! <= lat.p99[i]! && lat.p99[i]! <= lat.max[i]!, `interval ${i}`).toBe(true);
+  });
   expect(r.histogram.acquire.reduce((a, b) => a + b.count, 0)).toBe(iterations);
   expect(r.histogram.handoff.reduce((a, b) => a + b.count, 0)).toBe(r.handoff.count);
   expect(r.handoff.count).toBeLessThanOrEqual(iterations - 1);
   expect(r.floor.ping.count).toBe(floorSamples);
   expect(r.floor.create.count).toBe(floorSamples);
-  for (const [name, s] of Object.entries({ acquire: r.acquire, release: r.release, cycle: r.cycle, handoff: r.handoff, ...r.floor })) {
+  for (const [name, s] of Object.entries({ acquire: r.acquire, release: r.release, cycle: r.cycle, handoff: r.handoff })) {
     expectOrdered(name, s);
+  }
+  for (const [name, s] of Object.entries(r.floor)) {
+    expect(s.count, `floor ${name}`).toBe(floorSamples);
+    expectOrdered(`floor ${name}`, s);
   }
   // A cycle is one acquire plus one release, so its extremes are bounded by theirs.
   expect(r.cycle.max).toBeLessThanOrEqual(r.acquire.max + r.release.max + 0.2);
@@ -64,6 +74,26 @@ describe('bench lock on a real server', () => {
     expectConsistent(r, 30, 1, 20);
     expect(r.handoff.count).toBe(0);
     expect(r.perClient).toStrictEqual([30]);
+  });
+
+  it('every run carries its floors (create, delete, hand-off) and the ratios to them', async () => {
+    const r = await runLockBench({ connectString, clients: 2, iterations: 40, floorSamples: 10 });
+    expectConsistent(r, 40, 2, 10);
+    expect(r.handoff.count).toBeGreaterThan(0);
+    for (const key of ['acquireToCreate', 'releaseToDelete', 'handoffToHandoffFloor'] as const) {
+      expect(Number.isFinite(r.ratios[key]), key).toBe(true);
+      expect(r.ratios[key], key).toBeGreaterThan(0);
+    }
+    const out: string[] = [];
+    const code = await runCli(['bench', 'lock', '--server', connectString, '--clients', '2', '--iterations', '20', '--floor-samples', '10'], {
+      out: (t) => void out.push(t),
+      err: () => {},
+      stdin: noInput(),
+    });
+    expect(code).toBe(0);
+    const text = out.join('');
+    for (const row of ['floor: create', 'floor: delete', 'floor: hand-off']) expect(text).toContain(row);
+    expect(text).toMatch(/floor ratios \(p50\): acquire \/ create \d+\.\d\d×, hand-off \/ hand-off floor \d+\.\d\d×, release \/ delete \d+\.\d\d×/);
   });
 
   it('K=4 mutex: every acquisition after a waiting session is a hand-off, none overlap', async () => {

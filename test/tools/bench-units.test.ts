@@ -6,7 +6,7 @@ import { logHistogram, renderHistogram } from '../../src/tools/bench/histogram.j
 import type { LockReport } from '../../src/tools/bench/lock-bench.js';
 import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
 import { renderLockSvg, xmlEscape } from '../../src/tools/bench/svg.js';
-import { binTimeline } from '../../src/tools/bench/timeline.js';
+import { binTimeline, sparkline } from '../../src/tools/bench/timeline.js';
 import { checkXml } from './bench-xml.js';
 
 function recorderOf(values: number[]): LatencyRecorder {
@@ -71,6 +71,29 @@ describe('histogram and timeline', () => {
     expect(one[0]!.count).toBe(3);
     expect(one[0]!.lo).toBeCloseTo(7);
     expect(logHistogram([], 10)).toStrictEqual([]);
+  });
+
+  it('timeline bins carry each interval’s p50/p99/max of the latencies in it; an empty bin has zeros', () => {
+    const times = [10, 20, 30, 40, 250, 260];
+    const lat = [100, 400, 300, 200, 1000, 2000];
+    const t = binTimeline(times, 300, 3, 100, lat);
+    expect(t.counts).toStrictEqual([4, 0, 2]);
+    expect(t.latency).toStrictEqual({ p50: [200, 0, 1000], p99: [400, 0, 2000], max: [400, 0, 2000] });
+    expect(binTimeline(times, 300, 3, 100).latency).toBeUndefined();
+  });
+
+  it('the last timeline bin takes the remainder instead of a sliver', () => {
+    const t = binTimeline([0, 1999, 2000], 2001, 20, 100);
+    expect(t.counts).toHaveLength(20);
+    expect(t.counts[19]).toBe(2);
+    expect(t.perSec[19]).toBe(Math.round(2000 / 101));
+  });
+
+  it('sparkline: one block per value, scaled min to max, a gap where nothing was measured', () => {
+    expect(sparkline([0, 2, 14])).toBe('▁▂█'); // 2 of 14 is 1 of 7 steps up
+    expect(sparkline([5, 5])).toBe('▁▁');
+    expect(sparkline([1, 0, 3], [true, false, true])).toBe('▁ █');
+    expect(sparkline([])).toBe('');
   });
 
   it('timeline bins count every event and convert to a rate', () => {
@@ -144,7 +167,7 @@ describe('SVG', () => {
       interrupted: false,
       server: { connectString: '127.0.0.1:1', version: '3.8.0-<&"weird">', mode: 'standalone', settings: {} },
       environment: { node: 'v20', cpu: 'x', cpus: 1, platform: 'linux-x64' },
-      settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, floorSamples: 2, path: '/p' },
+      settings: { kind: 'mutex', clients: 1, holdMs: 0, leases: null, durationS: 1, iterations: null, ratePerSec: null, floorSamples: 2, path: '/p' },
       elapsedMs: 1000,
       acquisitions: 3,
       throughputPerSec: 3,
@@ -155,16 +178,19 @@ describe('SVG', () => {
       release: some,
       cycle: some,
       handoff: empty,
-      floor: { ping: some, create: some, deleteGetChildren: some },
-      ratios: { acquireToCreate: 1, cycleToCreate: 1, handoffToDeleteGetChildren: 0 },
-      timeline: binTimeline([10, 500, 900], 1000),
+      floor: { ping: some, create: some, delete: some, deleteGetChildren: some, handoff: some },
+      ratios: { acquireToCreate: 1, cycleToCreate: 1, releaseToDelete: 1, handoffToHandoffFloor: 0, handoffToDeleteGetChildren: 0 },
+      timeline: binTimeline([10, 500, 900], 1000, 10, 100, [150, 200, 900]),
       histogram: { acquire: logHistogram([150, 200, 900], 24), handoff: [] },
+      openLoop: null,
     } satisfies LockReport;
     const svg = renderLockSvg(report);
     const { problems, elements } = checkXml(svg);
     expect(problems).toStrictEqual([]);
     expect(elements[0]).toBe('svg');
     expect(elements).toContain('polyline');
+    expect(elements).toContain('circle'); // each interval's p50/p99 here is a single point between empty intervals
+    expect(svg).toContain('acquire p99 900 µs');
     expect(svg).not.toMatch(/href|<script|<style|@import|url\(/);
     expect(renderLockSvg({ ...report, histogram: { acquire: [], handoff: [] }, timeline: binTimeline([], 0) })).toContain('no samples');
   });

@@ -42,10 +42,22 @@ describe('bench lock interrupted', () => {
     const r = await p.exit;
     expect(r.code, r.stderr).toBe(code);
     expect(r.stderr).toContain(`${sig}: stopping`);
-    expect(r.stderr).toMatch(/waiting for the floor connection and 5 session\(s\) to close/);
+    expect(r.stderr).toMatch(/waiting for the floor connections and 5 session\(s\) to close/);
     expect(r.stdout).toContain('INTERRUPTED: partial figures');
     expect(r.stdout).toMatch(/acquisitions: [1-9]\d* in /);
     expect(r.stdout).toMatch(/mutual exclusion: 0 overlaps/);
+    expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
+  });
+
+  it('SIGTERM during an open-loop run: exit 143, the partial report judges only the slots due before the stop', async () => {
+    const p = run(['bench', 'lock', '--server', server.connectString, '--clients', '2', '--duration', '600', '--rate', '50', '--floor-samples', '10']);
+    await p.until(/ [1-9]\d* acquisitions /);
+    p.child.kill('SIGTERM');
+    const r = await p.exit;
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stdout).toContain('INTERRUPTED: partial figures');
+    expect(r.stdout).toMatch(/open loop: asked 50\/s, achieved \d+\/s \(held; \d+ of \d+ scheduled acquisitions\)/);
+    expect(r.stdout).not.toContain('of 30000 scheduled');
     expect(await leftovers()).toEqual({ bench: [], raw: [], ephemerals: 0, sessions: 0 });
   });
 

@@ -19,7 +19,8 @@ import { runBenchVsCurator, type VsArgs } from './bench-vs.js';
 import { parseCommandArgs, printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
-                         [--duration s | --iterations N] [--hold ms] [--leases N] [--json FILE] [--svg FILE]
+                         [--duration s | --iterations N] [--hold ms] [--leases N] [--rate N]
+                         [--floor-samples N] [--json FILE] [--svg FILE]
        zkwire bench lock --vs curator [--server S] [--rounds N] [--duration s] [--curator-classpath CP]
                          [--json FILE]
        zkwire bench raw  [--server S] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N]
@@ -27,15 +28,24 @@ const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|se
 
 bench lock: K separate sessions contend on one lock (K=1 measures the uncontended path), each looping
 acquire -> hold -> release. A progress line runs on stderr; then a table: acquisitions/s, acquire, release,
-cycle and hand-off latency (p50/p90/p99/p99.9/max), the floor measured in the same run on a bare socket
-(ping, one create round trip, delete+getChildren) with the ratio to it, the mutual-exclusion check
-(overlaps must be 0) and a histogram.
+cycle and hand-off latency (p50/p90/p99/p99.9/max), the floors measured in the same run on bare sockets
+(ping, one create, one delete, delete+getChildren, and the hand-off floor: a delete sent on one session to
+the watch event on another) with the p50 ratios acquire/create, release/delete, hand-off/hand-off floor,
+the mutual-exclusion check (overlaps must be 0), a histogram, and sparklines of throughput and acquire
+p50/p99/max per interval (in --json: timeline).
   --kind        mutex (default), read-write (even sessions write, odd ones read), semaphore
   --clients K   sessions contending (default 4)
   --duration s  run this many seconds (default 10) ...
   --iterations N  ... or until N acquisitions in total
   --hold ms     time each holder keeps the lock (default 0)
   --leases N    semaphore leases (default 2)
+  --rate N      open loop: start N acquisitions per second across the sessions on a fixed schedule; a
+                late acquisition starts at once and its latency counts from its intended start too
+                (coordinated-omission correction). The report gives the rate asked and achieved, says
+                COULD NOT HOLD THE RATE when the run fell behind (scheduled acquisitions that never
+                started, or under 90% of the rate), and acquire percentiles from the intended start and
+                from the call
+  --floor-samples N  samples of each floor, half before and half after the run (default 1000)
   --json FILE   every figure as JSON, latencies in microseconds ("-" or no FILE: JSON on stdout, no table)
   --svg FILE    latency distribution and throughput over time as a self-contained SVG
 
@@ -87,7 +97,7 @@ function nonNegative(name: string, v: string | undefined): number {
   return n;
 }
 
-const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath'];
+const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath'];
 
 export function parseBenchArgs(args: readonly string[], globalJson: boolean): Parsed {
   // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE as a second positional.
@@ -115,11 +125,17 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
   positive('--clients', (n) => (out.lock.clients = n));
   positive('--iterations', (n) => (out.lock.iterations = n));
   positive('--leases', (n) => (out.lock.leases = n));
+  positive('--floor-samples', (n) => (out.lock.floorSamples = n));
   positive('--samples', (n) => (out.raw.samples = n));
   positive('--rounds', (n) => (out.raw.rounds = n));
   positive('--pipeline', (n) => (out.raw.pipelineTotal = n));
   positive('--pipeline-rounds', (n) => (out.raw.pipelineRounds = n));
   positive('--window', (n) => (out.raw.window = n));
+  if (v('--rate') !== undefined) {
+    const rate = nonNegative('--rate', v('--rate'));
+    if (rate === 0) throw new Error('--rate must be more than 0 acquisitions per second');
+    out.lock.ratePerSec = rate;
+  }
   if (v('--hold') !== undefined) out.lock.holdMs = nonNegative('--hold', v('--hold'));
   if (v('--sessions') !== undefined) out.raw.idleSessions = nonNegative('--sessions', v('--sessions'));
   if (v('--duration') !== undefined) {
@@ -135,7 +151,7 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
   }
   if (vs !== 'curator') throw new Error(`--vs compares with curator only, got ${vs}`);
   if (out.sub !== 'lock') throw new Error('--vs goes with bench lock');
-  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions'];
+  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions'];
   const clash = fixed.find((name) => v(name) !== undefined);
   if (clash !== undefined) throw new Error(`${clash} does not apply to --vs curator, which runs fixed workloads`);
   out.vs = { rounds: out.raw.rounds, seconds: out.lock.durationS, curatorClasspath: v('--curator-classpath') };

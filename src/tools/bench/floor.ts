@@ -5,7 +5,7 @@
  * whichever side ran second).
  */
 
-import { CreateFlags } from '../../protocol/index.js';
+import { CreateFlags, OpCode } from '../../protocol/index.js';
 import { RawConnection } from './raw-client.js';
 import type { LatencyRecorder } from './recorder.js';
 
@@ -74,4 +74,37 @@ export async function floorPipelinedGetData(conn: RawConnection, path: string, t
 export async function floorPipelinedPing(conn: RawConnection, total: number, window: number): Promise<number> {
   const { elapsedMs } = await conn.pipeline(RawConnection.pingTemplate(), total, window);
   return total / (elapsedMs / 1000);
+}
+
+/**
+ * Delete round trips of ephemeral nodes under `dir` (what a lock release deletes), each node created untimed
+ * just before.
+ */
+export async function floorDeleteEphemeral(conn: RawConnection, dir: string, n: number, rec: LatencyRecorder | undefined, tag = 'd'): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const path = `${dir}/${tag}-${i}`;
+    ok(await conn.create(path, CreateFlags.ephemeral), 'create');
+    const t = performance.now();
+    ok(await conn.delete(path), 'delete');
+    rec?.since(t);
+  }
+}
+
+/**
+ * The hand-off floor: `watcher` sets a data watch on an ephemeral node of `deleter` (a getData with watch, as a
+ * lock waiter watches its predecessor); the time is from `deleter` sending the delete to the notification's
+ * arrival on `watcher`'s socket — one delete commit plus one notification, the least a lock hand-off can take.
+ */
+export async function floorHandoff(deleter: RawConnection, watcher: RawConnection, dir: string, n: number, rec: LatencyRecorder | undefined, tag = 'h'): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const path = `${dir}/${tag}-${i}`;
+    ok(await deleter.create(path, CreateFlags.ephemeral), 'create');
+    ok(await watcher.request(OpCode.getData, { path, watch: true }), 'getData with watch');
+    const notified = watcher.nextNotification();
+    const t = performance.now();
+    const deleted = deleter.delete(path);
+    const at = await notified;
+    ok(await deleted, 'delete');
+    rec?.record((at - t) * 1000);
+  }
 }

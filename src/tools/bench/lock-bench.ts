@@ -1,8 +1,9 @@
 /**
  * bench lock: K sessions (K separate ZooKeeper sessions in this process) contend on one lock path, each looping
  * acquire → hold → release until the duration is over or the iterations are used up. K=1 measures the
- * uncontended path. The floor (ping, one create round trip, delete + getChildren) is measured on a bare socket
- * in the same run, half before and half after the contention, so drift shows up in both.
+ * uncontended path. The floors (ping, one create round trip, one delete round trip, delete + getChildren, and the
+ * hand-off floor: a delete on one bare session to the watch notification on a second) are measured on bare
+ * sockets in the same run, half before and half after the contention, so drift shows up in both.
  *
  * What is timed, per acquisition:
  *   acquire  — acquire() called → resolved (for K>1 this includes waiting for the lock)
@@ -17,8 +18,8 @@ import { ZooKeeperClient } from '../../node.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker } from './exclusion.js';
-import { floorCreateEphemeralSequential, floorPing } from './floor.js';
-import { logHistogram, type Bin } from './histogram.js';
+import { floorCreateEphemeralSequential, floorDeleteEphemeral, floorHandoff, floorPing } from './floor.js';
+import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
@@ -34,6 +35,14 @@ export interface LockBenchOptions {
   durationS?: number;
   /** … or until this many acquisitions in total (across all sessions). */
   iterations?: number;
+  /**
+   * Open loop: start acquisitions at this fixed rate (per second, across sessions) instead of each session
+   * looping as fast as it can. Acquisition i is meant to start at i / rate seconds; a session that is free waits
+   * for that moment, one that is late starts at once, and its latency is also counted from the intended start
+   * (the correction for coordinated omission). With `durationS` the schedule is durationS × rate acquisitions;
+   * with `iterations`, that many.
+   */
+  ratePerSec?: number;
   /** Time each holder keeps the lock, ms. Default 0. */
   holdMs?: number;
   /** Semaphore leases. Default 2. */
@@ -68,7 +77,7 @@ export interface LockReport {
   interrupted: boolean;
   server: ServerInfo;
   environment: { node: string; cpu: string; cpus: number; platform: string };
-  settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; floorSamples: number; path: string };
+  settings: { kind: LockKind; clients: number; holdMs: number; leases: number | null; durationS: number | null; iterations: number | null; ratePerSec: number | null; floorSamples: number; path: string };
   elapsedMs: number;
   acquisitions: number;
   throughputPerSec: number;
@@ -79,12 +88,60 @@ export interface LockReport {
   release: LatencySummary;
   cycle: LatencySummary;
   handoff: LatencySummary;
-  floor: { ping: LatencySummary; create: LatencySummary; deleteGetChildren: LatencySummary };
-  /** p50 ratios: acquire and cycle to one create; hand-off to delete + getChildren (0 when not measured). */
-  ratios: { acquireToCreate: number; cycleToCreate: number; handoffToDeleteGetChildren: number };
+  floor: FloorSummaries;
+  /**
+   * p50 ratios (0 when either side was not measured): acquire and cycle to one create; release to one delete;
+   * hand-off to the hand-off floor (delete sent → watch notification on another session), and to delete +
+   * getChildren.
+   */
+  ratios: { acquireToCreate: number; cycleToCreate: number; releaseToDelete: number; handoffToHandoffFloor: number; handoffToDeleteGetChildren: number };
+  /** Acquisitions per interval and their acquire latency p50/p99/max (from the intended start in an open loop). */
   timeline: Timeline;
   histogram: { acquire: Bin[]; handoff: Bin[] };
+  /** Set by an open-loop run (`ratePerSec`), null for the closed loop. */
+  openLoop: OpenLoopReport | null;
 }
+
+export interface OpenLoopReport {
+  askedPerSec: number;
+  /** Acquisitions completed per second of the run (the schedule's length, or longer when the run fell behind). */
+  achievedPerSec: number;
+  /**
+   * Acquisitions the schedule asked for (in an interrupted run, those due before the stop), started, and never
+   * started because the run's time was up.
+   */
+  scheduled: number;
+  started: number;
+  missed: number;
+  /** False when the machine could not keep the rate: some never started, or under 90% of the rate was achieved. */
+  held: boolean;
+  /** Acquire latency from each acquisition's intended start (corrected for coordinated omission). */
+  corrected: LatencySummary;
+  /** Acquire latency from the moment acquire() was called (what a closed loop reports). */
+  uncorrected: LatencySummary;
+  /** How late acquisitions started against the schedule. */
+  startLag: LatencySummary;
+  /** Both latency sets come from bounded histograms (BucketHistogram) of this relative precision. */
+  precision: number;
+}
+
+/** The share of the asked rate below which an open-loop run says it could not hold the rate. */
+export const HELD_SHARE = 0.9;
+/** After the schedule's last intended start, sessions may still start late acquisitions for this long. */
+const LATE_START_GRACE_MS = 250;
+
+export interface FloorSummaries {
+  ping: LatencySummary;
+  /** One ephemeral-sequential create: what an acquire writes. */
+  create: LatencySummary;
+  /** One delete of an ephemeral node: what a release does. */
+  delete: LatencySummary;
+  deleteGetChildren: LatencySummary;
+  /** From a delete's send on one session to the watch notification's arrival on a second. */
+  handoff: LatencySummary;
+}
+
+type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
 
 /** Waits `ms`, or less if `signal` fires first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -124,15 +181,16 @@ async function unlessStopped(signal: AbortSignal | undefined, phase: () => Promi
   }
 }
 
-/** Floor: ping, ephemeral-sequential create (what an acquire writes), delete + getChildren (a hand-off's trips). */
-async function measureFloor(
-  conn: RawConnection,
-  dir: string,
-  n: number,
-  recs: { ping: LatencyRecorder; create: LatencyRecorder; deleteGetChildren: LatencyRecorder },
-): Promise<void> {
+/**
+ * Floor: ping, ephemeral-sequential create (what an acquire writes), delete (what a release does), delete +
+ * getChildren (a hand-off's trips) and the hand-off floor over a second bare session. `round` keeps node names
+ * of the two halves apart.
+ */
+async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
   await floorPing(conn, n, recs.ping);
   await floorCreateEphemeralSequential(conn, dir, n, recs.create);
+  await floorDeleteEphemeral(conn, dir, n, recs.delete, `d${round}`);
+  await floorHandoff(conn, watcher, dir, n, recs.handoff, `h${round}`);
   const children = RawConnection.template(OpCode.getChildren, { path: dir, watch: false });
   for (let i = 0; i < n; i++) {
     const path = `${dir}/dg-${randomUUID()}`;
@@ -161,27 +219,46 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
-  const floor = { ping: new LatencyRecorder(), create: new LatencyRecorder(), deleteGetChildren: new LatencyRecorder() };
+  const floor: FloorRecorders = {
+    ping: new LatencyRecorder(),
+    create: new LatencyRecorder(),
+    delete: new LatencyRecorder(),
+    deleteGetChildren: new LatencyRecorder(),
+    handoff: new LatencyRecorder(),
+  };
   const acquire = new LatencyRecorder();
   const release = new LatencyRecorder();
   const cycle = new LatencyRecorder();
   const handoff = new LatencyRecorder();
   const checker = new ExclusionChecker(kind === 'semaphore' ? leases : 1);
   const acquiredAt: number[] = [];
+  /** Per acquisition, the latency the timeline shows: from the intended start in an open loop, else from the call. */
+  const timelineLatency: number[] = [];
   const perClient = new Array<number>(k).fill(0);
   let lastRelease: { at: number; client: number } | undefined;
   let acquisitions = 0;
   let tickets = 0;
+  const rate = opts.ratePerSec;
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new RangeError(`ratePerSec must be a positive number, got ${rate}`);
+  const intervalMs = rate === undefined ? 0 : 1000 / rate;
+  const scheduled = rate === undefined ? 0 : (iterations ?? Math.max(1, Math.floor((durationS ?? 10) * rate)));
+  let started = 0;
+  const corrected = new BucketHistogram();
+  const uncorrected = new BucketHistogram();
+  const startLag = new BucketHistogram();
 
   const admin = await ZooKeeperClient.connect(opts.connectString);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
+  let rawWatcher: RawConnection | undefined;
   let start = 0;
   let elapsedMs = 0;
   try {
     await admin.mkdirp(floorDir, { containers: true });
     raw = await RawConnection.open(host, port);
+    rawWatcher = await RawConnection.open(host, port);
     const r = raw;
+    const w = rawWatcher;
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
     const half = Math.max(1, Math.floor(floorSamples / 2));
     await unlessStopped(signal, async () => {
@@ -189,7 +266,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
       await floorPing(r, 200, undefined);
       await floorCreateEphemeralSequential(r, floorDir, 500, undefined);
-      await measureFloor(r, floorDir, half, floor);
+      await floorHandoff(r, w, floorDir, 100, undefined, 'hw');
+      await measureFloor(r, w, floorDir, half, floor, 'a');
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
@@ -207,7 +285,15 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
     start = performance.now();
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
-    const claim = (): boolean => signal?.aborted !== true && (iterations === undefined ? performance.now() < end : tickets++ < iterations);
+    const lastIntended = start + (scheduled - 1) * intervalMs;
+    /** The intended start of the next acquisition, or undefined when the run is over. */
+    const claim = (): number | undefined => {
+      if (signal?.aborted === true) return undefined;
+      if (rate === undefined) return (iterations === undefined ? performance.now() < end : tickets++ < iterations) ? performance.now() : undefined;
+      // Open loop: the schedule's next slot, unless the run's time is up (a run that fell behind stops here).
+      if (tickets >= scheduled || performance.now() > lastIntended + LATE_START_GRACE_MS) return undefined;
+      return start + tickets++ * intervalMs;
+    };
     const ticker = setInterval(() => {
       const ms = performance.now() - start;
       progress({ elapsedMs: ms, acquisitions, perSec: ms > 0 ? (acquisitions * 1000) / ms : 0, overlaps: checker.overlaps, phase: 'contending' });
@@ -215,7 +301,16 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     try {
       await Promise.all(
         contenders.map(async (c, i) => {
-          while (claim()) {
+          for (let intended = claim(); intended !== undefined; intended = claim()) {
+            if (rate !== undefined) {
+              const early = intended - performance.now();
+              if (early > 0) await sleep(early, signal);
+              // Timers run off the event loop's cached clock and can fire up to a millisecond early; yield (I/O
+              // still runs) until the intended moment, so no acquisition starts ahead of its schedule.
+              while (performance.now() < intended && signal?.aborted !== true) await new Promise<void>((resolve) => setImmediate(resolve));
+              if (signal?.aborted === true) break;
+              started++;
+            }
             const t0 = performance.now();
             const lease = await c.acquire();
             const t1 = performance.now();
@@ -224,6 +319,12 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
             perClient[i]!++;
             acquiredAt.push(t1 - start);
             acquire.record((t1 - t0) * 1000);
+            timelineLatency.push((t1 - (rate === undefined ? t0 : intended)) * 1000);
+            if (rate !== undefined) {
+              corrected.record((t1 - intended) * 1000);
+              uncorrected.record((t1 - t0) * 1000);
+              startLag.record(Math.max(0, t0 - intended) * 1000);
+            }
             if (lastRelease !== undefined && lastRelease.client !== i && t0 < lastRelease.at) {
               handoff.record((t1 - lastRelease.at) * 1000);
               lastRelease = undefined;
@@ -244,12 +345,13 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    await unlessStopped(signal, () => measureFloor(r, floorDir, half, floor));
+    await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {
-    if (signal?.aborted === true) cleanup(`the floor connection and ${clients.length + 1} session(s) to close, ${path} and ${floorDir} to be removed`);
+    if (signal?.aborted === true) cleanup(`the floor connections and ${clients.length + 1} session(s) to close, ${path} and ${floorDir} to be removed`);
     await raw?.close().catch(() => {});
+    await rawWatcher?.close().catch(() => {});
     await Promise.allSettled(clients.map((c) => c.close()));
     await admin.deleteRecursive(path).catch(() => {});
     await admin.deleteRecursive(floorDir).catch(() => {});
@@ -263,7 +365,13 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     cycle: roundedSummary(cycle),
     handoff: roundedSummary(handoff),
   };
-  const f = { ping: roundedSummary(floor.ping), create: roundedSummary(floor.create), deleteGetChildren: roundedSummary(floor.deleteGetChildren) };
+  const f: FloorSummaries = {
+    ping: roundedSummary(floor.ping),
+    create: roundedSummary(floor.create),
+    delete: roundedSummary(floor.delete),
+    deleteGetChildren: roundedSummary(floor.deleteGetChildren),
+    handoff: roundedSummary(floor.handoff),
+  };
   const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
   return {
     benchmark: 'lock',
@@ -277,6 +385,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       leases: kind === 'semaphore' ? leases : null,
       durationS: durationS ?? null,
       iterations: iterations ?? null,
+      ratePerSec: rate ?? null,
       floorSamples: f.ping.count,
       path,
     },
@@ -291,9 +400,41 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     ratios: {
       acquireToCreate: ratio(s.acquire.p50, f.create.p50),
       cycleToCreate: ratio(s.cycle.p50, f.create.p50),
+      releaseToDelete: ratio(s.release.p50, f.delete.p50),
+      handoffToHandoffFloor: ratio(s.handoff.p50, f.handoff.p50),
       handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
     },
-    timeline: binTimeline(acquiredAt, elapsedMs),
+    timeline: binTimeline(acquiredAt, elapsedMs, 50, 100, timelineLatency),
     histogram: { acquire: logHistogram(acquire.values(), 24), handoff: logHistogram(handoff.values(), 24) },
+    openLoop: rate === undefined ? null : openLoopReport(),
   };
+
+  function openLoopReport(): OpenLoopReport {
+    const asked = rate!;
+    // A run stopped by its signal is judged on the slots that fell due before the stop (and, for the ones it
+    // must have started, before the stop less the grace), not on the whole schedule.
+    const slotsBefore = (ms: number): number => Math.min(scheduled, Math.max(0, Math.ceil(ms / intervalMs)));
+    const interrupted = signal?.aborted === true;
+    const due = interrupted ? slotsBefore(elapsedMs) : scheduled;
+    const missed = interrupted ? Math.max(0, slotsBefore(elapsedMs - LATE_START_GRACE_MS) - started) : scheduled - started;
+    // Over the schedule's length at least: a run that kept up finishes it, one that fell behind takes longer.
+    const achieved = (acquisitions * 1000) / Math.max(elapsedMs, due * intervalMs, 1);
+    const round = (v: number): number => Math.round(v * 10) / 10;
+    const summary = (h: BucketHistogram): LatencySummary => {
+      const x = h.summary();
+      return { count: x.count, p50: round(x.p50), p90: round(x.p90), p99: round(x.p99), p999: round(x.p999), max: round(x.max), min: round(x.min), mean: round(x.mean) };
+    };
+    return {
+      askedPerSec: asked,
+      achievedPerSec: round(achieved),
+      scheduled: due,
+      started,
+      missed,
+      held: missed === 0 && achieved >= HELD_SHARE * asked,
+      corrected: summary(corrected),
+      uncorrected: summary(uncorrected),
+      startLag: summary(startLag),
+      precision: corrected.precision,
+    };
+  }
 }

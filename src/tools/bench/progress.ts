@@ -17,7 +17,7 @@ export function lockProgressPrinter(sink: ProgressSink): { update(p: LockProgres
   return {
     update(p: LockProgress): void {
       let line: string;
-      if (p.phase === 'floor') line = 'measuring the floor (ping, create, delete+getChildren on a bare socket)…';
+      if (p.phase === 'floor') line = 'measuring the floor (ping, create, delete, delete+getChildren, hand-off on bare sockets)…';
       else if (p.phase === 'connecting') line = 'opening sessions…';
       else if (p.phase === 'done') line = `done: ${p.acquisitions} acquisitions, ${p.overlaps} overlaps`;
       else line = `${(p.elapsedMs / 1000).toFixed(1).padStart(5)} s  ${String(p.acquisitions).padStart(7)} acquisitions  ${p.perSec.toFixed(0).padStart(6)}/s  overlaps ${p.overlaps}`;

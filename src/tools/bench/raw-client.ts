@@ -44,6 +44,7 @@ export class RawConnection {
       const waiting = this.waiting.splice(0);
       for (let i = this.waitHead; i < waiting.length; i++) waiting[i]!(0, -4 /* CONNECTIONLOSS */);
       this.waitHead = 0;
+      for (const n of this.notified.splice(0)) n.reject(this.failure);
       this.afterChunk?.();
     });
   }
@@ -184,6 +185,18 @@ export class RawConnection {
   }
 
   private afterChunk: (() => void) | undefined;
+  private readonly notified: { resolve: (atMs: number) => void; reject: (e: Error) => void }[] = [];
+
+  /**
+   * Resolves with the performance.now() reading at which the next watch notification was read off the socket
+   * (the hand-off floor's end point); rejects if the connection fails first.
+   */
+  nextNotification(): Promise<number> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise<number>((resolve, reject) => {
+      this.notified.push({ resolve, reject });
+    });
+  }
 
   private nextXid(): number {
     this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
@@ -211,7 +224,12 @@ export class RawConnection {
       // ReplyHeader: xid int, zxid long, err int.
       const xid = buf.readInt32BE(start);
       const err = buf.readInt32BE(start + 12);
-      if (xid === -1) continue; // a watch notification: none are set here, but never count one as a reply
+      if (xid === -1) {
+        // A watch notification (set only by the hand-off floor): never counted as a reply.
+        const notified = this.notified.shift();
+        notified?.resolve(performance.now());
+        continue;
+      }
       if (this.pipelineHandler !== undefined) {
         this.pipelineHandler(xid, err);
         continue;

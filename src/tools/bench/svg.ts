@@ -1,12 +1,14 @@
 /**
  * A self-contained SVG of a lock bench run: the acquire-latency distribution (log-scale histogram with p50 and
- * p99 marked, the floor's create round trip for reference) above acquisitions per second over time. Plain SVG
+ * p99 marked, the floor's create round trip for reference) above acquisitions per second over time, with each
+ * interval's acquire p50 and p99 drawn over it. Plain SVG
  * 1.1, no scripts, fonts, styles or links to anything outside the file, so it opens anywhere and can be
  * attached to a ticket as is.
  */
 
 import type { Bin } from './histogram.js';
 import type { LockReport } from './lock-bench.js';
+import type { Timeline } from './timeline.js';
 import { fmtRate, fmtUs } from './table.js';
 
 const W = 820;
@@ -91,6 +93,39 @@ function timelineChart(perSec: readonly number[], binMs: number, top: number, h:
   return parts.join('\n');
 }
 
+/**
+ * The acquire p50 and p99 of each interval as lines over the throughput chart, scaled to the largest p99 (its
+ * figure at the top right); an interval without acquisitions breaks the lines.
+ */
+function latencyOverTime(t: Timeline, top: number, h: number): string {
+  if (t.latency === undefined || t.counts.length === 0) return '';
+  const { p50, p99 } = t.latency;
+  const most = Math.max(0, ...p99.filter((_, i) => t.counts[i]! > 0));
+  if (!(most > 0)) return '';
+  const baseY = top + h;
+  const step = PLOT_W / t.counts.length;
+  const parts: string[] = [];
+  for (const [series, color] of [[p50, '#1b7f3b'], [p99, '#b5462b']] as const) {
+    let run: string[] = [];
+    const flush = (): void => {
+      if (run.length > 1) parts.push(`<polyline points="${run.join(' ')}" fill="none" stroke="${color}" stroke-width="1.5"/>`);
+      else if (run.length === 1) {
+        const [x, y] = run[0]!.split(',');
+        parts.push(`<circle cx="${x}" cy="${y}" r="2" fill="${color}"/>`);
+      }
+      run = [];
+    };
+    series.forEach((v, i) => {
+      if (t.counts[i] === 0) return flush();
+      run.push(`${n1(PAD_L + step * (i + 0.5))},${n1(baseY - (v / most) * (h - 10))}`);
+    });
+    flush();
+  }
+  parts.push(text(PAD_L + PLOT_W, top + 10, `acquire p99 ${fmtUs(most)}`, 'text-anchor="end" font-size="11" fill="#b5462b"'));
+  parts.push(text(PAD_L + PLOT_W, top + 24, 'acquire p50', 'text-anchor="end" font-size="11" fill="#1b7f3b"'));
+  return parts.join('\n');
+}
+
 export function renderLockSvg(r: LockReport): string {
   const H = 600;
   const st = r.settings;
@@ -109,8 +144,9 @@ export function renderLockSvg(r: LockReport): string {
       { label: 'p99', us: r.acquire.p99, color: '#b5462b' },
       { label: 'floor create', us: r.floor.create.p50, color: '#7a4ab5' },
     ]),
-    text(PAD_L, 356, `Acquisitions per second over time (bins of ${r.timeline.binMs} ms)`, 'font-weight="bold"'),
+    text(PAD_L, 356, `Acquisitions per second (area) and acquire p50/p99 (lines) over time (bins of ${r.timeline.binMs} ms)`, 'font-weight="bold"'),
     timelineChart(r.timeline.perSec, r.timeline.binMs, 366, 190),
+    latencyOverTime(r.timeline, 366, 190),
     '</svg>',
     '',
   ].join('\n');
