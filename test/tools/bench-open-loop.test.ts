@@ -25,14 +25,19 @@ describe('bench lock --rate (open loop)', () => {
     expect(r.settings.ratePerSec).toBe(20);
     expect(o.askedPerSec).toBe(20);
     expect(o.scheduled).toBe(20);
-    expect(o.started).toBe(20);
-    expect(o.missed).toBe(0);
-    expect(o.held).toBe(true);
-    expect(r.acquisitions).toBe(20);
-    // Generous: the band is about the schedule, not the machine's speed.
-    expect(o.achievedPerSec).toBeGreaterThan(10);
-    expect(o.achievedPerSec).toBeLessThan(30);
-    for (const s of [o.corrected, o.uncorrected, o.startLag]) expect(s.count).toBe(20);
+    expect(o.started + o.missed).toBe(o.scheduled);
+    expect(r.acquisitions).toBe(o.started);
+    // Whether the rate was held is the machine's verdict, not the test's: a machine that stalled (a loaded CI
+    // runner) may fairly say no. What must hold is that the verdict follows what the run measured: every
+    // acquisition started within the grace, at nearly the asked rate, is a rate held.
+    if (o.startLag.max < 100) {
+      expect(o.missed).toBe(0);
+      expect(o.held).toBe(true);
+      expect(o.achievedPerSec).toBeGreaterThan(10);
+      expect(o.achievedPerSec).toBeLessThan(30);
+    }
+    expect(o.held).toBe(o.missed === 0 && o.achievedPerSec >= 0.9 * 20 - 0.05);
+    for (const s of [o.corrected, o.uncorrected, o.startLag]) expect(s.count).toBe(o.started);
     for (const s of [o.corrected, o.uncorrected]) {
       expect(s.p50).toBeGreaterThan(0);
       expect(s.p99).toBeGreaterThanOrEqual(s.p50);
@@ -40,7 +45,7 @@ describe('bench lock --rate (open loop)', () => {
     }
     expect(r.overlaps).toBe(0);
     // Latency over time: one p50/p99/max per interval, the intervals' counts adding up to the acquisitions.
-    expect(r.timeline.counts.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(r.timeline.counts.reduce((a, b) => a + b, 0)).toBe(r.acquisitions);
     expect(r.timeline.latency!.p99).toHaveLength(r.timeline.counts.length);
   });
 
@@ -79,7 +84,9 @@ describe('bench lock --rate (open loop)', () => {
     expect(code).toBe(0);
     const report = JSON.parse(out.join('')) as { openLoop: Record<string, unknown>; settings: { ratePerSec: number } };
     expect(report.settings.ratePerSec).toBe(50);
-    expect(report.openLoop).toMatchObject({ askedPerSec: 50, scheduled: 10, started: 10, missed: 0, held: true });
+    // (whether 50/s was held is the machine's verdict: see the first test)
+    expect(report.openLoop).toMatchObject({ askedPerSec: 50, scheduled: 10 });
+    expect(typeof report.openLoop.held).toBe('boolean');
     for (const key of ['corrected', 'uncorrected', 'startLag']) expect(report.openLoop[key]).toHaveProperty('p999');
     const closed = await runLockBench({ connectString, clients: 1, iterations: 5, floorSamples: 2 });
     expect(closed.openLoop).toBeNull();
