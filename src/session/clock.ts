@@ -60,7 +60,9 @@ export function longDelayClock(base: Clock): Clock {
       return handle;
     },
     clearTimeout(handle) {
-      const h = handle as ChainedHandle;
+      // No handle is a no-op, as the platform's clearTimeout(undefined) is.
+      const h = handle as ChainedHandle | undefined;
+      if (h === undefined || h === null) return;
       if (h.step !== undefined) base.clearTimeout(h.step);
       h.step = undefined;
     },

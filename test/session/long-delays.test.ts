@@ -50,6 +50,11 @@ describe('long delays on the clock', () => {
     expect(base.pending).toBe(0);
   });
 
+  it('clearing no handle is a no-op, as the platform\'s clearTimeout(undefined) is', () => {
+    const clock = longDelayClock(new ManualClock());
+    expect(() => clock.clearTimeout(undefined)).not.toThrow();
+  });
+
   it('arms no timer at all for Infinity', () => {
     const base = new LimitedFakeClock();
     const clock = longDelayClock(base);

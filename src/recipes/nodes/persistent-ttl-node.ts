@@ -107,7 +107,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   /** Stops touching and deletes the TTL child and the container. */
   async close(): Promise<void> {
     if (this.#node.state !== 'STARTED') throw illegalState('PersistentTtlNode.close', this.path, `the node is ${this.#node.state}`);
-    this.#clock.clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#touching;
     try {
