@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/leader/leader-latch.js';
 import { READ_ACL_UNSAFE } from '../../src/client/acl.js';
 import { sharedServer } from '../harness/zookeeper.js';
@@ -194,6 +195,19 @@ describe('LeaderLatch', () => {
     await latch.close();
     expect(await codeOf(started)).toBe('ILLEGAL_STATE'); // closed before it was ever in the election
     expect(latch.state).toBe('CLOSED');
+  });
+
+
+  it('a latch whose client is closed mid-loop ends, and the close completes (no loop going round at once on CLOSED)', async () => {
+    // While a client closes it still says connected, but every call fails CLOSED at once: a loop that took that for
+    // a broken link and went round without a pause spun on already-settled promises and starved the close.
+    await using client = await ZooKeeperClient.connect((await sharedServer()).connectString, { sessionTimeoutMs: 10_000 });
+    const latch = new LeaderLatch(client, lockPath('closing'));
+    const started = latch.start();
+    await client.close();
+    expect(['resolved', 'CLOSED']).toContain(await codeOf(started)); // joined before the close, or ended by it
+    await expect(latch.await()).rejects.toMatchObject({ code: 'CLOSED' });
+    await latch.close();
   });
 
 });

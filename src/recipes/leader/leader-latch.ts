@@ -35,7 +35,7 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { abortError, sleep } from '../retry.js';
-import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
+import { isConnected, isSessionOver, isSessionRenewed, onConnectionEvent } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
@@ -333,13 +333,15 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         await Promise.race([wake.promise, this.#stopped]);
       } catch (err) {
         if (stop.aborted) break;
-        if (isSessionOver(this.#client)) {
-          this.#end(sessionEnded(this.#client, 'LeaderLatch', this.path));
+        // The client has ended, or is closing (its calls fail CLOSED while it still says connected): nothing more
+        // can be done. Going round again at once would spin, since every call now fails without waiting.
+        if (isSessionOver(this.#client) || isCode(err, 'CLOSED', 'AUTHFAILED')) {
+          this.#end(isSessionOver(this.#client) ? sessionEnded(this.#client, 'LeaderLatch', this.path) : (err as ZooKeeperError));
           break;
         }
-        // a broken link or an expired session: wait for the next connection (the loop's waitConnected) and look
-        // again; anything else (NOAUTH, a throttled server): say so, and back off
-        if (isSessionLost(err) || (isRetryable(err) && !isConnected(this.#client))) backoffMs = 0;
+        // a broken link or an expired session (the client renews it): wait for the next connection (the loop's
+        // waitConnected) and look again; anything else (NOAUTH, a throttled server): say so, and back off
+        if (isSessionRenewed(this.#client, err) || (isRetryable(err) && !isConnected(this.#client))) backoffMs = 0;
         else {
           this.#events.emit({ type: 'error', error: err });
           backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
