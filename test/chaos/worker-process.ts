@@ -17,17 +17,11 @@
  */
 
 import readline from 'node:readline';
+import type { WorkerProcessOptions } from './paused-process.js';
 import { connect, CuratorCache, GroupMember, InterProcessMutex, LeaderLatch, ZooKeeperError, type ZooKeeperClient } from '../../src/node.js';
 
-interface Config {
-  readonly connectString: string;
-  readonly sessionTimeoutMs: number;
-  readonly memberId: string;
-  readonly groupPath: string;
-  readonly electionPath: string;
-  readonly cacheRoot: string;
-  readonly mutexPath: string;
-}
+/** The parent's options, less the resources it keeps (paused-process.ts): they come as JSON in argv[2]. */
+type Config = Omit<WorkerProcessOptions, 'locks' | 'election'>;
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 const T = config.sessionTimeoutMs;

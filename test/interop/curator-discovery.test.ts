@@ -3,27 +3,14 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { decodeServiceInstance, encodeServiceInstance } from '../../src/recipes/discovery/instance-codec.js';
 import { springCloudPayload, SPRING_CLOUD_INSTANCE_CLASS } from '../../src/recipes/discovery/payloads.js';
 import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.js';
-import { serviceInstance, type ServiceInstance } from '../../src/recipes/discovery/service-instance.js';
+import type { ServiceInstance } from '../../src/recipes/discovery/service-instance.js';
 import { buildUriSpec } from '../../src/recipes/discovery/uri-spec.js';
 import { expireSession } from '../harness/expire-session.js';
 import { eventually, lockPath, useProxiedServer } from '../recipes/helpers.js';
-import { startCuratorPeer, type CuratorInstanceSpec, type CuratorInstanceView, type CuratorPeer } from './curator-peer.js';
+import { instanceFromSpec, startCuratorPeer, type CuratorInstanceSpec, type CuratorInstanceView, type CuratorPeer } from './curator-peer.js';
 
 /** An instance made by Curator's builder on the Java side and by serviceInstance() here, from one spec. */
-function ours(spec: CuratorInstanceSpec): ServiceInstance {
-  return serviceInstance({
-    name: spec.name,
-    id: spec.id,
-    address: spec.address ?? null,
-    port: spec.port ?? null,
-    sslPort: spec.sslPort ?? null,
-    payload: spec.payload ? springCloudPayload(spec.payload) : null,
-    registrationTimeUTC: spec.registrationTimeUTC,
-    serviceType: spec.serviceType,
-    uriSpec: spec.uriSpec ?? null,
-    enabled: spec.enabled ?? true,
-  });
-}
+const ours = instanceFromSpec;
 
 /** What Curator should hold after deserialising our instance: every field, the payload's class, its URI. */
 function viewOf(i: ServiceInstance): CuratorInstanceView {

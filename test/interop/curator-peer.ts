@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { curatorClasspath, DEBIAN_JAVA_DIR, requireJdk } from '../../src/tools/bench/curator-classpath.js';
 import { compileJavaOnce } from '../../src/tools/bench/javac.js';
+import { springCloudPayload } from '../../src/recipes/discovery/payloads.js';
+import { serviceInstance, type ServiceInstance } from '../../src/recipes/discovery/service-instance.js';
 
 /**
  * A real Apache Curator client in a child JVM (curator-peer/CuratorPeer.java), for interop tests: zkwire and
@@ -119,6 +121,22 @@ export interface CuratorInstanceSpec {
   serviceType: 'DYNAMIC' | 'STATIC' | 'PERMANENT' | 'DYNAMIC_SEQUENTIAL';
   uriSpec?: string | null;
   enabled?: boolean;
+}
+
+/** What Curator's builder makes of a spec, made by ours (serviceInstance() with a Spring Cloud payload). */
+export function instanceFromSpec(spec: CuratorInstanceSpec): ServiceInstance {
+  return serviceInstance({
+    name: spec.name,
+    id: spec.id,
+    address: spec.address ?? null,
+    port: spec.port ?? null,
+    sslPort: spec.sslPort ?? null,
+    payload: spec.payload ? springCloudPayload(spec.payload) : null,
+    registrationTimeUTC: spec.registrationTimeUTC,
+    serviceType: spec.serviceType,
+    uriSpec: spec.uriSpec ?? null,
+    enabled: spec.enabled ?? true,
+  });
 }
 
 /** An instance as Curator holds it after deserialising: every field, the payload's class, and buildUriSpec(). */

@@ -5,8 +5,9 @@ import { decodeServiceInstance, encodeServiceInstance } from '../../src/recipes/
 import { jacksonString } from '../../src/recipes/discovery/jackson-json.js';
 import { localAddress, localAddressFrom } from '../../src/recipes/discovery/local-address.js';
 import { dubboPayload, readZookeeperInstance, springCloudPayload } from '../../src/recipes/discovery/payloads.js';
-import { createModeOf, serviceInstance, type ServiceInstance } from '../../src/recipes/discovery/service-instance.js';
+import { createModeOf, serviceInstance } from '../../src/recipes/discovery/service-instance.js';
 import { buildUriSpec, parseUriSpec } from '../../src/recipes/discovery/uri-spec.js';
+import { instanceFromSpec, type CuratorInstanceSpec } from '../interop/curator-peer.js';
 
 /**
  * The instance JSON against bytes real Curator 5.4 wrote (JsonInstanceSerializer, compatible mode), captured by
@@ -16,18 +17,7 @@ import { buildUriSpec, parseUriSpec } from '../../src/recipes/discovery/uri-spec
 const FIXTURES = new URL('../fixtures/discovery/', import.meta.url);
 const NAMES = ['spring-dynamic', 'bare-static', 'escapes-permanent', 'sequential-empty-metadata'];
 
-interface Spec {
-  name: string;
-  id: string;
-  address?: string | null;
-  port?: number | null;
-  sslPort?: number | null;
-  payload?: { id: string; name: string; metadata: Record<string, string> } | null;
-  registrationTimeUTC: number;
-  serviceType: ServiceInstance['serviceType'];
-  uriSpec?: string | null;
-  enabled?: boolean;
-}
+type Spec = CuratorInstanceSpec;
 
 function load(name: string): { spec: Spec; bytes: Uint8Array } {
   return {
@@ -36,21 +26,7 @@ function load(name: string): { spec: Spec; bytes: Uint8Array } {
   };
 }
 
-/** What Curator's builder makes of a spec, made by ours. */
-function fromSpec(spec: Spec): ServiceInstance {
-  return serviceInstance({
-    name: spec.name,
-    id: spec.id,
-    address: spec.address ?? null,
-    port: spec.port ?? null,
-    sslPort: spec.sslPort ?? null,
-    payload: spec.payload ? springCloudPayload(spec.payload) : null,
-    registrationTimeUTC: spec.registrationTimeUTC,
-    serviceType: spec.serviceType,
-    uriSpec: spec.uriSpec ?? null,
-    enabled: spec.enabled ?? true,
-  });
-}
+const fromSpec = instanceFromSpec;
 
 describe('ServiceInstance JSON, byte for byte as Curator writes it', () => {
   for (const name of NAMES) {
