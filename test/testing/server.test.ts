@@ -13,6 +13,7 @@ import { ZooKeeperNotInstalledError } from '../../src/tools/local-server/install
 import { harnessCleanup } from '../harness/exit-cleanup.js';
 import { realClock } from '../harness/real-timers.js';
 import { alive } from '../tools/cli-process.js';
+import { eventually } from '../recipes/helpers.js';
 
 const kit = { clock: realClock, cleanup: harnessCleanup() };
 
@@ -64,6 +65,9 @@ describe('TestingServer', () => {
   it('pause() freezes the server with its port open, and resume() lets it serve again', async () => {
     await using server = await TestingServer.start(kit);
     server.pause();
+    // SIGSTOP takes effect as each of the JVM's threads is next scheduled: probe once the kernel says it is stopped
+    // (a fresh-clone run once got an answer from a server paused a moment before).
+    await eventually(() => stoppedByKernel(server.pid), 5_000, 'the JVM stopped');
     expect(await probeServerMode(server.host, server.port, 500)).toBeNull();
     server.resume();
     expect(await probeServerMode(server.host, server.port, 5000)).toBe('standalone');
@@ -95,3 +99,10 @@ describe('TestingServer without Java or ZooKeeper', () => {
     expect(error).toMatchObject({ code: 'ZOOKEEPER_NOT_INSTALLED', missing: 'java' });
   });
 });
+
+/** The process state Linux reports for `pid` is T (stopped by a signal). */
+function stoppedByKernel(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+}
