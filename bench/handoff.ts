@@ -1,0 +1,239 @@
+/**
+ * bench/handoff: where a lock hand-off's time goes, next to the hand-off floor measured in the same run.
+ *
+ * A hand-off is timed as `bench lock` times it: from the holder's release() call to the resolution of the acquire
+ * of a session that was already waiting. Each one is cut in three at the frames the two sessions exchange with the
+ * server (read from the client's `onFrame` hook, stamped with performance.now()):
+ *   client, before — release() called → the delete frame written on the holder's socket;
+ *   server         — the delete written → the NodeDeleted notification read on the waiter's socket;
+ *   client, after  — the notification read → the waiter's acquire() resolved.
+ * The floor is the same middle part on two bare sockets (src/tools/bench/floor.ts: floorHandoff).
+ *
+ * Two ways to hand off:
+ *   idle   — the waiter is queued and its watches are armed before the holder releases: the server has nothing
+ *            else to do when the delete arrives, as in the floor;
+ *   loop   — two sessions loop acquire → release with no hold, as `npm run bench:lock` does: the old holder's next
+ *            acquire (a create, a listing, the reads that arm its watches) reaches the server around the same time
+ *            as the new holder's delete.
+ * Rounds alternate floor, idle and loop, so a drifting machine shows in all three.
+ *
+ *   npm run bench:handoff -- [--server HOST:PORT] [--rounds N] [--samples N] [--json FILE]
+ */
+
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { ZooKeeperClient } from '../src/node.js';
+import { OpCode } from '../src/protocol/index.js';
+import { InterProcessMutex, type Lease } from '../src/recipes/index.js';
+import type { FrameTrace } from '../src/session/trace.js';
+import { floorHandoff } from '../src/tools/bench/floor.js';
+import { RawConnection } from '../src/tools/bench/raw-client.js';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from '../src/tools/bench/recorder.js';
+import { firstEndpoint } from '../src/tools/bench/server-info.js';
+import { fmtUs, renderTable } from '../src/tools/bench/table.js';
+import { withServer } from '../src/tools/local-server/index.js';
+
+const NOTIFICATION_XID = -1;
+
+/** The first delete written and the first notification read since the last reset, per session. */
+class FrameMarks {
+  deleteOut: number | undefined;
+  notifyIn: number | undefined;
+  /** getData requests written (a waiter arming its watches). */
+  reads = 0;
+
+  readonly listener = (t: FrameTrace): void => {
+    const now = performance.now();
+    const view = new DataView(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
+    if (t.dir === 'c2s' && t.bytes.length >= 12) {
+      const op = view.getInt32(8);
+      if (op === OpCode.delete) this.deleteOut ??= now;
+      else if (op === OpCode.getData) this.reads++;
+    } else if (t.dir === 's2c' && t.bytes.length >= 8 && view.getInt32(4) === NOTIFICATION_XID) {
+      this.notifyIn ??= now;
+    }
+  };
+
+  reset(): void {
+    this.deleteOut = undefined;
+    this.notifyIn = undefined;
+  }
+}
+
+interface Parts {
+  before: LatencyRecorder;
+  server: LatencyRecorder;
+  after: LatencyRecorder;
+  total: LatencyRecorder;
+}
+
+const parts = (): Parts => ({ before: new LatencyRecorder(), server: new LatencyRecorder(), after: new LatencyRecorder(), total: new LatencyRecorder() });
+
+/** Records one hand-off from its four instants (ms); skipped when a frame was not seen (none so far). */
+function recordHandoff(into: Parts, releasedAt: number, holder: FrameMarks, waiter: FrameMarks, acquiredAt: number): void {
+  const out = holder.deleteOut;
+  const notified = waiter.notifyIn;
+  if (out === undefined || notified === undefined) return;
+  into.before.record((out - releasedAt) * 1000);
+  into.server.record((notified - out) * 1000);
+  into.after.record((acquiredAt - notified) * 1000);
+  into.total.record((acquiredAt - releasedAt) * 1000);
+}
+
+interface Side {
+  readonly client: ZooKeeperClient;
+  readonly mutex: InterProcessMutex;
+  readonly marks: FrameMarks;
+}
+
+async function openSide(connectString: string, path: string): Promise<Side> {
+  const marks = new FrameMarks();
+  const client = await ZooKeeperClient.connect(connectString, { onFrame: marks.listener });
+  return { client, mutex: new InterProcessMutex(client, path), marks };
+}
+
+/**
+ * Idle hand-offs: the waiter queues and arms its watch (its getData is written, and a later request of its session
+ * answered, so the watch is in place on the server), then the holder releases.
+ */
+async function idleHandoffs(sides: readonly [Side, Side], n: number, into: Parts): Promise<void> {
+  let holder = 0;
+  let lease: Lease = await sides[0].mutex.acquire();
+  for (let i = 0; i < n; i++) {
+    const h = sides[holder] as Side;
+    const w = sides[1 - holder] as Side;
+    const readsBefore = w.marks.reads;
+    const waiting = w.mutex.acquire();
+    while (w.marks.reads === readsBefore) await w.client.exists('/');
+    await w.client.exists('/');
+    h.marks.reset();
+    w.marks.reset();
+    const releasedAt = performance.now();
+    const released = lease.release();
+    lease = await waiting;
+    const acquiredAt = performance.now();
+    await released;
+    recordHandoff(into, releasedAt, h.marks, w.marks, acquiredAt);
+    holder = 1 - holder;
+  }
+  await lease.release();
+}
+
+/** Closed-loop hand-offs: both sessions loop acquire → release with no hold until n hand-offs were seen. */
+async function loopHandoffs(sides: readonly [Side, Side], n: number, into: Parts): Promise<void> {
+  let seen = 0;
+  let lastRelease: { at: number; by: number } | undefined;
+  await Promise.all(
+    sides.map(async (side, i) => {
+      const other = sides[1 - i] as Side;
+      while (seen < n) {
+        const t0 = performance.now();
+        const lease = await side.mutex.acquire();
+        const acquiredAt = performance.now();
+        if (lastRelease !== undefined && lastRelease.by !== i && t0 < lastRelease.at) {
+          recordHandoff(into, lastRelease.at, other.marks, side.marks, acquiredAt);
+          seen++;
+        }
+        side.marks.reset();
+        other.marks.reset();
+        lastRelease = { at: performance.now(), by: i };
+        await lease.release();
+      }
+    }),
+  );
+}
+
+interface HandoffReport {
+  server: string;
+  rounds: number;
+  samplesPerRound: number;
+  floor: LatencySummary;
+  idle: Record<keyof Parts, LatencySummary>;
+  loop: Record<keyof Parts, LatencySummary>;
+}
+
+function summarize(p: Parts): Record<keyof Parts, LatencySummary> {
+  return { before: roundedSummary(p.before), server: roundedSummary(p.server), after: roundedSummary(p.after), total: roundedSummary(p.total) };
+}
+
+function render(r: HandoffReport): string {
+  const f = r.floor.p50;
+  const ratio = (us: number): string => `${(us / f).toFixed(2)}×`;
+  const row = (label: string, idle: LatencySummary, loop: LatencySummary, withRatio: boolean): string[] => [
+    label,
+    fmtUs(idle.p50),
+    fmtUs(idle.p90),
+    withRatio ? ratio(idle.p50) : '',
+    fmtUs(loop.p50),
+    fmtUs(loop.p90),
+    withRatio ? ratio(loop.p50) : '',
+  ];
+  let out = `Hand-off, 2 sessions, ${r.rounds} rounds × ${r.samplesPerRound} of each, ZooKeeper at ${r.server}\n`;
+  out += renderTable(
+    ['part', 'idle p50', 'idle p90', 'idle / floor', 'loop p50', 'loop p90', 'loop / floor'],
+    [
+      row('client, before: release() → delete written', r.idle.before, r.loop.before, false),
+      row('server: delete written → notification read', r.idle.server, r.loop.server, true),
+      row('client, after: notification → acquired', r.idle.after, r.loop.after, false),
+      row('hand-off: release() → acquired', r.idle.total, r.loop.total, true),
+      ['floor: delete sent → notification (bare sockets)', fmtUs(r.floor.p50), fmtUs(r.floor.p90), '1.00×', '', '', ''],
+    ],
+  );
+  out += '(the parts are p50s of each part on its own; they need not add up to the p50 of the whole)\n';
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const opt = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const rounds = Number(opt('--rounds') ?? 3);
+  const samples = Number(opt('--samples') ?? 400);
+  const server = opt('--server');
+  const io = { err: (t: string): void => void process.stderr.write(t) };
+  await withServer(server === undefined ? {} : { server }, io, async ({ connectString }) => {
+    const run = randomUUID();
+    const dir = `/zkwire-bench/handoff-${run}`;
+    const admin = await ZooKeeperClient.connect(connectString);
+    const { host, port } = firstEndpoint(connectString);
+    const deleter = await RawConnection.open(host, port);
+    const watcher = await RawConnection.open(host, port);
+    const sides = [await openSide(connectString, `${dir}/lock`), await openSide(connectString, `${dir}/lock`)] as const;
+    try {
+      await admin.mkdirp(`${dir}/floor`, { containers: true });
+      // Warm-up: JIT on both sides, the server's code paths for every request involved.
+      await floorHandoff(deleter, watcher, `${dir}/floor`, 200, undefined, 'w');
+      await idleHandoffs(sides, 100, parts());
+      await loopHandoffs(sides, 100, parts());
+      const floor = new LatencyRecorder();
+      const idle = parts();
+      const loop = parts();
+      for (let round = 0; round < rounds; round++) {
+        process.stderr.write(`  … round ${round + 1} of ${rounds}\n`);
+        await floorHandoff(deleter, watcher, `${dir}/floor`, samples, floor, `r${round}`);
+        await idleHandoffs(sides, samples, idle);
+        await loopHandoffs(sides, samples, loop);
+      }
+      const report: HandoffReport = { server: connectString, rounds, samplesPerRound: samples, floor: roundedSummary(floor), idle: summarize(idle), loop: summarize(loop) };
+      process.stdout.write(render(report));
+      const json = opt('--json');
+      if (json !== undefined) {
+        writeFileSync(json, `${JSON.stringify({ benchmark: 'handoff', ...report }, null, 2)}\n`);
+        process.stdout.write(`figures written to ${json}\n`);
+      }
+    } finally {
+      await deleter.close();
+      await watcher.close();
+      for (const s of sides) await s.client.close();
+      await admin.deleteRecursive(dir).catch(() => undefined);
+      await admin.close();
+    }
+  });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:handoff failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});
