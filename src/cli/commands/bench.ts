@@ -202,7 +202,7 @@ export const benchCommand: Command = {
     using interrupt = onInterrupt('bench', io);
     const signal = interrupt.signal;
     const onCleanup = (what: string): void => io.err(`zkwire bench ${parsed.sub}: waiting for ${what}\n`);
-    if (parsed.sub === 'worker') return runBenchWorkerCli(parsed.workers!, io, interrupt);
+    if (parsed.sub === 'worker') return await runBenchWorkerCli(parsed.workers!, io, interrupt); // awaited: `using` keeps the signals taken until it ends
     const workers = parsed.workers;
     try {
       return await withServer(io.globals, io, async ({ connectString }) => {
