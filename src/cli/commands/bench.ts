@@ -93,9 +93,9 @@ the Curator JVM is stopped too (killed if it lingers) and the table so far is pr
 the coordinator stops its worker processes and removes the run's znodes (no report); bench worker removes
 its nodes and writes no result. A second signal exits
 at once.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --vs: also when java, javac or
-the Curator jars are missing, or the Curator side failed), 2 on usage errors, 128 + signal when interrupted
-(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --processes: also a fencing
+violation or a lost worker; with --vs: also when java, javac or the Curator jars are missing, or the Curator
+side failed), 2 on usage errors, 128 + signal when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {

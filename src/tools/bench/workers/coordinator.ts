@@ -213,7 +213,7 @@ export async function runLockBenchProcesses(opts: ProcessesBenchOptions): Promis
     const running = started.filter((w) => !w.exited);
     if (running.length > 0) cleanup(`${running.length} worker process(es) to stop (pid ${running.map((w) => w.pid).join(', ')})`);
     await Promise.all(running.map((w) => w.stop()));
-    cleanup(`the floor connections and the coordinator's session to close, ${paths.run} and ${floorDir} to be removed`);
+    if (signal.aborted) cleanup(`the floor connections and the coordinator's session to close, ${paths.run} and ${floorDir} to be removed`);
     await floor?.close();
     // removing the run node also tells remote workers still in it to stop
     if (madeRun) await admin.deleteRecursive(paths.run).catch(() => {});
