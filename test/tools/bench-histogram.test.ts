@@ -81,3 +81,35 @@ describe('BucketHistogram', () => {
     expect(one.summary()).toMatchObject({ count: 1, p50: 523.4, p999: 523.4, max: 523.4, min: 523.4 });
   });
 });
+
+describe('BucketHistogram serialize / deserialize', () => {
+  it('a round trip gives the same histogram, in a form far under the 1 MB of a znode', () => {
+    const h = new BucketHistogram();
+    for (const v of samples(100_000, 6)) h.record(v);
+    for (const v of [0, 1e9]) h.record(v); // the below- and above-range buckets travel too
+    const s = h.serialize();
+    const text = JSON.stringify(s);
+    expect(text.length).toBeLessThan(20_000);
+    const back = BucketHistogram.deserialize(JSON.parse(text) as typeof s);
+    expect(back.summary()).toStrictEqual(h.summary());
+    expect(back.bins()).toStrictEqual(h.bins());
+    expect(back.precision).toBe(h.precision);
+    // and it merges like the original
+    const twice = BucketHistogram.deserialize(s);
+    twice.merge(back);
+    expect(twice.count).toBe(2 * h.count);
+  });
+
+  it('empty and other precisions round-trip; a damaged form is a RangeError', () => {
+    expect(BucketHistogram.deserialize(new BucketHistogram().serialize()).summary()).toStrictEqual(new BucketHistogram().summary());
+    const coarse = new BucketHistogram(0.05);
+    coarse.record(250);
+    const back = BucketHistogram.deserialize(coarse.serialize());
+    expect([back.precision, back.count, back.percentile(50)]).toStrictEqual([0.05, 1, 250]);
+    const good = coarse.serialize();
+    expect(() => BucketHistogram.deserialize({ ...good, count: 2 })).toThrow(RangeError);
+    expect(() => BucketHistogram.deserialize({ ...good, runs: [1e6, 1] })).toThrow(/past the last/);
+    expect(() => BucketHistogram.deserialize({ ...good, runs: [0, -1] })).toThrow(RangeError);
+    expect(() => BucketHistogram.deserialize({ ...good, runs: [3] })).toThrow(RangeError);
+  });
+});

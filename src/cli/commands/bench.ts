@@ -15,6 +15,7 @@ import { withServer } from '../../tools/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { writeOut } from './bench-output.js';
+import { parseWorkersArgs, runBenchProcessesCli, runBenchWorkerCli, WORKERS_VALUED, type WorkersArgs } from './bench-workers.js';
 import { runBenchVsCurator, type VsArgs } from './bench-vs.js';
 import { parseCommandArgs, printError } from './node-client.js';
 
@@ -23,6 +24,9 @@ const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|se
                          [--floor-samples N] [--json FILE] [--svg FILE]
        zkwire bench lock --vs curator [--server S] [--rounds N] [--duration s] [--curator-classpath CP]
                          [--json FILE]
+       zkwire bench lock --processes N [--remote M] [--run ID] [--join-timeout s] [--session-timeout ms]
+                         [other bench lock options]
+       zkwire bench worker --server S --run ID [--join-timeout s]
        zkwire bench raw  [--server S] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N]
                          [--window N] [--sessions N] [--json FILE]
 
@@ -49,6 +53,23 @@ p50/p99/max per interval (in --json: timeline).
   --json FILE   every figure as JSON, latencies in microseconds ("-" or no FILE: JSON on stdout, no table)
   --svg FILE    latency distribution and throughput over time as a self-contained SVG
 
+bench lock --processes N: the same run spread over N worker processes on this machine (each with its
+share of the --clients sessions), and --remote M more started on other hosts with bench worker. The
+workers meet at a barrier under the run's znode (/zkwire-bench/run-ID), start together, and write their
+counts and histograms into znodes; this coordinator merges them into the report above, with a table of
+the workers. Every exclusive holder also advances a fencing counter znode with the lock held (a version
+conflict or a token going backwards is an exclusion violation, counted across processes). Latencies are
+measured inside each worker; the floors by the coordinator, from this host.
+  --processes N worker processes started here (default 0 with --remote)
+  --remote M    workers to wait for that run elsewhere: zkwire bench worker --server S --run ID
+  --run ID      the run's id (default a fresh UUID, printed on stderr for the remote workers)
+  --join-timeout s  every worker must reach the barrier within this (default 30); a worker waits this
+                long for the run to appear
+  --session-timeout ms  the workers' session timeout (default 10000): a killed worker is reported LOST
+                once its ephemeral node goes, this long after it died; the run finishes with the others
+bench worker --server S --run ID: one worker of such a run, on any host; exits 0 once its result is
+written, 1 if the run fails or is removed under it (its coordinator stopped).
+
 bench lock --vs curator: the same lock workloads through zkwire and through Apache Curator 5.x (a Java
 program shipped with zkwire, compiled once with javac), against the same server, in interleaved rounds:
 uncontended mutex (1 session), contended mutex (4 sessions), read/write lock (3 readers, 1 writer),
@@ -68,15 +89,19 @@ requests in flight) through the client, next to the same operations on a bare so
 Without --server, a throwaway local ZooKeeper is started for the run and stopped after it.
 SIGINT, SIGTERM or SIGHUP stop a run early: bench lock prints its report so far (marked INTERRUPTED), both
 close their sessions and remove the nodes they made, saying on stderr what they wait for; with --vs curator
-the Curator JVM is stopped too (killed if it lingers) and the table so far is printed. A second signal exits
+the Curator JVM is stopped too (killed if it lingers) and the table so far is printed. With --processes
+the coordinator stops its worker processes and removes the run's znodes (no report); bench worker removes
+its nodes and writes no result. A second signal exits
 at once.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --vs: also when java, javac or
-the Curator jars are missing, or the Curator side failed), 2 on usage errors, 128 + signal when interrupted
-(130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --processes: also a fencing
+violation or a lost worker; with --vs: also when java, javac or the Curator jars are missing, or the Curator
+side failed), 2 on usage errors, 128 + signal when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {
-  sub: 'lock' | 'raw';
+  sub: 'lock' | 'raw' | 'worker';
+  /** Set by --processes / --remote, and for bench worker. */
+  workers: WorkersArgs | undefined;
   json: string | undefined;
   svg: string | undefined;
   lock: Omit<LockBenchOptions, 'connectString'>;
@@ -97,16 +122,16 @@ function nonNegative(name: string, v: string | undefined): number {
   return n;
 }
 
-const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath'];
+const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath', ...WORKERS_VALUED];
 
 export function parseBenchArgs(args: readonly string[], globalJson: boolean): Parsed {
   // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE as a second positional.
-  const parsed = parseCommandArgs(args, { valued: VALUED, positionals: ['lock|raw', 'FILE'], required: 0 });
+  const parsed = parseCommandArgs(args, { valued: VALUED, positionals: ['lock|raw|worker', 'FILE'], required: 0 });
   if (typeof parsed === 'string') throw new Error(parsed);
-  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {}, vs: undefined };
+  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {}, vs: undefined, workers: undefined };
   const [sub, file] = parsed.positionals;
   if (sub === undefined) throw new Error('say which benchmark: lock or raw');
-  if (sub !== 'lock' && sub !== 'raw') throw new Error(`unexpected argument ${sub}`);
+  if (sub !== 'lock' && sub !== 'raw' && sub !== 'worker') throw new Error(`unexpected argument ${sub}`);
   out.sub = sub;
   if (file !== undefined) {
     if (!globalJson || out.json !== undefined) throw new Error(`unexpected argument ${file}`);
@@ -144,6 +169,7 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
     out.lock.durationS = d;
     if (out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
   }
+  out.workers = parseWorkersArgs(v, sub);
   const vs = v('--vs');
   if (vs === undefined) {
     if (v('--curator-classpath') !== undefined) throw new Error('--curator-classpath goes with --vs curator');
@@ -151,7 +177,7 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
   }
   if (vs !== 'curator') throw new Error(`--vs compares with curator only, got ${vs}`);
   if (out.sub !== 'lock') throw new Error('--vs goes with bench lock');
-  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions'];
+  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions', ...WORKERS_VALUED];
   const clash = fixed.find((name) => v(name) !== undefined);
   if (clash !== undefined) throw new Error(`${clash} does not apply to --vs curator, which runs fixed workloads`);
   out.vs = { rounds: out.raw.rounds, seconds: out.lock.durationS, curatorClasspath: v('--curator-classpath') };
@@ -176,8 +202,11 @@ export const benchCommand: Command = {
     using interrupt = onInterrupt('bench', io);
     const signal = interrupt.signal;
     const onCleanup = (what: string): void => io.err(`zkwire bench ${parsed.sub}: waiting for ${what}\n`);
+    if (parsed.sub === 'worker') return await runBenchWorkerCli(parsed.workers!, io, interrupt); // awaited: `using` keeps the signals taken until it ends
+    const workers = parsed.workers;
     try {
       return await withServer(io.globals, io, async ({ connectString }) => {
+        if (workers !== undefined) return runBenchProcessesCli(workers, parsed.lock, parsed, connectString, io, interrupt);
         if (parsed.sub === 'raw') {
           const report = await runRawBench({ ...parsed.raw, connectString, signal, onCleanup, onProgress: (l) => io.err(`  … ${l}\n`) });
           if (parsed.json !== '-') io.out(renderRawReport(report));

@@ -13,6 +13,18 @@ export interface Bin {
   count: number;
 }
 
+/** BucketHistogram's compact form: see BucketHistogram.serialize. */
+export interface SerializedHistogram {
+  precision: number;
+  count: number;
+  /** Sum of the samples, µs (for the mean). */
+  sum: number;
+  min: number;
+  max: number;
+  /** Pairs [buckets skipped since the last non-empty one, count], lowest bucket first. */
+  runs: number[];
+}
+
 /** `bins` log-spaced bins from the smallest to the largest sample; empty input gives no bins. */
 export function logHistogram(samples: ArrayLike<number>, bins: number): Bin[] {
   if (samples.length === 0 || bins < 1) return [];
@@ -146,6 +158,52 @@ export class BucketHistogram {
       out.push({ lo: i === 0 ? 0 : this.lowerEdge(i), hi: i === this.counts.length - 1 ? this.hi : this.lowerEdge(i + 1), count });
     }
     return out;
+  }
+
+  /**
+   * A compact, JSON-safe form for sending the histogram to another process (a bench worker's result znode, under
+   * ZooKeeper's 1 MB jute.maxbuffer): only the non-empty buckets, as runs of [empty buckets skipped, count]. A
+   * latency distribution fills a few hundred of the buckets, so the form is a few KB whatever the run's length.
+   */
+  serialize(): SerializedHistogram {
+    const runs: number[] = [];
+    let next = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      const count = this.counts[i]!;
+      if (count === 0) continue;
+      runs.push(i - next, count);
+      next = i + 1;
+    }
+    const empty = this.n === 0;
+    return { precision: this.precision, count: this.n, sum: this.sum, min: empty ? 0 : this.lo, max: empty ? 0 : this.hi, runs };
+  }
+
+  /** The histogram `serialize()` wrote; RangeError when `s` is not one (its counts must add up and fit). */
+  static deserialize(s: SerializedHistogram): BucketHistogram {
+    const h = new BucketHistogram(s.precision);
+    const bad = (why: string): RangeError => new RangeError(`not a serialized histogram: ${why}`);
+    if (!Array.isArray(s.runs) || s.runs.length % 2 !== 0) throw bad('runs must be pairs of numbers');
+    let index = 0;
+    let total = 0;
+    for (let r = 0; r < s.runs.length; r += 2) {
+      const skip = s.runs[r]!;
+      const count = s.runs[r + 1]!;
+      if (!Number.isSafeInteger(skip) || skip < 0 || !Number.isSafeInteger(count) || count <= 0) throw bad(`run ${r / 2} is not [skip ≥ 0, count > 0]`);
+      index += skip;
+      if (index >= h.counts.length) throw bad(`bucket ${index} is past the last (${h.counts.length - 1})`);
+      h.counts[index] = count;
+      total += count;
+      index++;
+    }
+    if (total !== s.count) throw bad(`the buckets hold ${total} samples, the count says ${s.count}`);
+    if (![s.sum, s.min, s.max].every(Number.isFinite)) throw bad('sum, min and max must be finite numbers');
+    h.n = s.count;
+    h.sum = s.sum;
+    if (s.count > 0) {
+      h.lo = s.min;
+      h.hi = s.max;
+    }
+    return h;
   }
 
   private indexOf(us: number): number {

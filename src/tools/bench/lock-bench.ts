@@ -17,7 +17,8 @@ import { cpus } from 'node:os';
 import { ZooKeeperClient } from '../../node.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
-import { ExclusionChecker } from './exclusion.js';
+import { ExclusionChecker, type HolderRole } from './exclusion.js';
+import type { Lease } from '../../recipes/index.js';
 import { floorCreateEphemeralSequential, floorDeleteEphemeral, floorHandoff, floorPing } from './floor.js';
 import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';
@@ -25,6 +26,7 @@ import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 import { binTimeline, type Timeline } from './timeline.js';
 import { OpCode } from '../../protocol/index.js';
+import type { ProcessesReport } from './workers/processes-report.js';
 
 export interface LockBenchOptions {
   connectString: string;
@@ -61,6 +63,38 @@ export interface LockBenchOptions {
   signal?: AbortSignal;
   /** Told each clean-up step before it is waited for (sessions closing, directories removed). */
   onCleanup?: (what: string) => void;
+  /** What a bench worker of a multi-process run (src/tools/bench/workers) needs; a single-process run has none. */
+  hooks?: LockBenchHooks;
+}
+
+/**
+ * The places where a bench worker joins in. With hooks, `floorSamples: 0` skips the floor (the coordinator measures
+ * it once for all workers).
+ */
+export interface LockBenchHooks {
+  /** Session timeout of the contending sessions (a dead worker's lock nodes should go soon). */
+  sessionTimeoutMs?: number;
+  /** The lock path is shared with other processes: leave it for whoever made it. */
+  keepPath?: boolean;
+  /** Awaited once every session is connected and warm, just before the timed run starts (a worker's barrier). */
+  beforeStart?: () => Promise<void>;
+  /** Awaited with each lease while it is held, before the hold (a worker writes its fencing token). */
+  whileHeld?: (lease: Lease, role: HolderRole) => Promise<void>;
+  /** Given the run's samples at its end (a worker serialises them for the coordinator). */
+  onSamples?: (samples: LockSamples) => void;
+}
+
+/** The raw figures behind a report, for a worker to send on. */
+export interface LockSamples {
+  acquire: LatencyRecorder;
+  release: LatencyRecorder;
+  cycle: LatencyRecorder;
+  handoff: LatencyRecorder;
+  /** Per acquisition, ms since the start, and the latency the timeline shows (µs). */
+  acquiredAtMs: readonly number[];
+  timelineLatencyUs: readonly number[];
+  /** The open-loop histograms, null in a closed loop. */
+  openLoop: { corrected: BucketHistogram; uncorrected: BucketHistogram; startLag: BucketHistogram } | null;
 }
 
 export interface LockProgress {
@@ -100,6 +134,8 @@ export interface LockReport {
   histogram: { acquire: Bin[]; handoff: Bin[] };
   /** Set by an open-loop run (`ratePerSec`), null for the closed loop. */
   openLoop: OpenLoopReport | null;
+  /** Present in a run of several processes (bench lock --processes): its workers, and the cross-process fencing check. */
+  processes?: ProcessesReport;
 }
 
 export interface OpenLoopReport {
@@ -141,7 +177,19 @@ export interface FloorSummaries {
   handoff: LatencySummary;
 }
 
-type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
+export type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
+
+/** The report's p50 ratios of the lock's figures to the floors (0 where either side was not measured). */
+export function floorRatios(s: Pick<LockReport, 'acquire' | 'release' | 'cycle' | 'handoff'>, f: FloorSummaries): LockReport['ratios'] {
+  const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
+  return {
+    acquireToCreate: ratio(s.acquire.p50, f.create.p50),
+    cycleToCreate: ratio(s.cycle.p50, f.create.p50),
+    releaseToDelete: ratio(s.release.p50, f.delete.p50),
+    handoffToHandoffFloor: ratio(s.handoff.p50, f.handoff.p50),
+    handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
+  };
+}
 
 /** Waits `ms`, or less if `signal` fires first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -186,7 +234,7 @@ async function unlessStopped(signal: AbortSignal | undefined, phase: () => Promi
  * getChildren (a hand-off's trips) and the hand-off floor over a second bare session. `round` keeps node names
  * of the two halves apart.
  */
-async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
+export async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
   await floorPing(conn, n, recs.ping);
   await floorCreateEphemeralSequential(conn, dir, n, recs.create);
   await floorDeleteEphemeral(conn, dir, n, recs.delete, `d${round}`);
@@ -216,6 +264,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const progress = opts.onProgress ?? (() => {});
   const signal = opts.signal;
   const cleanup = opts.onCleanup ?? (() => {});
+  const hooks = opts.hooks ?? {};
+  const withFloor = floorSamples > 0;
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -254,14 +304,16 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   let start = 0;
   let elapsedMs = 0;
   try {
-    await admin.mkdirp(floorDir, { containers: true });
-    raw = await RawConnection.open(host, port);
-    rawWatcher = await RawConnection.open(host, port);
-    const r = raw;
-    const w = rawWatcher;
+    if (withFloor) {
+      await admin.mkdirp(floorDir, { containers: true });
+      raw = await RawConnection.open(host, port);
+      rawWatcher = await RawConnection.open(host, port);
+    }
+    const r = raw!;
+    const w = rawWatcher!;
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'floor' });
     const half = Math.max(1, Math.floor(floorSamples / 2));
-    await unlessStopped(signal, async () => {
+    if (withFloor) await unlessStopped(signal, async () => {
       // Warm both sides (JIT, server caches) before anything is recorded — the create path too: a floor measured on
       // a cold server is slower than the warm acquires it is compared with, which would flatter the ratio.
       await floorPing(r, 200, undefined);
@@ -271,7 +323,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? {} : { signal }));
+    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, { ...(signal === undefined ? {} : { signal }), ...(hooks.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: hooks.sessionTimeoutMs }) }));
     const opened = await Promise.allSettled(connecting);
     for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
     const failed = opened.find((o) => o.status === 'rejected');
@@ -283,6 +335,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       await (await c.acquire()).release();
     }
 
+    await hooks.beforeStart?.();
     start = performance.now();
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
     const lastIntended = start + (scheduled - 1) * intervalMs;
@@ -329,6 +382,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               handoff.record((t1 - lastRelease.at) * 1000);
               lastRelease = undefined;
             }
+            if (hooks.whileHeld !== undefined) await hooks.whileHeld(lease, c.role);
             if (holdMs > 0) await sleep(holdMs, signal);
             checker.exit(c.role);
             const t2 = performance.now();
@@ -345,7 +399,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
+    if (withFloor) await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {
@@ -353,11 +407,12 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     await raw?.close().catch(() => {});
     await rawWatcher?.close().catch(() => {});
     await Promise.allSettled(clients.map((c) => c.close()));
-    await admin.deleteRecursive(path).catch(() => {});
-    await admin.deleteRecursive(floorDir).catch(() => {});
+    if (hooks.keepPath !== true) await admin.deleteRecursive(path).catch(() => {});
+    if (withFloor) await admin.deleteRecursive(floorDir).catch(() => {});
     await admin.close();
   }
   progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'done' });
+  hooks.onSamples?.({ acquire, release, cycle, handoff, acquiredAtMs: acquiredAt, timelineLatencyUs: timelineLatency, openLoop: rate === undefined ? null : { corrected, uncorrected, startLag } });
 
   const s = {
     acquire: roundedSummary(acquire),
@@ -372,7 +427,6 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     deleteGetChildren: roundedSummary(floor.deleteGetChildren),
     handoff: roundedSummary(floor.handoff),
   };
-  const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
   return {
     benchmark: 'lock',
     interrupted: signal?.aborted === true,
@@ -397,13 +451,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     perClient,
     ...s,
     floor: f,
-    ratios: {
-      acquireToCreate: ratio(s.acquire.p50, f.create.p50),
-      cycleToCreate: ratio(s.cycle.p50, f.create.p50),
-      releaseToDelete: ratio(s.release.p50, f.delete.p50),
-      handoffToHandoffFloor: ratio(s.handoff.p50, f.handoff.p50),
-      handoffToDeleteGetChildren: ratio(s.handoff.p50, f.deleteGetChildren.p50),
-    },
+    ratios: floorRatios(s, f),
     timeline: binTimeline(acquiredAt, elapsedMs, 50, 100, timelineLatency),
     histogram: { acquire: logHistogram(acquire.values(), 24), handoff: logHistogram(handoff.values(), 24) },
     openLoop: rate === undefined ? null : openLoopReport(),

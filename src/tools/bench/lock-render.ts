@@ -5,6 +5,7 @@ import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.j
 import type { LatencySummary } from './recorder.js';
 import { fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
 import { sparkline } from './timeline.js';
+import { renderProcesses } from './workers/processes-render.js';
 
 function row(name: string, s: LatencySummary, base: LatencySummary | undefined, baseName: string): string[] {
   if (s.count === 0) return [name, '0', '–', '–', '–', '–', '–', ''];
@@ -30,6 +31,7 @@ export function renderLockReport(r: LockReport): string {
   out += `acquisitions: ${r.acquisitions} in ${(r.elapsedMs / 1000).toFixed(2)} s = ${fmtRate(r.throughputPerSec)}  (per session: ${r.perClient.join(' / ')})\n`;
   out += `mutual exclusion: ${r.overlaps} overlap${r.overlaps === 1 ? '' : 's'}${r.overlaps === 0 ? ' (ok)' : ' — VIOLATED'}`;
   out += `; fencing tokens: ${r.fencingViolations === 0 ? 'strictly increasing (ok)' : `${r.fencingViolations} out of order — VIOLATED`}\n\n`;
+  if (r.processes !== undefined) out += renderProcesses(r.processes);
   out += renderTable(
     ['latency', 'count', 'p50', 'p90', 'p99', 'p99.9', 'max', 'p50 vs floor'],
     [
