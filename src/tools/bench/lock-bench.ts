@@ -24,7 +24,10 @@ import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 import { binTimeline, type Timeline } from './timeline.js';
+import type { FailoverReport } from './failover/report.js';
+import type { LockRunObserver } from './run-observer.js';
 import { OpCode } from '../../protocol/index.js';
+import type { Lease } from '../../recipes/index.js';
 
 export interface LockBenchOptions {
   connectString: string;
@@ -61,6 +64,14 @@ export interface LockBenchOptions {
   signal?: AbortSignal;
   /** Told each clean-up step before it is waited for (sessions closing, directories removed). */
   onCleanup?: (what: string) => void;
+  /** The session timeout the contending sessions ask for, ms (default the client's). */
+  sessionTimeoutMs?: number;
+  /**
+   * Watches the run through faults (run-observer.ts): failures are counted instead of ending the run, a hold ends
+   * early when its lease's lock-lost signal fires (as a careful holder's would), and the floor's second half is
+   * measured on fresh connections to the member the admin session is on by then.
+   */
+  observer?: LockRunObserver;
 }
 
 export interface LockProgress {
@@ -100,6 +111,8 @@ export interface LockReport {
   histogram: { acquire: Bin[]; handoff: Bin[] };
   /** Set by an open-loop run (`ratePerSec`), null for the closed loop. */
   openLoop: OpenLoopReport | null;
+  /** Faults caused or marked during the run, and what they did (failover/run-with-faults.ts); absent when none. */
+  failover?: FailoverReport;
 }
 
 export interface OpenLoopReport {
@@ -155,6 +168,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const timer = systemClock.setTimeout(done, ms); // any --hold, also past the runtime timer's limit
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/** A signal that aborts when any of `signals` does. */
+function anyAbort(...signals: (AbortSignal | undefined)[]): AbortSignal {
+  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
 }
 
 /** Thrown out of a floor phase cut short by the signal. */
@@ -216,6 +234,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const progress = opts.onProgress ?? (() => {});
   const signal = opts.signal;
   const cleanup = opts.onCleanup ?? (() => {});
+  const observer = opts.observer;
+  const sessionOptions = opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs };
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -271,11 +291,12 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? {} : { signal }));
+    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
     const opened = await Promise.allSettled(connecting);
     for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
     const failed = opened.find((o) => o.status === 'rejected');
     if (failed !== undefined) throw signal?.aborted === true ? new Stopped() : failed.reason;
+    observer?.sessionsOpened(clients);
     const contenders = clients.map((c, i) => makeContender(kind, c, path, i, leases));
     // One untimed cycle per session: creates the lock's parents and warms each session's code paths.
     for (const c of contenders) {
@@ -284,6 +305,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     }
 
     start = performance.now();
+    observer?.contending(start);
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
     const lastIntended = start + (scheduled - 1) * intervalMs;
     /** The intended start of the next acquisition, or undefined when the run is over. */
@@ -312,8 +334,16 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               started++;
             }
             const t0 = performance.now();
-            const lease = await c.acquire();
+            let lease: Lease;
+            try {
+              lease = await c.acquire();
+            } catch (e) {
+              if (observer === undefined) throw e;
+              await observer.failed(i, performance.now(), 'acquire', e);
+              continue;
+            }
             const t1 = performance.now();
+            observer?.acquired(i, t1, lease, c.role);
             checker.enter(c.role, c.role === 'exclusive' ? lease.fencingToken : undefined);
             acquisitions++;
             perClient[i]!++;
@@ -329,11 +359,18 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               handoff.record((t1 - lastRelease.at) * 1000);
               lastRelease = undefined;
             }
-            if (holdMs > 0) await sleep(holdMs, signal);
+            if (holdMs > 0) await sleep(holdMs, observer === undefined ? signal : anyAbort(signal, lease.signal));
             checker.exit(c.role);
             const t2 = performance.now();
+            observer?.releasing(i, t2, lease);
             lastRelease = { at: t2, client: i };
-            await lease.release();
+            try {
+              await lease.release();
+            } catch (e) {
+              if (observer === undefined) throw e;
+              await observer.failed(i, performance.now(), 'release', e);
+              continue;
+            }
             const t3 = performance.now();
             release.record((t3 - t2) * 1000);
             cycle.record((t1 - t0 + (t3 - t2)) * 1000);
@@ -345,7 +382,19 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
+    if (observer !== undefined) {
+      await observer.contentionEnded();
+      // A fault may have taken the floor's member (or its connections) away.
+      await unlessStopped(signal, async () => {
+        await admin.waitConnected(signal === undefined ? {} : { signal });
+        const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
+        await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
+        raw = await RawConnection.open(at.host, at.port);
+        rawWatcher = await RawConnection.open(at.host, at.port);
+      });
+    }
+    const [r2, w2] = [raw!, rawWatcher!];
+    await unlessStopped(signal, () => measureFloor(r2, w2, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {
