@@ -1,6 +1,6 @@
 /**
  * The failover pieces of `zkwire bench lock`: the options (--ensemble, --kill-leader, --pause-leader,
- * --partition-leader, --tick-time, --session-timeout), the throwaway ensemble a run causes its faults on, and the
+ * --partition-leader, --tick-time), the throwaway ensemble a run causes its faults on, and the
  * SIGUSR2 marker by which an operator marks a fault they cause on their own ensemble.
  */
 
@@ -19,7 +19,7 @@ export interface FailoverArgs {
 }
 
 /** The failover options that take a value. */
-export const FAILOVER_VALUED = ['--ensemble', '--tick-time', '--session-timeout', ...FAULT_KINDS.map((k) => `--${k}`)];
+export const FAILOVER_VALUED = ['--ensemble', '--tick-time', ...FAULT_KINDS.map((k) => `--${k}`)];
 
 /**
  * Reads the failover options from `value` (an option's value or undefined). Throws an Error whose message is the

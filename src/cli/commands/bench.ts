@@ -22,8 +22,8 @@ import { parseCommandArgs, printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--rate N]
-                         [--floor-samples N] [--session-timeout ms] [--json FILE] [--svg FILE]
-                         [--ensemble N [--tick-time ms] [--kill-leader AT] [--pause-leader AT[:FOR]]
+                         [--floor-samples N] [--session-timeout MS] [--json FILE]
+                         [--svg FILE] [--ensemble N [--tick-time ms] [--kill-leader AT] [--pause-leader AT[:FOR]]
                                        [--partition-leader AT[:FOR]]]
        zkwire bench lock --vs curator [--server S] [--rounds N] [--duration s] [--curator-classpath CP]
                          [--json FILE]
@@ -52,7 +52,7 @@ p50/p99/max per interval (in --json: timeline).
   --floor-samples N  samples of each floor, half before and half after the run (default 1000)
   --json FILE   every figure as JSON, latencies in microseconds ("-" or no FILE: JSON on stdout, no table)
   --svg FILE    latency distribution and throughput over time as a self-contained SVG
-  --session-timeout ms  the session timeout the contending sessions ask for (default 30000)
+  The global --session-timeout MS is the timeout the contending sessions ask for (default 30000).
 
 bench lock failover: how long is the lock unavailable when the ZooKeeper leader fails?
   --ensemble N  run on a throwaway N-member ensemble (3 or 5) started for the run (the testing kit's
@@ -172,7 +172,6 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
     out.lock.durationS = d;
     if (out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
   }
-  if (v('--session-timeout') !== undefined) out.lock.sessionTimeoutMs = positiveInt('--session-timeout', v('--session-timeout'));
   out.failover = parseFailoverArgs(v, { durationS: out.lock.durationS, iterations: out.lock.iterations });
   const failoverGiven = FAILOVER_VALUED.find((name) => v(name) !== undefined);
   if (failoverGiven !== undefined && out.sub !== 'lock') throw new Error(`${failoverGiven} goes with bench lock`);
@@ -219,6 +218,7 @@ export const benchCommand: Command = {
       try {
         report = await runLockBenchWithFaults({
           ...parsed.lock,
+          ...(io.globals.sessionTimeout === undefined ? {} : { sessionTimeoutMs: io.globals.sessionTimeout }),
           connectString,
           signal,
           onCleanup,

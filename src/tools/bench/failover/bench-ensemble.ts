@@ -88,9 +88,9 @@ export class BenchEnsemble implements AsyncDisposable {
     return this.#proxies.length > 0;
   }
 
-  /** The members' own addresses (not the proxies') and JVM pids. */
-  members(): { connectString: string; pid: number | null }[] {
-    return this.#cluster.servers.map((m) => ({ connectString: m.connectString, pid: m.pid ?? null }));
+  /** The members' own addresses, their proxies' (when proxied) and their JVM pids. */
+  members(): { connectString: string; proxy: string | null; pid: number | null }[] {
+    return this.#cluster.servers.map((m, i) => ({ connectString: m.connectString, proxy: this.#proxies[i]?.connectString ?? null, pid: m.pid ?? null }));
   }
 
   /** The ensemble's directory (all members' data and logs). */

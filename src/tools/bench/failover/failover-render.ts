@@ -20,7 +20,15 @@ function fencingText(f: FaultReport['fencing']): string {
   return `fencing token ${f.before} → ${f.after} (${epochs}): ${f.increasing ? 'increasing (ok)' : 'WENT BACKWARDS'}`;
 }
 
-function renderFault(f: FaultReport, n: number, of: number): string {
+/** "#2 127.0.0.1:37143 (faulted)": a session's server, named by member when it is one of the bench's ensemble. */
+function serverLabel(address: string | null, f: FaultReport, ensemble: FailoverReport['ensemble']): string {
+  if (address === null) return 'disconnected';
+  const i = ensemble?.members.findIndex((m) => m.connectString === address || m.proxy === address) ?? -1;
+  if (i < 0) return address;
+  return `#${i} ${ensemble!.members[i]!.connectString}${i === f.member ? ' (faulted)' : ''}`;
+}
+
+function renderFault(f: FaultReport, n: number, of: number, ensemble: FailoverReport['ensemble']): string {
   const w = f.window;
   const lifted = f.endedAtMs === null ? '' : `, lifted at ${secs(f.endedAtMs)}`;
   let out = `\nfault${of > 1 ? ` ${n}` : ''}: ${f.kind} at ${secs(f.atMs)}${lifted} — ${f.label}\n`;
@@ -29,7 +37,7 @@ function renderFault(f: FaultReport, n: number, of: number): string {
   out += `\n  ${fencingText(f.fencing)}\n`;
   out += renderTable(
     ['session', 'on server at the fault', 'last before', 'first after', 'unavailable'],
-    f.perSession.map((s) => [String(s.session), s.serverAtFault ?? 'disconnected', secs(s.lastBeforeMs), secs(s.firstAfterMs), windowText(s)]),
+    f.perSession.map((s) => [String(s.session), serverLabel(s.serverAtFault, f, ensemble), secs(s.lastBeforeMs), secs(s.firstAfterMs), windowText(s)]),
     2,
   );
   return out;
@@ -42,7 +50,7 @@ export function renderFailover(r: FailoverReport): string {
     const members = r.ensemble.members.map((m, i) => `#${i} ${m.connectString}`).join(', ');
     out += `\nensemble: ${r.ensemble.size} members started for this run (${members})${r.ensemble.proxied ? ', each behind a fault proxy' : ''}\n`;
   }
-  r.faults.forEach((f, i) => (out += renderFault(f, i + 1, r.faults.length)));
+  r.faults.forEach((f, i) => (out += renderFault(f, i + 1, r.faults.length, r.ensemble)));
   if (r.faults.length === 0) out += `\nno fault caused or marked, but some acquisitions failed:\n`;
   const c = r.config;
   const asked = r.sessionTimeoutMs.asked === null ? '' : ` (asked ${r.sessionTimeoutMs.asked} ms)`;

@@ -43,7 +43,7 @@ export interface SessionFaultFigures {
 export interface FailoverReport {
   faults: FaultReport[];
   /** The ensemble the bench started (--ensemble), null on a user's own server. */
-  ensemble: { size: number; members: { connectString: string; pid: number | null }[]; proxied: boolean } | null;
+  ensemble: { size: number; members: { connectString: string; proxy: string | null; pid: number | null }[]; proxied: boolean } | null;
   /** The contending sessions' timeout: asked (null: the client's default) and granted by the server. */
   sessionTimeoutMs: { asked: number | null; negotiated: number };
   /**
