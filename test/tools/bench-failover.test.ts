@@ -10,7 +10,10 @@ import { BenchEnsemble } from '../../src/tools/bench/failover/bench-ensemble.js'
 import type { FailoverReport } from '../../src/tools/bench/failover/report.js';
 import { runLockBenchWithFaults } from '../../src/tools/bench/failover/run-with-faults.js';
 import type { LockReport } from '../../src/tools/bench/lock-bench.js';
+import { renderLockReport } from '../../src/tools/bench/lock-render.js';
+import { renderLockSvg } from '../../src/tools/bench/svg.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
+import { checkXml } from './bench-xml.js';
 import { alive, runCliProcess } from './cli-process.js';
 
 const TICK_MS = 500;
@@ -83,6 +86,13 @@ describe('bench lock through a leader failure, on a real ensemble', () => {
     expect(BigInt(fault.fencing.after!)).toBeGreaterThan(BigInt(fault.fencing.before!));
     expect(f.ensemble).toMatchObject({ size: 3, proxied: false });
     expect(f.sessionTimeoutMs.asked).toBe(SESSION_TIMEOUT_MS);
+    // The fault is marked in the text (its section and the row under the sparklines) and as a line in the SVG.
+    const text = renderLockReport(r);
+    expect(text).toContain(`fault: kill-leader at ${(fault.atMs / 1000).toFixed(2)} s`);
+    expect(text).toMatch(/\n {2}faults +[ ▲]+ {2}▲ kill-leader/);
+    const svg = renderLockSvg(r);
+    expect(checkXml(svg).problems).toStrictEqual([]);
+    expect(svg).toContain(`>kill-leader, unavailable `);
     await heal();
   });
 
