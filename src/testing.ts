@@ -26,5 +26,5 @@ export {
   type ReplyInfo,
 } from './testing/fault-proxy.js';
 export { ZooKeeperNotInstalledError } from './tools/local-server/install.js';
-export { CleanupRegistry } from './tools/local-server/cleanup.js';
+export { CleanupRegistry, type CleanupOptions } from './tools/local-server/cleanup.js';
 export type { Clock, TimerHandle } from './session/clock.js';

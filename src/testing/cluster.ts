@@ -81,6 +81,11 @@ export class TestingCluster implements AsyncDisposable {
     }
   }
 
+  /** The directory holding every member's zoo.cfg, data and log; removed by close(). */
+  get directory(): string {
+    return this.#root;
+  }
+
   /** The members, in index order. */
   get servers(): readonly ClusterMember[] {
     return this.#members;

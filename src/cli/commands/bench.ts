@@ -5,7 +5,8 @@
  */
 
 import { LOCK_KINDS, type LockKind } from '../../tools/bench/contenders.js';
-import { runLockBench, type LockBenchOptions } from '../../tools/bench/lock-bench.js';
+import { runLockBenchWithFaults } from '../../tools/bench/failover/run-with-faults.js';
+import type { LockBenchOptions, LockReport } from '../../tools/bench/lock-bench.js';
 import { renderLockReport } from '../../tools/bench/lock-render.js';
 import { lockProgressPrinter } from '../../tools/bench/progress.js';
 import { runRawBench, type RawBenchOptions } from '../../tools/bench/raw-bench.js';
@@ -14,6 +15,7 @@ import { renderLockSvg } from '../../tools/bench/svg.js';
 import { withServer } from '../../tools/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
+import { FAILOVER_VALUED, markFaultsOnSigusr2, parseFailoverArgs, withBenchEnsemble, type FailoverArgs } from './bench-failover.js';
 import { writeOut } from './bench-output.js';
 import { parseWorkersArgs, runBenchProcessesCli, runBenchWorkerCli, WORKERS_VALUED, type WorkersArgs } from './bench-workers.js';
 import { runBenchVsCurator, type VsArgs } from './bench-vs.js';
@@ -21,7 +23,9 @@ import { parseCommandArgs, printError } from './node-client.js';
 
 const usage = `Usage: zkwire bench lock [--server S] [--kind mutex|read-write|semaphore] [--clients K]
                          [--duration s | --iterations N] [--hold ms] [--leases N] [--rate N]
-                         [--floor-samples N] [--json FILE] [--svg FILE]
+                         [--floor-samples N] [--session-timeout MS] [--json FILE]
+                         [--svg FILE] [--ensemble N [--tick-time ms] [--kill-leader AT] [--pause-leader AT[:FOR]]
+                                       [--partition-leader AT[:FOR]]]
        zkwire bench lock --vs curator [--server S] [--rounds N] [--duration s] [--curator-classpath CP]
                          [--json FILE]
        zkwire bench lock --processes N [--remote M] [--run ID] [--join-timeout s] [--session-timeout ms]
@@ -52,6 +56,28 @@ p50/p99/max per interval (in --json: timeline).
   --floor-samples N  samples of each floor, half before and half after the run (default 1000)
   --json FILE   every figure as JSON, latencies in microseconds ("-" or no FILE: JSON on stdout, no table)
   --svg FILE    latency distribution and throughput over time as a self-contained SVG
+  The global --session-timeout MS is the timeout the contending sessions ask for (default 30000).
+
+bench lock failover: how long is the lock unavailable when the ZooKeeper leader fails?
+  --ensemble N  run on a throwaway N-member ensemble (3 or 5) started for the run (the testing kit's
+                TestingCluster) instead of one server; every session may connect to any member. Its
+                members, their pids and its directory are printed on stderr; it is gone when the run ends
+  --tick-time ms  the ensemble's tickTime (default 2000; initLimit is 10 ticks, syncLimit 5)
+  --kill-leader AT  SIGKILL the leader AT into the contention (5s, 1500ms; a bare number is seconds)
+  --pause-leader AT[:FOR]  SIGSTOP the leader at AT, SIGCONT after FOR (default: when contention ends)
+  --partition-leader AT[:FOR]  hold every link between the bench's sessions and the leader from AT for
+                FOR (a fault proxy in front of each member's client port): the leader is cut off from its
+                clients, not from its peers, so it goes on leading and no election happens; the sessions on
+                it time out and move to a follower
+  The report then gives, per fault: the unavailability window (from the last acquisition completed
+  before the fault to the first completed after it) overall and per session with the server each was
+  on, the fencing tokens on both sides (a new leader starts a new epoch); failed acquires and releases,
+  leases lost while held, errors by code, disconnections, expiries and renewals; the bound a window
+  should stay under (session timeout + (initLimit + syncLimit) × tickTime, from the server's conf); and
+  whether mutual exclusion and fencing held. The fault is marked under the sparklines (▲, △ where it
+  was lifted), as a line in the SVG, and in --json under "failover".
+  On your own ensemble (--server): cause the fault yourself and mark it at that moment with
+  kill -USR2 <pid> (the bench prints its pid when the run starts); the same report comes out.
 
 bench lock --processes N: the same run spread over N worker processes on this machine (each with its
 share of the --clients sessions), and --remote M more started on other hosts with bench worker. The
@@ -93,9 +119,10 @@ the Curator JVM is stopped too (killed if it lingers) and the table so far is pr
 the coordinator stops its worker processes and removes the run's znodes (no report); bench worker removes
 its nodes and writes no result. A second signal exits
 at once.
-Exit status: 0, 1 if the benchmark failed or a lock overlap was seen (with --processes: also a fencing
-violation or a lost worker; with --vs: also when java, javac or the Curator jars are missing, or the Curator
-side failed), 2 on usage errors, 128 + signal when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+Exit status: 0, 1 if the benchmark failed, a lock overlap or a fencing token out of order was seen, or
+acquisitions failed with no fault caused or marked (with --processes: also a fencing violation or a lost
+worker; with --vs: also when java, javac or the Curator jars are missing, or the Curator side failed), 2 on
+usage errors, 128 + signal when interrupted (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 interface Parsed {
@@ -108,6 +135,7 @@ interface Parsed {
   raw: Omit<RawBenchOptions, 'connectString'>;
   /** Set by --vs curator. */
   vs: VsArgs | undefined;
+  failover: FailoverArgs;
 }
 
 function positiveInt(name: string, v: string | undefined): number {
@@ -122,13 +150,22 @@ function nonNegative(name: string, v: string | undefined): number {
   return n;
 }
 
-const VALUED = ['--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath', ...WORKERS_VALUED];
+const VALUED = [...FAILOVER_VALUED, ...WORKERS_VALUED, '--kind', '--clients', '--duration', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--samples', '--rounds', '--pipeline', '--pipeline-rounds', '--window', '--sessions', '--json', '--svg', '--vs', '--curator-classpath'];
 
 export function parseBenchArgs(args: readonly string[], globalJson: boolean): Parsed {
   // The dispatcher reads a bare --json as the global flag, so `--json FILE` leaves FILE as a second positional.
   const parsed = parseCommandArgs(args, { valued: VALUED, positionals: ['lock|raw|worker', 'FILE'], required: 0 });
   if (typeof parsed === 'string') throw new Error(parsed);
-  const out: Parsed = { sub: 'lock', json: parsed.values.get('--json'), svg: parsed.values.get('--svg'), lock: {}, raw: {}, vs: undefined, workers: undefined };
+  const out: Parsed = {
+    sub: 'lock',
+    json: parsed.values.get('--json'),
+    svg: parsed.values.get('--svg'),
+    lock: {},
+    raw: {},
+    vs: undefined,
+    workers: undefined,
+    failover: { ensemble: undefined, tickTime: undefined, faults: [] },
+  };
   const [sub, file] = parsed.positionals;
   if (sub === undefined) throw new Error('say which benchmark: lock or raw');
   if (sub !== 'lock' && sub !== 'raw' && sub !== 'worker') throw new Error(`unexpected argument ${sub}`);
@@ -170,6 +207,11 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
     if (out.lock.iterations !== undefined) throw new Error('give --duration or --iterations, not both');
   }
   out.workers = parseWorkersArgs(v, sub);
+  out.failover = parseFailoverArgs(v, { durationS: out.lock.durationS, iterations: out.lock.iterations });
+  const failoverGiven = FAILOVER_VALUED.find((name) => v(name) !== undefined);
+  if (failoverGiven !== undefined && out.sub !== 'lock') throw new Error(`${failoverGiven} goes with bench lock`);
+  // A multi-process run's faults would have to be caused and seen by every worker: not supported (yet).
+  if (failoverGiven !== undefined && out.workers !== undefined) throw new Error(`${failoverGiven} does not go with --processes or --remote`);
   const vs = v('--vs');
   if (vs === undefined) {
     if (v('--curator-classpath') !== undefined) throw new Error('--curator-classpath goes with --vs curator');
@@ -177,7 +219,7 @@ export function parseBenchArgs(args: readonly string[], globalJson: boolean): Pa
   }
   if (vs !== 'curator') throw new Error(`--vs compares with curator only, got ${vs}`);
   if (out.sub !== 'lock') throw new Error('--vs goes with bench lock');
-  const fixed = ['--kind', '--clients', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions', ...WORKERS_VALUED];
+  const fixed = [...FAILOVER_VALUED, ...WORKERS_VALUED, '--kind', '--clients', '--iterations', '--hold', '--leases', '--floor-samples', '--rate', '--svg', '--samples', '--pipeline', '--pipeline-rounds', '--window', '--sessions'];
   const clash = fixed.find((name) => v(name) !== undefined);
   if (clash !== undefined) throw new Error(`${clash} does not apply to --vs curator, which runs fixed workloads`);
   out.vs = { rounds: out.raw.rounds, seconds: out.lock.durationS, curatorClasspath: v('--curator-classpath') };
@@ -198,13 +240,49 @@ export const benchCommand: Command = {
       return 2;
     }
     if (parsed.vs !== undefined) return runBenchVsCurator(parsed.vs, parsed.json, io);
+    if (parsed.failover.ensemble !== undefined && io.globals.server !== undefined) {
+      io.err(`zkwire bench: --ensemble starts an ensemble of its own; give it or --server, not both\n\n${usage}`);
+      return 2;
+    }
     const stderrIsTTY = process.stderr.isTTY === true;
     using interrupt = onInterrupt('bench', io);
     const signal = interrupt.signal;
     const onCleanup = (what: string): void => io.err(`zkwire bench ${parsed.sub}: waiting for ${what}\n`);
     if (parsed.sub === 'worker') return await runBenchWorkerCli(parsed.workers!, io, interrupt); // awaited: `using` keeps the signals taken until it ends
     const workers = parsed.workers;
+    const lockRun = async (connectString: string, ensemble: Parameters<typeof runLockBenchWithFaults>[0]['ensemble']): Promise<number> => {
+      const printer = lockProgressPrinter({ write: io.err, isTTY: stderrIsTTY });
+      let marking: Disposable | undefined;
+      let report: LockReport;
+      try {
+        report = await runLockBenchWithFaults({
+          ...parsed.lock,
+          ...(io.globals.sessionTimeout === undefined ? {} : { sessionTimeoutMs: io.globals.sessionTimeout }),
+          connectString,
+          signal,
+          onCleanup,
+          onProgress: (p) => printer.update(p),
+          ensemble,
+          faults: parsed.failover.faults,
+          onFault: (text) => io.err(text),
+          onObserver: (o) => (marking = markFaultsOnSigusr2(o, io, io.globals.server !== undefined)),
+        });
+      } finally {
+        marking?.[Symbol.dispose]();
+        printer.finish();
+      }
+      if (parsed.json !== '-') io.out(renderLockReport(report));
+      if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
+      if (parsed.svg !== undefined) writeOut(io, parsed.svg, renderLockSvg(report), 'SVG');
+      if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+      // Failures are what a fault causes; without one, a failure means the benchmark itself went wrong.
+      const unexplained = report.failover !== undefined && report.failover.faults.length === 0;
+      return report.overlaps === 0 && report.fencingViolations === 0 && !unexplained ? 0 : 1;
+    };
     try {
+      if (parsed.sub === 'lock' && parsed.failover.ensemble !== undefined) {
+        return await withBenchEnsemble(parsed.failover, io, (ensemble) => lockRun(ensemble.connectString, ensemble));
+      }
       return await withServer(io.globals, io, async ({ connectString }) => {
         if (workers !== undefined) return runBenchProcessesCli(workers, parsed.lock, parsed, connectString, io, interrupt);
         if (parsed.sub === 'raw') {
@@ -213,18 +291,7 @@ export const benchCommand: Command = {
           if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
           return interrupt.exitCode ?? 0;
         }
-        const printer = lockProgressPrinter({ write: io.err, isTTY: stderrIsTTY });
-        let report;
-        try {
-          report = await runLockBench({ ...parsed.lock, connectString, signal, onCleanup, onProgress: (p) => printer.update(p) });
-        } finally {
-          printer.finish();
-        }
-        if (parsed.json !== '-') io.out(renderLockReport(report));
-        if (parsed.json !== undefined) writeOut(io, parsed.json, `${JSON.stringify(report, null, 2)}\n`, 'figures');
-        if (parsed.svg !== undefined) writeOut(io, parsed.svg, renderLockSvg(report), 'SVG');
-        if (interrupt.exitCode !== undefined) return interrupt.exitCode;
-        return report.overlaps === 0 && report.fencingViolations === 0 ? 0 : 1;
+        return lockRun(connectString, undefined);
       });
     } catch (e) {
       printError(io, `bench ${parsed.sub}`, e);

@@ -25,6 +25,8 @@ import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 import { binTimeline, type Timeline } from './timeline.js';
+import type { FailoverReport } from './failover/report.js';
+import type { LockRunObserver } from './run-observer.js';
 import { OpCode } from '../../protocol/index.js';
 import type { ProcessesReport } from './workers/processes-report.js';
 
@@ -63,6 +65,14 @@ export interface LockBenchOptions {
   signal?: AbortSignal;
   /** Told each clean-up step before it is waited for (sessions closing, directories removed). */
   onCleanup?: (what: string) => void;
+  /** The session timeout the contending sessions ask for, ms (default the client's). */
+  sessionTimeoutMs?: number;
+  /**
+   * Watches the run through faults (run-observer.ts): failures are counted instead of ending the run, a hold ends
+   * early when its lease's lock-lost signal fires (as a careful holder's would), and the floor's second half is
+   * measured on fresh connections to the member the admin session is on by then.
+   */
+  observer?: LockRunObserver;
   /** What a bench worker of a multi-process run (src/tools/bench/workers) needs; a single-process run has none. */
   hooks?: LockBenchHooks;
 }
@@ -72,8 +82,6 @@ export interface LockBenchOptions {
  * it once for all workers).
  */
 export interface LockBenchHooks {
-  /** Session timeout of the contending sessions (a dead worker's lock nodes should go soon). */
-  sessionTimeoutMs?: number;
   /** The lock path is shared with other processes: leave it for whoever made it. */
   keepPath?: boolean;
   /** Awaited once every session is connected and warm, just before the timed run starts (a worker's barrier). */
@@ -136,6 +144,8 @@ export interface LockReport {
   openLoop: OpenLoopReport | null;
   /** Present in a run of several processes (bench lock --processes): its workers, and the cross-process fencing check. */
   processes?: ProcessesReport;
+  /** Faults caused or marked during the run, and what they did (failover/run-with-faults.ts); absent when none. */
+  failover?: FailoverReport;
 }
 
 export interface OpenLoopReport {
@@ -205,6 +215,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** A signal that aborts when any of `signals` does. */
+function anyAbort(...signals: (AbortSignal | undefined)[]): AbortSignal {
+  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+}
+
 /** Thrown out of a floor phase cut short by the signal. */
 class Stopped extends Error {}
 
@@ -266,6 +281,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const cleanup = opts.onCleanup ?? (() => {});
   const hooks = opts.hooks ?? {};
   const withFloor = floorSamples > 0;
+  const observer = opts.observer;
+  const sessionOptions = opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs };
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -323,11 +340,12 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, { ...(signal === undefined ? {} : { signal }), ...(hooks.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: hooks.sessionTimeoutMs }) }));
+    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
     const opened = await Promise.allSettled(connecting);
     for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
     const failed = opened.find((o) => o.status === 'rejected');
     if (failed !== undefined) throw signal?.aborted === true ? new Stopped() : failed.reason;
+    observer?.sessionsOpened(clients);
     const contenders = clients.map((c, i) => makeContender(kind, c, path, i, leases));
     // One untimed cycle per session: creates the lock's parents and warms each session's code paths.
     for (const c of contenders) {
@@ -337,6 +355,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
     await hooks.beforeStart?.();
     start = performance.now();
+    observer?.contending(start);
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
     const lastIntended = start + (scheduled - 1) * intervalMs;
     /** The intended start of the next acquisition, or undefined when the run is over. */
@@ -365,8 +384,16 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               started++;
             }
             const t0 = performance.now();
-            const lease = await c.acquire();
+            let lease: Lease;
+            try {
+              lease = await c.acquire();
+            } catch (e) {
+              if (observer === undefined) throw e;
+              await observer.failed(i, performance.now(), 'acquire', e);
+              continue;
+            }
             const t1 = performance.now();
+            observer?.acquired(i, t1, lease, c.role);
             checker.enter(c.role, c.role === 'exclusive' ? lease.fencingToken : undefined);
             acquisitions++;
             perClient[i]!++;
@@ -383,11 +410,18 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
               lastRelease = undefined;
             }
             if (hooks.whileHeld !== undefined) await hooks.whileHeld(lease, c.role);
-            if (holdMs > 0) await sleep(holdMs, signal);
+            if (holdMs > 0) await sleep(holdMs, observer === undefined ? signal : anyAbort(signal, lease.signal));
             checker.exit(c.role);
             const t2 = performance.now();
+            observer?.releasing(i, t2, lease);
             lastRelease = { at: t2, client: i };
-            await lease.release();
+            try {
+              await lease.release();
+            } catch (e) {
+              if (observer === undefined) throw e;
+              await observer.failed(i, performance.now(), 'release', e);
+              continue;
+            }
             const t3 = performance.now();
             release.record((t3 - t2) * 1000);
             cycle.record((t1 - t0 + (t3 - t2)) * 1000);
@@ -399,7 +433,19 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
-    if (withFloor) await unlessStopped(signal, () => measureFloor(r, w, floorDir, half, floor, 'b'));
+    if (observer !== undefined) {
+      await observer.contentionEnded();
+      // A fault may have taken the floor's member (or its connections) away.
+      await unlessStopped(signal, async () => {
+        await admin.waitConnected(signal === undefined ? {} : { signal });
+        const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
+        await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
+        raw = await RawConnection.open(at.host, at.port);
+        rawWatcher = await RawConnection.open(at.host, at.port);
+      });
+    }
+    const [r2, w2] = [raw!, rawWatcher!];
+    if (withFloor) await unlessStopped(signal, () => measureFloor(r2, w2, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {

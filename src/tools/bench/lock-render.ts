@@ -1,5 +1,6 @@
 /** The terminal report of bench lock: throughput, latency table with the floor and ratios, exclusion, histogram. */
 
+import { faultMarkerRow, renderFailover } from './failover/failover-render.js';
 import { renderHistogram } from './histogram.js';
 import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.js';
 import type { LatencySummary } from './recorder.js';
@@ -49,6 +50,7 @@ export function renderLockReport(r: LockReport): string {
   const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
   out += `\nfloor ratios (p50): acquire / create ${x(r.ratios.acquireToCreate)}, hand-off / hand-off floor ${x(r.ratios.handoffToHandoffFloor)}, release / delete ${x(r.ratios.releaseToDelete)}\n`;
   if (r.openLoop !== null) out += renderOpenLoop(r.openLoop);
+  if (r.failover !== undefined) out += renderFailover(r.failover);
   out += renderOverTime(r);
   out += `\nacquire latency distribution (log scale)\n`;
   out += renderHistogram(r.histogram.acquire.length > 12 ? merge(r.histogram.acquire, 12) : r.histogram.acquire, 36, fmtUs);
@@ -109,5 +111,7 @@ function renderOverTime(r: LockReport): string {
     const mask = onlyPresent ? present : undefined;
     out += `  ${name.padEnd(width)}  ${sparkline(values, mask)}  ${range(values, fmt, mask)}\n`;
   }
+  const marks = r.failover === undefined ? null : faultMarkerRow(r.failover, t);
+  if (marks !== null) out += `  ${'faults'.padEnd(width)}  ${marks.row}  ${marks.legend}\n`;
   return out;
 }

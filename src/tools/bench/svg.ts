@@ -126,6 +126,25 @@ function latencyOverTime(t: Timeline, top: number, h: number): string {
   return parts.join('\n');
 }
 
+/** A dashed vertical line with its label at each fault (and a lighter one where it was lifted) over the timeline. */
+function faultLines(r: LockReport, top: number, h: number): string {
+  const t = r.timeline;
+  const totalMs = t.counts.length * t.binMs;
+  if (r.failover === undefined || !(totalMs > 0)) return '';
+  const x = (ms: number): number => PAD_L + (Math.min(ms, totalMs) / totalMs) * PLOT_W;
+  const parts: string[] = [];
+  r.failover.faults.forEach((f, i) => {
+    if (f.endedAtMs !== null) {
+      parts.push(`<line x1="${n1(x(f.endedAtMs))}" y1="${top}" x2="${n1(x(f.endedAtMs))}" y2="${top + h}" stroke="#c0392b" stroke-opacity="0.45" stroke-dasharray="2 3"/>`);
+      parts.push(text(x(f.endedAtMs) + 4, top + h - 6 - i * 14, 'lifted', 'font-size="11" fill="#c0392b"'));
+    }
+    const window = f.window.windowMs === null ? '' : `, unavailable ${fmtUs(f.window.windowMs * 1000)}`;
+    parts.push(`<line x1="${n1(x(f.atMs))}" y1="${top}" x2="${n1(x(f.atMs))}" y2="${top + h}" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="5 3"/>`);
+    parts.push(text(x(f.atMs) + 4, top + 38 + i * 14, `${f.kind}${window}`, 'font-size="11" fill="#c0392b"'));
+  });
+  return parts.join('\n');
+}
+
 export function renderLockSvg(r: LockReport): string {
   const H = 600;
   const st = r.settings;
@@ -147,6 +166,7 @@ export function renderLockSvg(r: LockReport): string {
     text(PAD_L, 356, `Acquisitions per second (area) and acquire p50/p99 (lines) over time (bins of ${r.timeline.binMs} ms)`, 'font-weight="bold"'),
     timelineChart(r.timeline.perSec, r.timeline.binMs, 366, 190),
     latencyOverTime(r.timeline, 366, 190),
+    faultLines(r, 366, 190),
     '</svg>',
     '',
   ].join('\n');

@@ -19,17 +19,33 @@ import fs from 'node:fs';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
+/** Options of a {@link CleanupRegistry}. */
+export interface CleanupOptions {
+  /**
+   * When another listener handles the signal (a CLI command winding down on Ctrl-C), leave the servers running
+   * and clean up at 'exit' instead: the command still has sessions to close and nodes to delete on them, and a
+   * server killed under it makes every one of those steps wait for a reconnect that never comes. Default false.
+   */
+  deferToSignalHandlers?: boolean;
+}
+
 /** A set of child processes and directories that are killed and removed when this process exits or is interrupted. */
 export class CleanupRegistry {
   readonly #children = new Set<ChildProcess>();
   readonly #dirs = new Set<string>();
+  readonly #defer: boolean;
   #installed = false;
   readonly #onExit = (): void => this.cleanUpNow();
   readonly #onSignal = (signal: NodeJS.Signals): void => {
+    if (this.#defer && process.listenerCount(signal) > 1) return;
     this.cleanUpNow();
     // With no other listener left for it, the re-raised signal takes its default action and ends the process.
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
+
+  constructor(options: CleanupOptions = {}) {
+    this.#defer = options.deferToSignalHandlers ?? false;
+  }
 
   /** Kills `child` with SIGKILL at exit unless it has exited before. */
   trackChild(child: ChildProcess): void {
@@ -91,3 +107,9 @@ export class CleanupRegistry {
 
 /** The registry the launcher uses when it is given none. */
 export const defaultCleanup = new CleanupRegistry();
+
+/**
+ * The registry of the CLI's throwaway servers: a command interrupted by a signal winds down against servers that
+ * still run (see CleanupOptions); they go when it is done, or at exit.
+ */
+export const cliCleanup = new CleanupRegistry({ deferToSignalHandlers: true });

@@ -1,4 +1,5 @@
 import { parseServerVersion } from '../four-letter-client.js';
+import { cliCleanup } from './cleanup.js';
 import type { LocalServer } from './server-process.js';
 import { startLocalServer, type LocalServerOptions } from './standalone.js';
 
@@ -31,7 +32,7 @@ export async function withServer<T>(
   opts: LocalServerOptions = {},
 ): Promise<T> {
   if (globals.server !== undefined) return fn({ connectString: globals.server, local: undefined, version: undefined });
-  const local = await startLocalServer({ purpose: 'cli', ...opts });
+  const local = await startLocalServer({ purpose: 'cli', cleanup: cliCleanup, ...opts });
   try {
     let version: string | undefined;
     try {

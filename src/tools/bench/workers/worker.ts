@@ -108,8 +108,8 @@ export async function runBenchWorker(opts: BenchWorkerOptions): Promise<WorkerOu
       floorSamples: 0,
       path: paths.lock,
       signal,
+      sessionTimeoutMs: spec.sessionTimeoutMs,
       hooks: {
-        sessionTimeoutMs: spec.sessionTimeoutMs,
         keepPath: true,
         beforeStart: async () => {
           status('connected; waiting at the barrier for the others');
