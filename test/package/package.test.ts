@@ -55,7 +55,7 @@ import * as node from 'zkwire/node';
 import { InterProcessReadWriteLock } from 'zkwire/recipes';
 import { ConversationDecoder, FrameDecoder, OpCode } from 'zkwire/protocol';
 import { startTraceProxy, type TraceRecord } from 'zkwire/tools';
-import { killSession, startFaultProxy, TestingCluster, TestingServer, ZooKeeperNotInstalledError, type FaultProxy } from 'zkwire/testing';
+import { InMemoryZooKeeper, killSession, startFaultProxy, TestingCluster, TestingServer, ZooKeeperNotInstalledError, type FaultProxy } from 'zkwire/testing';
 
 // connect and ZooKeeperClient exist in every entry, with interchangeable types.
 const fromRoot: (cs: string, o?: ClientOptions) => Promise<ZooKeeperClient> = connect;
@@ -80,7 +80,8 @@ export async function use(socketConnect: Parameters<typeof streamSocketTransport
   const server: TestingServer = await TestingServer.start({ tickTime: 500 });
   const proxy: FaultProxy = await startFaultProxy(server.connectString);
   await killSession(zk);
-  void [TestingCluster, ZooKeeperNotInstalledError, proxy];
+  await using memory = new InMemoryZooKeeper({ tickTime: 500 });
+  void [TestingCluster, ZooKeeperNotInstalledError, proxy, memory.connectString];
   void [fromPortable, fromNode, nodeAsPortable, portableAsNode, clientTypes, err, op, onRecord];
   await zk.close();
 }
@@ -108,11 +109,19 @@ const PORTABLE_CONSUMER = `
 import { connect, streamSocketTransport, InterProcessMutex, type ZooKeeperClient } from 'zkwire';
 import * as portable from 'zkwire/portable';
 import { FrameDecoder } from 'zkwire/protocol';
+import { InMemoryZooKeeper, killSession } from 'zkwire/testing';
 export async function open(socketConnect: Parameters<typeof streamSocketTransport>[0]): Promise<ZooKeeperClient> {
   const zk: portable.ZooKeeperClient = await connect('zk:2181', { transport: streamSocketTransport(socketConnect) });
   new InterProcessMutex(zk, '/locks/a');
   new FrameDecoder();
   return zk;
+}
+// zkwire/testing resolves to its portable part here (no node condition): the in-memory server and killSession.
+export async function inMemory(): Promise<void> {
+  await using server = new InMemoryZooKeeper();
+  await using zk = await connect(server.connectString, { transport: server.transport });
+  await killSession(zk);
+  server.advance(1000);
 }
 `;
 
