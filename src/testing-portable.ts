@@ -1,9 +1,9 @@
 /**
- * The portable part of `zkwire/testing`, what the entry gives workerd and browsers (the `workerd` and `default`
- * export conditions): the in-memory ZooKeeper and killSession, with no Node API. Node, Deno and Bun get the whole
- * kit from `src/testing.ts`, this included. See docs/testing.md.
+ * The portable part of `zkwire/testing`, what that entry gives workerd and browsers (its `workerd` and `browser`
+ * export conditions), and `zkwire/testing/portable` everywhere: the in-memory ZooKeeper and killSession, with no
+ * Node API. Node, Deno and Bun get the whole kit from `zkwire/testing`, this included. See docs/testing.md.
  *
- * @module zkwire/testing (portable)
+ * @module zkwire/testing/portable
  */
 
 export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';

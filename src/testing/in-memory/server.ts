@@ -224,6 +224,7 @@ export class InMemoryZooKeeper implements AsyncDisposable {
     return new Promise((resolve) => this.#queue.push(resolve));
   }
 
+  /** `close()`, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
