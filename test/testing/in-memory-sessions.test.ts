@@ -45,7 +45,7 @@ describe('sessions', () => {
     expect(server.sessionIds).toContain(zk.sessionId);
     const lost = next(zk, 'LOST');
     clock.advance(1);
-    expect((await lost).reason?.code).toBe('SESSIONEXPIRED');
+    expect(((await lost).reason as { code?: string } | undefined)?.code).toBe('SESSIONEXPIRED');
     expect(zk.state).toBe('expired');
     expect((await watch).type).toBe('NodeDeleted');
   });
