@@ -8,8 +8,10 @@
  * - {@link killSession}: expire a client's session on the server now, to test expiry handling deterministically.
  * - {@link startFaultProxy}: a frame-aware proxy that freezes, delays, drops replies and resets connections.
  *
- * Everything it starts is stopped when the process exits or is interrupted. An in-memory ZooKeeper is not there yet.
- * See docs/testing.md.
+ * - {@link InMemoryZooKeeper}: a standalone ZooKeeper in memory, speaking the real wire protocol through a Transport,
+ *   for tests with no Java and no sockets; also the whole of this entry under workerd and in browsers.
+ *
+ * Everything it starts is stopped when the process exits or is interrupted. See docs/testing.md.
  *
  * @module zkwire/testing
  */
@@ -18,6 +20,7 @@ export { TestingServer } from './testing/server.js';
 export type { TestingServerOptions } from './testing/options.js';
 export { TestingCluster, type ClusterMember, type TestingClusterOptions } from './testing/cluster.js';
 export { killSession, type KillSessionOptions } from './testing/kill-session.js';
+export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';
 export {
   startFaultProxy,
   type FaultProxy,

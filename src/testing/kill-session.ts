@@ -1,110 +1,21 @@
-/**
- * Expiring a client's session on the server, now, as Curator's `KillSession` does it: a second connection resumes
- * the session with its id and password, then closes it. The server ends the session (its ephemeral nodes go, its
- * watches fire), and the client learns of it on its own: the killer's handshake made the server close the client's
- * connection, and the client's next handshake is answered "expired".
- *
- * No proxy is needed in front of the client. The one race — the client reconnecting and resuming its session between
- * the killer's handshake and its close — is closed by repeating the kill until a handshake with the session's id is
- * itself answered expired, which proves the session is gone on the server; then it waits until the client has seen
- * the loss.
- */
+/** killSession for the Node entry: the killer connects with node:net unless told otherwise (kill-session-core.ts). */
 
 import type { ZooKeeperClient } from '../client.js';
-import type { ClientOptions } from '../client/types.js';
-import { clientError, isCode } from '../errors.js';
-import { ZooKeeperClient as NodeClient } from '../node.js';
-import { systemClock, type Clock } from '../session/clock.js';
 import type { StateChange } from '../session/state.js';
+import { nodeTransport } from '../transport/node.js';
+import { killSessionVia, type KillSessionOptions } from './kill-session-core.js';
 
-/** Options of {@link killSession}. */
-export interface KillSessionOptions {
-  /** The server the killer connects to (`host:port`); default the one the client is connected to now. */
-  server?: string | undefined;
-  /** How long the whole kill may take, the client's noticing included; default 30 s. Then it rejects with TIMEOUT. */
-  timeoutMs?: number | undefined;
-  /**
-   * Options for the killer's own connection: its transport, TLS or SASL settings, when the client needs them to
-   * reach the server (the session id, password and timeout are set by killSession).
-   */
-  clientOptions?: Omit<ClientOptions, 'sessionId' | 'sessionPassword' | 'renewSession'> | undefined;
-  /** Timers for the deadline; default the runtime's. */
-  clock?: Clock | undefined;
-}
+export type { KillSessionOptions };
 
 /**
  * Expires `client`'s current session on the server and resolves with the `LOST` change once `client` has seen it
  * (its `state` went to `expired`). A client that renews its session (the default) is already opening a new one
  * then: wait for it with `client.waitConnected()`. Its ephemeral nodes are gone from the server before this resolves.
+ * Works against a real server (the killer connects with node:net, or `options.clientOptions.transport`) and
+ * against an `InMemoryZooKeeper` (through its transport, found from the client's connect string).
  *
  * Rejects with a ZooKeeperError: `CLOSED` when the client has ended, `TIMEOUT` after `options.timeoutMs`.
  */
-export async function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<StateChange> {
-  const clock = options.clock ?? systemClock;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const deadline = new AbortController();
-  const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
-  let stopWatching = (): void => {};
-  try {
-    if (client.ended) throw clientError('CLOSED', 'the client has ended: it has no session to kill', { op: 'killSession' });
-    await client.waitConnected({ signal: deadline.signal });
-    const sessionId = client.sessionId;
-    const sessionPassword = client.sessionPassword;
-    const server = options.server ?? client.connectedServer;
-    if (server === undefined) throw clientError('CONNECTIONLOSS', 'the client is not connected to a server', { op: 'killSession' });
-    const lost = new Promise<StateChange>((resolve) => {
-      stopWatching = client.onStateChange((change) => {
-        if (change.event === 'LOST') resolve(change);
-      });
-    });
-    let seen: StateChange | undefined;
-    void lost.then((change) => (seen = change));
-    const killerOptions: ClientOptions = {
-      ...options.clientOptions,
-      sessionId,
-      sessionPassword,
-      renewSession: false,
-      sessionTimeoutMs: client.negotiatedTimeoutMs,
-      signal: deadline.signal,
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
-    };
-    // Each round either closes the session (then the next round proves it gone) or finds it gone already.
-    while (seen === undefined) {
-      let killer: ZooKeeperClient;
-      try {
-        killer = await NodeClient.connect(server, killerOptions);
-      } catch (error) {
-        if (isCode(error, 'SESSIONEXPIRED')) break;
-        throw error;
-      }
-      await killer.close();
-    }
-    return await raceDeadline(lost, deadline.signal);
-  } catch (error) {
-    if (deadline.signal.aborted) {
-      throw clientError('TIMEOUT', `the client did not see its session expire within ${timeoutMs} ms`, {
-        op: 'killSession',
-        cause: error,
-      });
-    }
-    throw error;
-  } finally {
-    stopWatching();
-    clock.clearTimeout(timer);
-  }
-}
-
-function raceDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      reject,
-    );
-  });
+export function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<StateChange> {
+  return killSessionVia(() => nodeTransport(), client, options);
 }

@@ -86,3 +86,20 @@ describe('the testing kit on every runtime', () => {
     });
   }
 });
+
+/** The in-memory ZooKeeper under each runtime, from `zkwire/testing`: no Java, no sockets, no permissions needed. */
+describe('the in-memory ZooKeeper on every runtime', () => {
+  const IN_MEMORY_VARIANTS: readonly { runtime: Runtime; flags: readonly string[] }[] = [
+    { runtime: 'node', flags: [] },
+    { runtime: 'deno', flags: ['run'] },
+    { runtime: 'bun', flags: [] },
+  ];
+  for (const { runtime, flags } of IN_MEMORY_VARIANTS) {
+    it(runtime, async () => {
+      const run = await runScript(runtime, [...flags, 'test/runtimes/in-memory-entry.js'], { cwd: project.dir, timeoutMs: 20_000 });
+      const output = run.output as { runtime: string; results: Record<string, unknown> };
+      expect(output.runtime.startsWith(`${runtime} `)).toBe(true);
+      expect(output.results).toEqual({ create: true, 'watch fires': true, 'ephemeral goes on expiry': true, mutex: true });
+    });
+  }
+});

@@ -10,6 +10,8 @@
 
 import { connect as socketConnect } from 'cloudflare:sockets';
 import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from '../../src/index.js';
+import { InMemoryZooKeeper } from '../../src/testing-portable.js';
+import { runInMemorySmoke } from './in-memory-smoke.js';
 import { runSmoke, type SmokeResults } from './smoke.js';
 
 const transport = streamSocketTransport(socketConnect);
@@ -42,6 +44,13 @@ export default {
       results['mutex'] = await mutexStep(connectString);
     } catch (err) {
       results['mutex'] = `threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+    }
+    try {
+      const inMemory = await runInMemorySmoke({ connect, InterProcessMutex, InMemoryZooKeeper });
+      const failed = Object.entries(inMemory).filter(([, outcome]) => outcome !== true);
+      results['in-memory'] = failed.length === 0 ? true : JSON.stringify(failed);
+    } catch (err) {
+      results['in-memory'] = `threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
     }
     const runtime = `workerd ${(globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? ''}`.trim();
     return new Response(JSON.stringify({ runtime, transport: 'stream-socket', results }), {

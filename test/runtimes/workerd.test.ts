@@ -1,7 +1,7 @@
 /**
  * workerd in the runtime matrix: the packed package, bundled into a Worker, talks to a real ZooKeeper through
  * `cloudflare:sockets` and the stream-socket transport, and passes the same smoke suite as Node, Deno and Bun
- * (runtimes.test.ts) plus a mutex acquire/release.
+ * (runtimes.test.ts) plus a mutex acquire/release and the in-memory ZooKeeper smoke (in-memory-smoke.ts).
  */
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { packAndInstall, type PackedPackage } from '../package/pack.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { prepareWorker, runWorkerd } from './workerd.js';
 
-const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close', 'mutex'];
+const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close', 'mutex', 'in-memory'];
 
 let pkg: PackedPackage;
 let workerDir: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(() => pkg?.remove());
 
-it('the smoke suite and a mutex pass inside workerd over cloudflare:sockets', async () => {
+it('the smoke suite, a mutex and the in-memory ZooKeeper pass inside workerd', async () => {
   const run = await runWorkerd(workerDir, connectString, 25_000);
   const { runtime, transport, results } = run.output as { runtime: string; transport: string; results: Record<string, unknown> };
   expect(runtime).toMatch(/^workerd/);

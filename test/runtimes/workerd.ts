@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import type { PackedPackage } from '../package/pack.js';
 import { REPO_ROOT } from './run-runtime.js';
 
-const WORKER_FILES = ['test/runtimes/workerd-worker.ts', 'test/runtimes/smoke.ts'];
+const WORKER_FILES = ['test/runtimes/workerd-worker.ts', 'test/runtimes/smoke.ts', 'test/runtimes/in-memory-smoke.ts'];
 
 function config(workerFile: string): string {
   return `using Workerd = import "/workerd/workerd.capnp";
@@ -52,6 +52,12 @@ export async function prepareWorker(pkg: PackedPackage): Promise<string> {
         setup(b) {
           b.onResolve({ filter: /\/src\/index\.js$/ }, async () => {
             const resolved = await b.resolve('zkwire', { kind: 'import-statement', resolveDir: pkg.consumer });
+            if (resolved.errors.length > 0) return { errors: resolved.errors };
+            return { path: resolved.path };
+          });
+          // The in-memory server: `zkwire/testing`, which resolves to its portable part under the workerd condition.
+          b.onResolve({ filter: /\/src\/testing-portable\.js$/ }, async () => {
+            const resolved = await b.resolve('zkwire/testing', { kind: 'import-statement', resolveDir: pkg.consumer });
             if (resolved.errors.length > 0) return { errors: resolved.errors };
             return { path: resolved.path };
           });
