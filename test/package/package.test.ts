@@ -31,10 +31,11 @@ const run = promisify(execFile);
  * at 494,292 bytes and 527 files once session renewal, the recipe foundation, `zkwire txnlog`/`snapshot` and the
  * interactive shell shipped (396,563 and 443 before them; 231 KB and 317 files before the recipes beyond locks, the
  * capture reader and `zkwire analyze`). Raised to 600,000 with the in-memory ZooKeeper (about 28 KB packed, 587,749
- * measured) and 613 files; files to 640.
+ * measured) and 613 files; files to 640. Raised to 680,000 bytes and 700 files with the lock bench's leader failover
+ * (`--ensemble`, about 13 KB) and its multi-process runs (`--processes`, `bench worker`): 631,166 bytes, 655 files.
  */
-const MAX_PACKED_BYTES = 600_000;
-const MAX_FILES = 640;
+const MAX_PACKED_BYTES = 680_000;
+const MAX_FILES = 700;
 /**
  * What an application of the client and the mutex ships, bundled from the installed package (minified, gzip -9): a
  * guard against creep, a little above today's 26.5 KB (25.3 KB before session renewal and the recipe foundation,
