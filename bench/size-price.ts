@@ -103,7 +103,7 @@ const withoutReadLabels: Edit = (source) => {
   return cut(source, ranges);
 };
 
-/** The less common client methods: those a client + mutex application need not call (docs/performance.md#size). */
+/** The less common client methods: those a client + mutex application need not call (docs/benchmarks.md#what-an-application-ships-npm-run-benchsize). */
 const UNCOMMON_METHODS = [
   'getACL',
   'setACL',

@@ -40,7 +40,7 @@ const MAX_FILES = 700;
  * What an application of the client and the mutex ships, bundled from the installed package (minified, gzip -9): a
  * guard against creep, a little above today's 26.5 KB (25.3 KB before session renewal and the recipe foundation,
  * which cost 1.2 KB between them). The figure, by area, and the 22 KB target live in `npm run bench:size` and
- * docs/performance.md#size.
+ * docs/benchmarks.md#what-an-application-ships-npm-run-benchsize.
  */
 const MAX_CLIENT_MUTEX_GZIP = 27 * 1024;
 
