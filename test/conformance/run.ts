@@ -64,10 +64,10 @@ export class ConformanceRun {
       };
       try {
         await body(context);
-        this.#passed++;
       } finally {
         await Promise.all(clients.map((c) => c.close()));
       }
+      this.#passed++;
     });
   };
 

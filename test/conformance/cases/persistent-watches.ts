@@ -4,8 +4,7 @@ import { expect } from 'vitest';
 import { codeOf } from '../../client/helpers.js';
 import { Op, type PersistentWatch, type WatchEvent } from '../../../src/node.js';
 import type { Topic } from '../suite.js';
-
-const event = (type: WatchEvent['type'], path: string): WatchEvent => ({ type, state: 'SyncConnected', path });
+import { event } from '../watch-event.js';
 
 /** The next `n` events of a persistent watch. */
 async function take(watch: PersistentWatch, n: number): Promise<(WatchEvent | undefined)[]> {

@@ -17,6 +17,19 @@ async function soleLeader(latches: readonly LeaderLatch[]): Promise<LeaderLatch>
   return latches.find((l) => l.hasLeadership())!;
 }
 
+/** One started latch per client on `path` (ids p0, p1, …); `await using` closes them all. */
+async function latchGroup(clients: readonly ZooKeeperClient[], path: string): Promise<{ latches: LeaderLatch[] } & AsyncDisposable> {
+  const latches = clients.map((client, i) => new LeaderLatch(client, path, { id: `p${i}` }));
+  const group = {
+    latches,
+    async [Symbol.asyncDispose]() {
+      await Promise.all(latches.map((l) => l.close().catch(() => undefined)));
+    },
+  };
+  await Promise.all(latches.map((l) => l.start()));
+  return group;
+}
+
 async function queued(client: ZooKeeperClient, path: string, n: number): Promise<void> {
   await eventually(async () => (await childrenOf(client, path)).length === n, 10_000, `${n} lock nodes`);
 }
@@ -72,52 +85,40 @@ export const recipeCases: Topic = {
     c('LeaderLatch: exactly one of three sessions leads, and all agree who', async (t) => {
       const clients = [await t.client(), await t.client(), await t.client()];
       const path = t.path();
-      const latches = clients.map((client, i) => new LeaderLatch(client, path, { id: `p${i}` }));
-      try {
-        await Promise.all(latches.map((l) => l.start()));
-        const leader = await soleLeader(latches);
-        const leaderId = (await leader.getLeader()).id;
-        expect(leaderId).toBe(`p${latches.indexOf(leader)}`);
-        for (const l of latches) expect((await l.getLeader()).id).toBe(leaderId);
-        expect((await latches[0]!.getParticipants()).length).toBe(3);
-      } finally {
-        await Promise.all(latches.map((l) => l.close()));
-      }
+      await using group = await latchGroup(clients, path);
+      const { latches } = group;
+      const leader = await soleLeader(latches);
+      const leaderId = (await leader.getLeader()).id;
+      expect(leaderId).toBe(`p${latches.indexOf(leader)}`);
+      for (const l of latches) expect((await l.getLeader()).id).toBe(leaderId);
+      expect((await latches[0]!.getParticipants()).length).toBe(3);
     });
 
     c('LeaderLatch: when the leader closes, another takes over', async (t) => {
       const clients = [await t.client(), await t.client()];
       const path = t.path();
-      const latches = clients.map((client, i) => new LeaderLatch(client, path, { id: `p${i}` }));
-      try {
-        await Promise.all(latches.map((l) => l.start()));
-        const leader = await soleLeader(latches);
-        await leader.close();
-        const next = latches.find((l) => l !== leader)!;
-        expect(await next.await({ timeoutMs: 10_000 })).toBe(true);
-      } finally {
-        await Promise.all(latches.map((l) => l.close().catch(() => undefined)));
-      }
+      await using group = await latchGroup(clients, path);
+      const { latches } = group;
+      const leader = await soleLeader(latches);
+      await leader.close();
+      const next = latches.find((l) => l !== leader)!;
+      expect(await next.await({ timeoutMs: 10_000 })).toBe(true);
     });
 
     c("LeaderLatch: the leader's session expiry hands leadership over; the old leader rejoins as a follower", async (t) => {
       const clients = [await t.client(), await t.client()];
       const path = t.path();
-      const latches = clients.map((client, i) => new LeaderLatch(client, path, { id: `p${i}` }));
-      try {
-        await Promise.all(latches.map((l) => l.start()));
-        const leader = await soleLeader(latches);
-        const leaderClient = clients[latches.indexOf(leader)]!;
-        await t.target.expire(leaderClient);
-        expect(leader.hasLeadership()).toBe(false);
-        const next = latches.find((l) => l !== leader)!;
-        expect(await next.await({ timeoutMs: 10_000 })).toBe(true);
-        await leaderClient.waitConnected();
-        await eventually(async () => (await childrenOf(leaderClient, path)).length === 2, 10_000, 'the old leader to rejoin');
-        expect(leader.hasLeadership()).toBe(false);
-      } finally {
-        await Promise.all(latches.map((l) => l.close().catch(() => undefined)));
-      }
+      await using group = await latchGroup(clients, path);
+      const { latches } = group;
+      const leader = await soleLeader(latches);
+      const leaderClient = clients[latches.indexOf(leader)]!;
+      await t.target.expire(leaderClient);
+      expect(leader.hasLeadership()).toBe(false);
+      const next = latches.find((l) => l !== leader)!;
+      expect(await next.await({ timeoutMs: 10_000 })).toBe(true);
+      await leaderClient.waitConnected();
+      await eventually(async () => (await childrenOf(leaderClient, path)).length === 2, 10_000, 'the old leader to rejoin');
+      expect(leader.hasLeadership()).toBe(false);
     });
 
     c('CuratorCache: loads the tree, then follows creates, changes and deletes in order', async (t) => {

@@ -5,10 +5,9 @@
 
 import { expect } from 'vitest';
 import { codeOf } from '../../client/helpers.js';
-import type { StateChange, WatchEvent } from '../../../src/node.js';
+import type { StateChange } from '../../../src/node.js';
 import type { Topic } from '../suite.js';
-
-const event = (type: WatchEvent['type'], path: string): WatchEvent => ({ type, state: 'SyncConnected', path });
+import { event } from '../watch-event.js';
 
 export const sessionCases: Topic = {
   title: 'sessions',

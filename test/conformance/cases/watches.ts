@@ -5,11 +5,10 @@
  */
 
 import { expect } from 'vitest';
-import type { WatchEvent } from '../../../src/node.js';
+import { codeOf } from '../../client/helpers.js';
 import { SettleOrder } from '../waits.js';
 import type { Topic } from '../suite.js';
-
-const event = (type: WatchEvent['type'], path: string): WatchEvent => ({ type, state: 'SyncConnected', path });
+import { event } from '../watch-event.js';
 
 export const watchCases: Topic = {
   title: 'one-shot watches',
@@ -176,6 +175,14 @@ export const watchCases: Topic = {
       await a.sync(root);
       await a.exists(root);
       expect(settled.order).toEqual([paths[2], paths[0], paths[1]]);
+    });
+
+    c('getData and getChildren of a missing node are NONODE and leave no watch', async (t) => {
+      const zk = await t.client();
+      const path = t.path();
+      expect(await codeOf(zk.getData(path, { watch: true }))).toBe('NONODE');
+      expect(await codeOf(zk.getChildren(path, { watch: true }))).toBe('NONODE');
+      expect(await zk.checkWatches(path, 'any')).toBe(false);
     });
 
     c('an exists watch on a missing node fires NodeCreated once, not again for the quick delete after', async (t) => {
