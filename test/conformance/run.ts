@@ -76,16 +76,21 @@ export class ConformanceRun {
     await this.#target?.close();
   }
 
+  /** The summary: `conformance: <target> — N of M passed`, then the known differences met, one a line. */
+  summary(): string[] {
+    const name = this.#target?.name ?? 'target that did not start';
+    const lines = [`conformance: ${name} — ${this.#passed} of ${this.#ran} passed`];
+    if (this.#differences.length > 0) {
+      lines.push(`  ${this.#differences.length} known difference(s), asserted as documented:`);
+      for (const d of this.#differences) lines.push(`  - ${d}`);
+    }
+    return lines;
+  }
+
   /** Prints the summary once every case of the run has finished (call inside the run's outermost describe). */
   reportAfterAll(): void {
     afterAll(() => {
-      const name = this.#target?.name ?? 'target that did not start';
-      const lines = [`conformance: ${name} — ${this.#passed} of ${this.#ran} passed`];
-      if (this.#differences.length > 0) {
-        lines.push(`  ${this.#differences.length} known difference(s), asserted as documented:`);
-        for (const d of this.#differences) lines.push(`  - ${d}`);
-      }
-      console.log(lines.join('\n'));
+      console.log(this.summary().join('\n'));
     });
   }
 }

@@ -146,6 +146,25 @@ export const aclCases: Topic = {
       expect((await zk.getACL(path)).stat.aversion).toBe(0);
     });
 
+    c('ACL entries add up: world may read, the digest user may do everything', async (t) => {
+      const [alice, bob] = [await t.client({ authInfo: [{ scheme: 'digest', auth: 'alice:secret' }] }), await t.client()];
+      const path = t.path();
+      await alice.create(path, 'v0', { acl: [...READ_ACL_UNSAFE, digestAcl('alice', 'secret')] });
+      expect(dec((await bob.getData(path)).data)).toBe('v0');
+      expect(await codeOf(bob.setData(path, 'bob'))).toBe('NOAUTH');
+      expect((await alice.setData(path, 'alice')).version).toBe(1);
+    });
+
+    c("a child does not inherit its parent's ACL", async (t) => {
+      const [alice, bob] = [await t.client({ authInfo: [{ scheme: 'digest', auth: 'alice:secret' }] }), await t.client()];
+      const path = t.path();
+      await alice.create(path, null, { acl: [digestAcl('alice', 'secret')] });
+      await alice.create(`${path}/open`, 'o');
+      expect((await bob.getACL(`${path}/open`)).acl).toEqual([...OPEN_ACL_UNSAFE]);
+      expect(dec((await bob.getData(`${path}/open`)).data)).toBe('o');
+      expect(await codeOf(bob.getChildren(path))).toBe('NOAUTH');
+    });
+
     c('whoAmI of an unauthenticated session is its ip identity', async (t) => {
       const zk = await t.client();
       expect(await zk.whoAmI()).toEqual([{ scheme: 'ip', user: '127.0.0.1' }]);

@@ -26,6 +26,15 @@ export const createModeCases: Topic = {
       expect((await a.exists(path))?.ephemeralOwner).toBe(a.sessionId);
     });
 
+    c("another session may change and delete an ephemeral; it then leaves its owner's list", async (t) => {
+      const [owner, other] = [await t.client(), await t.client()];
+      const path = t.path();
+      await owner.create(path, null, { mode: 'ephemeral' });
+      expect((await other.setData(path, 'x')).ephemeralOwner).toBe(owner.sessionId);
+      await other.delete(path);
+      expect(await owner.getEphemerals(path)).toEqual([]);
+    });
+
     c('sequential names take a 10-digit suffix counting from 0 under a fresh parent', async (t) => {
       const zk = await t.client();
       const root = t.path();

@@ -38,6 +38,17 @@ export const limitCases: Topic = {
       expect(await zk.exists(path)).toBeNull();
     });
 
+    c('a node with a thousand children lists and counts them all', async (t) => {
+      const zk = await t.client();
+      const root = t.path();
+      await zk.create(root);
+      const names = Array.from({ length: 1000 }, (_, i) => `child-with-a-longish-name-${i}`);
+      for (let i = 0; i < names.length; i += 250) await zk.multi(names.slice(i, i + 250).map((n) => Op.create(`${root}/${n}`)));
+      expect((await zk.getChildren(root)).sort()).toEqual([...names].sort());
+      expect((await zk.exists(root))?.numChildren).toBe(1000);
+      expect(await zk.getAllChildrenNumber(root)).toBe(1000);
+    });
+
     c('a chroot client: paths in and out are relative, the nodes live under the chroot', async (t) => {
       const plain = await t.client();
       const root = t.path();

@@ -163,6 +163,35 @@ export const persistentWatchCases: Topic = {
       expect(await zk.checkWatches(path, 'any')).toBe(false);
     });
 
+    c('a recursive watch sees a subtree deleted bottom-up, children before their parent', async (t) => {
+      const [a, b] = [await t.client(), await t.client()];
+      const root = t.path();
+      await b.mkdirp(`${root}/x/y`);
+      const watch = await a.addWatch(root, { mode: 'persistent-recursive' });
+      await b.deleteRecursive(root);
+      expect(await take(watch, 3)).toEqual([event('NodeDeleted', `${root}/x/y`), event('NodeDeleted', `${root}/x`), event('NodeDeleted', root)]);
+      await watch.close();
+    });
+
+    c('a persistent watch is a data and a child watch: removing data watches leaves its child half, any ends it', async (t) => {
+      const zk = await t.client();
+      const path = t.path();
+      await zk.create(path);
+      const watch = await zk.addWatch(path);
+      expect(await zk.checkWatches(path, 'data')).toBe(true);
+      expect(await zk.checkWatches(path, 'children')).toBe(true);
+      await zk.removeWatches(path, 'data');
+      expect(await zk.checkWatches(path, 'data')).toBe(false);
+      await zk.setData(path, 'x');
+      await zk.create(`${path}/kid`);
+      // the data change reached nobody: the first event is the child's
+      expect(await watch.next()).toEqual(event('NodeChildrenChanged', path));
+      await zk.removeWatches(path, 'any');
+      expect(await watch.next()).toEqual(event('PersistentWatchRemoved', path));
+      expect(await zk.checkWatches(path, 'any')).toBe(false);
+      await watch.close();
+    });
+
     c('closing a persistent watch removes it from the server; later changes reach nobody', async (t) => {
       const [a, b] = [await t.client(), await t.client()];
       const path = t.path();

@@ -177,6 +177,35 @@ export const watchCases: Topic = {
       expect(settled.order).toEqual([paths[2], paths[0], paths[1]]);
     });
 
+    c("a create fires the node's own watch before its parent's child watch; a delete likewise", async (t) => {
+      const [a, b] = [await t.client(), await t.client()];
+      const root = t.path();
+      await b.create(root);
+      const kid = `${root}/kid`;
+      const created = new SettleOrder();
+      created.track('node', (await a.exists(kid, { watch: true })).watch);
+      created.track('parent', (await a.getChildren(root, { watch: true })).watch);
+      await b.create(kid);
+      await a.sync(root);
+      expect(created.order).toEqual(['node', 'parent']);
+      const deleted = new SettleOrder();
+      deleted.track('parent', (await a.getChildren(root, { watch: true })).watch);
+      deleted.track('node', (await a.getData(kid, { watch: true })).watch);
+      await b.delete(kid);
+      await a.sync(root);
+      expect(deleted.order).toEqual(['node', 'parent']);
+    });
+
+    c('every session watching a node gets its own event', async (t) => {
+      const [a, b, w] = [await t.client(), await t.client(), await t.client()];
+      const path = t.path();
+      await w.create(path);
+      const [wa, wb] = [await a.getData(path, { watch: true }), await b.exists(path, { watch: true })];
+      await w.delete(path);
+      expect(await wa.watch).toEqual(event('NodeDeleted', path));
+      expect(await wb.watch).toEqual(event('NodeDeleted', path));
+    });
+
     c('getData and getChildren of a missing node are NONODE and leave no watch', async (t) => {
       const zk = await t.client();
       const path = t.path();
