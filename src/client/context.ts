@@ -4,7 +4,7 @@
  * ZooKeeperError, and turning a synchronous argument error into a rejected promise.
  */
 
-import { clientError, errorFromServer, ZooKeeperError } from '../errors.js';
+import { clientError, errorFromServer, isCode, ZooKeeperError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { OpCode } from '../protocol/opcodes.js';
 import type { RequestBodyByOp, ResponseBodyByOp } from '../protocol/ops.js';
@@ -113,10 +113,15 @@ export class ClientContext {
     if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply, ...abandoned });
     // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
     // bare `NONODE (getChildren /)` would hide.
+    // Only an error the op's own handler raises is renamed: some ops answer NONODE with a value (exists: null).
     const mapped = (reply: Reply): T => {
-      if (reply.err !== ErrorCode.NONODE) return onReply(reply);
-      const server = this.chroot.toServer(path);
-      throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
+      try {
+        return onReply(reply);
+      } catch (error) {
+        if (reply.err !== ErrorCode.NONODE || !isCode(error, 'NONODE')) throw error;
+        const server = this.chroot.toServer(path);
+        throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
+      }
     };
     return this.session.request({ opcode, body, op, path, signal, onReply: mapped, ...abandoned });
   }

@@ -28,6 +28,20 @@ describe('chroot', () => {
     await plain.deleteRecursive(root);
   });
 
+  it('answers exists of a missing node with null, with and without a watch (not NONODE)', async () => {
+    const root = uniquePath('chroot');
+    await using plain = await connectShared();
+    await plain.create(root);
+    await using zk = await connectShared({}, root);
+    expect(await zk.exists('/missing')).toBeNull();
+    const { stat, watch } = await zk.exists('/missing', { watch: true });
+    expect(stat).toBeNull();
+    await plain.create(`${root}/missing`);
+    expect(await watch).toEqual({ type: 'NodeCreated', state: 'SyncConnected', path: '/missing' });
+    expect(await codeOf(zk.getData('/none'))).toBe('NONODE');
+    await plain.deleteRecursive(root);
+  });
+
   it('refuses a bad chroot', async () => {
     expect(await codeOf(connectShared({}, '/a//b'))).toBe('BAD_ARGUMENT');
   });

@@ -10,14 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of modules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      // A file that failed to load has no tests but must still count as a failure.
-      if (module.state() === 'failed' && !module.children.size) failed++;
+      // A file that failed with no failed test (it did not load, or a beforeAll/afterAll hook threw) is a failure too.
+      if (module.state() === 'failed' && failedHere === 0) failedHere++;
+      failed += failedHere;
     }
     // Errors outside any test (unhandled rejections) fail the run too.
     failed += unhandledErrors.length;
