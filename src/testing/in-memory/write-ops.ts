@@ -60,7 +60,7 @@ export function create(ctx: WriteContext, opcode: number, req: CreateRequest, tt
   const parentPath = parentOf(path);
   const parent = existing(ctx, parentPath);
   checkAcl(parent.acl, Perms.CREATE, ctx.identities, ctx.superUser);
-  if (sequential) path += sequenceSuffix(parent.stat.cversion);
+  if (sequential) path += sequenceSuffix(parent.sequence);
   validPath(path);
   if (ctx.tree.get(path) !== undefined) fail('NODEEXISTS');
   if (sessionOwner(parent.stat.ephemeralOwner) !== undefined) fail('NOCHILDRENFOREPHEMERALS');

@@ -1,0 +1,4 @@
+import { defineConformance } from './suite.js';
+import { startInMemoryTarget } from './in-memory-target.js';
+
+defineConformance('in-memory', startInMemoryTarget);
