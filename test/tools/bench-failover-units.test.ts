@@ -1,6 +1,6 @@
 /**
  * The failover report's pure parts: the unavailability window from completion times, the fault options, and the
- * marker row under the sparklines. The real thing, on a real ensemble, is bench-failover.test.ts.
+ * marker row under the sparklines, and when a run goes on past its duration. The real thing, on a real ensemble, is bench-failover.test.ts.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { parseDurationMs, parseFaultSpec } from '../../src/tools/bench/failover/
 import type { FailoverReport, FaultReport } from '../../src/tools/bench/failover/report.js';
 import { windowsAround } from '../../src/tools/bench/failover/window.js';
 import { parseBenchArgs } from '../../src/cli/commands/bench.js';
+import { FaultObserver } from '../../src/tools/bench/failover/fault-observer.js';
+import type { ZooKeeperClient } from '../../src/client.js';
+import type { Lease } from '../../src/recipes/index.js';
 
 describe('windowsAround', () => {
   it('per session: from its last completion before the fault to its first after', () => {
@@ -73,5 +76,35 @@ describe('faultMarkerRow', () => {
     const marks = faultMarkerRow({ faults: [fault] } as FailoverReport, { binMs: 100, counts: new Array<number>(10).fill(1), perSec: [] });
     expect(marks).toStrictEqual({ row: '  ▲    △  ', legend: '▲ pause-leader 0.25 s △ lifted 0.72 s' });
     expect(faultMarkerRow({ faults: [] } as unknown as FailoverReport, { binMs: 100, counts: [1], perSec: [] })).toBeNull();
+  });
+});
+
+describe('FaultObserver.keepRunning: a run goes on past its duration until every session is back', () => {
+  const lease = { fencingToken: 1n, signal: new AbortController().signal } as unknown as Lease;
+  const clients = [0, 1].map(() => ({ onStateChange: () => () => {}, connectedServer: undefined }) as unknown as ZooKeeperClient);
+
+  it('is false without a fault, true while a session has not acquired since the last one, false once all have', () => {
+    const waiting: number[] = [];
+    const o = new FaultObserver({ onOvertime: (n) => waiting.push(n) });
+    o.sessionsOpened(clients);
+    o.contending(1000);
+    o.acquired(0, 1100, lease, 'exclusive');
+    o.acquired(1, 1150, lease, 'exclusive');
+    expect(o.keepRunning(4000)).toBe(false);
+    o.mark('mark', 'SIGUSR2', { atMs: 1200 });
+    o.acquired(0, 1500, lease, 'exclusive');
+    expect(o.keepRunning(4000)).toBe(true);
+    expect(waiting).toEqual([1]);
+    o.acquired(1, 4100, lease, 'exclusive');
+    expect(o.keepRunning(4200)).toBe(false);
+  });
+
+  it('lets go after maxOvertimeMs from the fault, so an ensemble that never comes back still ends the run', () => {
+    const o = new FaultObserver({ maxOvertimeMs: 5000 });
+    o.sessionsOpened(clients);
+    o.contending(0);
+    o.mark('mark', 'SIGUSR2', { atMs: 1000 });
+    expect(o.keepRunning(5999)).toBe(true);
+    expect(o.keepRunning(6001)).toBe(false);
   });
 });

@@ -359,9 +359,19 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     const end = durationS === undefined ? Infinity : start + durationS * 1000;
     const lastIntended = start + (scheduled - 1) * intervalMs;
     /** The intended start of the next acquisition, or undefined when the run is over. */
+    // Past the duration, an observer may keep the run going (until every session acquired after a fault); once it
+    // lets go, every session stops.
+    let overtime = true;
+    const inTime = (): boolean => {
+      const now = performance.now();
+      if (now < end) return true;
+      if (overtime && observer?.keepRunning?.(now) === true) return true;
+      overtime = false;
+      return false;
+    };
     const claim = (): number | undefined => {
       if (signal?.aborted === true) return undefined;
-      if (rate === undefined) return (iterations === undefined ? performance.now() < end : tickets++ < iterations) ? performance.now() : undefined;
+      if (rate === undefined) return (iterations === undefined ? inTime() : tickets++ < iterations) ? performance.now() : undefined;
       // Open loop: the schedule's next slot, unless the run's time is up (a run that fell behind stops here).
       if (tickets >= scheduled || performance.now() > lastIntended + LATE_START_GRACE_MS) return undefined;
       return start + tickets++ * intervalMs;

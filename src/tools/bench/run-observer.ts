@@ -20,6 +20,12 @@ export interface LockRunObserver {
   releasing(session: number, atMs: number, lease: Lease): void;
   /** An acquire or a release of `session` failed at `atMs`; the session waits for the promise, then goes on. */
   failed(session: number, atMs: number, phase: 'acquire' | 'release', error: unknown): Promise<void>;
+  /**
+   * Asked once the run's duration is up (closed loop): true keeps contention going, so a fault late in the run still
+   * gets its window measured instead of ending with sessions that have not acquired again. Once it says false, the
+   * run ends.
+   */
+  keepRunning?(nowMs: number): boolean;
   /** Contention is over (the floor's second half comes next): whatever a fault still holds is healed here. */
   contentionEnded(): Promise<void>;
 }

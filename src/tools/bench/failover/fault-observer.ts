@@ -54,9 +54,41 @@ export class FaultObserver implements LockRunObserver {
   readonly #onContending: (startMs: number) => void;
   readonly #onEnded: () => Promise<void>;
 
-  constructor(hooks: { onContending?: (startMs: number) => void; onContentionEnded?: () => Promise<void> } = {}) {
+  readonly #maxOvertimeMs: number;
+  readonly #onOvertime: (waitingFor: number) => void;
+  #overtimeTold = false;
+
+  constructor(
+    hooks: {
+      onContending?: (startMs: number) => void;
+      onContentionEnded?: () => Promise<void>;
+      /** How long after the last fault the run may go on past its duration (keepRunning); default 120 s. */
+      maxOvertimeMs?: number;
+      /** Told once when the run goes on past its duration, with the number of sessions it waits for. */
+      onOvertime?: (waitingFor: number) => void;
+    } = {},
+  ) {
     this.#onContending = hooks.onContending ?? (() => {});
     this.#onEnded = hooks.onContentionEnded ?? (() => Promise.resolve());
+    this.#maxOvertimeMs = hooks.maxOvertimeMs ?? 120_000;
+    this.#onOvertime = hooks.onOvertime ?? (() => {});
+  }
+
+  /**
+   * True while some session has not acquired since the last fault, for at most maxOvertimeMs after it: a window is
+   * measured to every session's first acquisition after the fault, and a run that ended before that would leave it
+   * unknown (a fault marked late, or a recovery slower than the rest of the run).
+   */
+  keepRunning(nowMs: number): boolean {
+    const last = this.#faults[this.#faults.length - 1];
+    if (last === undefined || this.#start === undefined || nowMs - last.at > this.#maxOvertimeMs) return false;
+    const at = last.at - this.#start;
+    const waiting = this.#bySession.filter((times) => (times[times.length - 1] ?? -1) <= at).length;
+    if (waiting > 0 && !this.#overtimeTold) {
+      this.#overtimeTold = true;
+      this.#onOvertime(waiting);
+    }
+    return waiting > 0;
   }
 
   /**

@@ -55,7 +55,13 @@ export async function runLockBenchWithFaults(opts: FaultRunOptions): Promise<Loc
     });
   };
 
+  // The longest a recovery may take on a sane ensemble is about a session timeout plus an election; this cap
+  // only stops a run whose ensemble never comes back.
+  const maxOvertimeMs = 2 * (lock.sessionTimeoutMs ?? 30_000) + 30_000;
   const observer = new FaultObserver({
+    maxOvertimeMs,
+    onOvertime: (waiting) =>
+      onFault(`duration over: going on until the ${waiting} session(s) not yet back since the last fault acquire again (at most ${secs(maxOvertimeMs)} after it)\n`),
     onContending: (startMs) => {
       if (ensemble === undefined) return;
       for (const spec of faults) {
