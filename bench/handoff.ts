@@ -17,6 +17,10 @@
  *            as the new holder's delete.
  * Rounds alternate floor, idle and loop, so a drifting machine shows in all three.
  *
+ * And the client's own JavaScript per hand-off, with no socket and no event-loop wake-up: the same idle hand-off on
+ * the in-memory ZooKeeper (zkwire/testing), timed from release() to the delete's write on the in-memory stream, and
+ * from the notification's delivery to the acquire's resolution.
+ *
  *   npm run bench:handoff -- [--server HOST:PORT] [--rounds N] [--samples N] [--json FILE]
  */
 
@@ -32,6 +36,8 @@ import { LatencyRecorder, roundedSummary, type LatencySummary } from '../src/too
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
 import { fmtUs, renderTable } from '../src/tools/bench/table.js';
 import { withServer } from '../src/tools/local-server/index.js';
+import { InMemoryZooKeeper } from '../src/testing/in-memory/server.js';
+import type { ByteStream, ByteStreamHandlers, Transport } from '../src/transport/types.js';
 
 const NOTIFICATION_XID = -1;
 
@@ -143,6 +149,64 @@ async function loopHandoffs(sides: readonly [Side, Side], n: number, into: Parts
   );
 }
 
+/**
+ * Frames of a chunk (length-prefixed), for the in-memory transport's taps: `at` gets each frame's offset. A frame
+ * cut across chunks is not seen, which costs a sample (never a wrong one).
+ */
+function eachFrame(chunk: Uint8Array, at: (view: DataView, offset: number) => void): void {
+  const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  for (let off = 0; off + 12 <= chunk.length; off += 4 + view.getInt32(off)) at(view, off);
+}
+
+/** A transport over the in-memory server's that stamps, per session, the frames FrameMarks looks for. */
+function tappedTransport(inner: Transport, marks: FrameMarks): Transport {
+  return {
+    async connect(endpoint, handlers: ByteStreamHandlers, options): Promise<ByteStream> {
+      const stream = await inner.connect(
+        endpoint,
+        {
+          onData: (chunk) => {
+            eachFrame(chunk, (v, off) => {
+              if (v.getInt32(off + 4) === NOTIFICATION_XID) marks.notifyIn ??= performance.now();
+            });
+            handlers.onData(chunk);
+          },
+          onClose: (error) => handlers.onClose(error),
+        },
+        options,
+      );
+      return {
+        write: (chunk) => {
+          const now = performance.now();
+          eachFrame(chunk, (v, off) => {
+            const op = v.getInt32(off + 8);
+            if (op === OpCode.delete) marks.deleteOut ??= now;
+            else if (op === OpCode.getData) marks.reads++;
+          });
+          stream.write(chunk);
+        },
+        close: () => stream.close(),
+      };
+    },
+  };
+}
+
+/** Idle hand-offs on the in-memory server: what the client's JavaScript costs, with no socket in the way. */
+async function jsHandoffs(n: number, into: Parts): Promise<void> {
+  await using server = new InMemoryZooKeeper();
+  const sides: Side[] = [];
+  for (let i = 0; i < 2; i++) {
+    const marks = new FrameMarks();
+    const client = await ZooKeeperClient.connect(server.connectString, { transport: tappedTransport(server.transport, marks) });
+    sides.push({ client, mutex: new InterProcessMutex(client, '/lock'), marks });
+  }
+  try {
+    await idleHandoffs([sides[0]!, sides[1]!], n, into);
+  } finally {
+    for (const s of sides) await s.client.close();
+  }
+}
+
 interface HandoffReport {
   server: string;
   rounds: number;
@@ -150,6 +214,8 @@ interface HandoffReport {
   floor: LatencySummary;
   idle: Record<keyof Parts, LatencySummary>;
   loop: Record<keyof Parts, LatencySummary>;
+  /** The idle hand-off on the in-memory server: the client's JavaScript alone. */
+  js: Record<keyof Parts, LatencySummary>;
 }
 
 function summarize(p: Parts): Record<keyof Parts, LatencySummary> {
@@ -180,6 +246,7 @@ function render(r: HandoffReport): string {
     ],
   );
   out += '(the parts are p50s of each part on its own; they need not add up to the p50 of the whole)\n';
+  out += `the client's own JavaScript per hand-off (the idle hand-off on the in-memory server, no socket): before ${fmtUs(r.js.before.p50)}, after ${fmtUs(r.js.after.p50)} (p50), ${ratio(r.js.before.p50 + r.js.after.p50)} of the floor\n`;
   return out;
 }
 
@@ -210,13 +277,16 @@ async function main(): Promise<void> {
       const floor = new LatencyRecorder();
       const idle = parts();
       const loop = parts();
+      const js = parts();
+      await jsHandoffs(200, parts());
       for (let round = 0; round < rounds; round++) {
         process.stderr.write(`  … round ${round + 1} of ${rounds}\n`);
         await floorHandoff(deleter, watcher, `${dir}/floor`, samples, floor, `r${round}`);
         await idleHandoffs(sides, samples, idle);
         await loopHandoffs(sides, samples, loop);
+        await jsHandoffs(samples, js);
       }
-      const report: HandoffReport = { server: connectString, rounds, samplesPerRound: samples, floor: roundedSummary(floor), idle: summarize(idle), loop: summarize(loop) };
+      const report: HandoffReport = { server: connectString, rounds, samplesPerRound: samples, floor: roundedSummary(floor), idle: summarize(idle), loop: summarize(loop), js: summarize(js) };
       process.stdout.write(render(report));
       const json = opt('--json');
       if (json !== undefined) {
