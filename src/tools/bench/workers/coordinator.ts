@@ -13,9 +13,8 @@ import { cpus } from 'node:os';
 import { ZooKeeperClient } from '../../../node.js';
 import { DistributedDoubleBarrier } from '../../../recipes/index.js';
 import { isCode } from '../../../errors.js';
-import type { LockKind } from '../contenders.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing } from '../floor.js';
-import { measureFloor, type FloorRecorders, type FloorSummaries, type LockReport } from '../lock-bench.js';
+import { measureFloor, type FloorRecorders, type FloorSummaries, type LockBenchOptions, type LockReport } from '../lock-bench.js';
 import { RawConnection } from '../raw-client.js';
 import { LatencyRecorder, roundedSummary } from '../recorder.js';
 import { firstEndpoint, serverInfo } from '../server-info.js';
@@ -26,17 +25,11 @@ import type { CrossProcessFencing, ProcessesReport, WorkerSummary } from './proc
 import { checkRunId, encodeSpec, runPaths, RUNS_ROOT, type RunPaths, type RunSpec } from './run-layout.js';
 import { decodeResult, type ReadResult } from './worker-result.js';
 
-export interface ProcessesBenchOptions {
-  connectString: string;
-  kind?: LockKind;
+/** The run's shape, as `bench lock` takes it, for the run as a whole (split between the workers). */
+export interface ProcessesBenchOptions
+  extends Pick<LockBenchOptions, 'connectString' | 'kind' | 'durationS' | 'iterations' | 'ratePerSec' | 'holdMs' | 'leases' | 'floorSamples'> {
   /** Sessions across all workers (at least one per worker). Default 4. */
   clients?: number;
-  durationS?: number;
-  iterations?: number;
-  ratePerSec?: number;
-  holdMs?: number;
-  leases?: number;
-  floorSamples?: number;
   /** Workers started on this machine. */
   processes: number;
   /** Workers to wait for that are started elsewhere (`zkwire bench worker --run ID`). Default 0. */
