@@ -20,15 +20,14 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { CreateMode } from '../../client/create-mode.js';
-import type { ChildrenWithStat, Stat } from '../../client/types.js';
+import type { Stat } from '../../client/types.js';
 import { isCode, isRetryable, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
 import { isConnected, isSessionRenewed, retryableOn } from './connection.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
-import { nextSequence, sequenceOfName } from './sequence.js';
-import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, nodeName, protectedPath } from './znode-names.js';
+import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
 
 export { joinPath, nodeName, parentPath } from './znode-names.js';
 export { sortSequential } from './sequence.js';
@@ -81,7 +80,7 @@ export async function childrenOrEmpty(client: ZooKeeperClient, path: string, sig
 export interface CreatedNode {
   readonly path: string;
   readonly stat: Stat;
-  /** The parent's children, our node among them, when asked for and a listing succeeded (see listedAround). */
+  /** The parent's children as listed right behind the create (when asked for and that listing succeeded). */
   readonly children: string[] | undefined;
 }
 
@@ -90,7 +89,7 @@ export interface ProtectedCreateOptions {
   /** Default `ephemeral-sequential`. */
   readonly mode?: CreateMode;
   readonly ttlMs?: number | undefined;
-  /** List the parent in the same write as the create, before and behind it (CreatedNode.children). */
+  /** List the parent in the same write as the create (CreatedNode.children). */
   readonly list?: boolean;
   /** Runs right after the create (and listing) are queued: what it queues leaves in the same write, behind them. */
   readonly alongside?: () => void;
@@ -167,18 +166,15 @@ export class NodeOps {
   ): Promise<CreatedNode | NotCreated> {
     const mode = options.mode ?? 'ephemeral-sequential';
     const ttl = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
-    // All queue synchronously, so they leave in one write and are answered in this order: a listing of the parent
-    // as it was just before our create, the create, a listing that includes our node (see listedAround).
-    const before = options.list === true ? this.client.getChildrenWithStat(dir, sig(signal)) : undefined;
-    before?.catch(() => undefined);
+    // Both queue synchronously, so they leave in the same write and are answered in this order: the listing
+    // includes our new node.
     const created = this.client.create(protectedPath(dir, protectedId, name), data, { mode, stat: true, ...ttl, ...sig(signal) });
-    const after = options.list === true ? this.client.getChildren(dir, sig(signal)) : undefined;
-    after?.catch(() => undefined);
+    const children = options.list === true ? this.client.getChildren(dir, sig(signal)) : undefined;
+    children?.catch(() => undefined);
     options.alongside?.();
     try {
       const node = await created;
-      const children = before === undefined ? undefined : await listedAround(node.path, before, after);
-      return { path: node.path, stat: node.stat, children };
+      return { path: node.path, stat: node.stat, children: await children?.catch(() => undefined) };
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
         // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may exist
@@ -328,22 +324,6 @@ export class NodeOps {
       if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
     }
   }
-}
-
-/**
- * The parent's children with our new node among them, as early as they can be known. The listing sent before the
- * create was answered first (one session's requests are answered in order); when our node got the sequence number
- * that listing foretold, nobody created a child in between, so that listing plus our node is exactly what a
- * listing after the create would show, nodes deleted meanwhile aside (a deleted node is found gone when read), and
- * an uncontended acquire is decided at the create's reply: one round trip, not a create and then a listing. Else
- * the listing sent behind the create, answered right after it, says it. Undefined when neither listing succeeded.
- */
-async function listedAround(ourPath: string, before: Promise<ChildrenWithStat>, after: Promise<string[]> | undefined): Promise<string[] | undefined> {
-  const listed = await before.catch(() => undefined);
-  const ours = nodeName(ourPath);
-  const next = listed === undefined ? undefined : nextSequence(listed.stat);
-  if (listed !== undefined && next !== undefined && sequenceOfName(ours) === next) return [...listed.children, ours];
-  return after?.catch(() => undefined);
 }
 
 /** Options of createProtectedSequential beyond the node itself. */

@@ -103,28 +103,3 @@ function startAfterWidestGap(ascending: readonly number[]): number {
 export function sortSequential(children: readonly string[], name: string): string[] {
   return sortLockChildren(children, [name]);
 }
-
-/** Below this a parent's cversion cannot have wrapped, and neither can the sequence numbers it tells of. */
-const SAFE_CVERSION = 2 ** 30;
-
-/**
- * The sequence number ZooKeeper gives the next sequential child of a parent listed with this Stat, told from the
- * listing alone, or undefined when it cannot be told. A child's create bumps the parent's cversion and its
- * numChildren; a child's delete bumps cversion and lowers numChildren; the sequence counts the creates alone (a
- * 3.8 server numbers the next child 0000000001 after one create and one delete, at cversion 2). So for a parent
- * made by a client (cversion and numChildren start at 0), the creates are (cversion + numChildren) / 2.
- *
- * What a caller may rely on is only this: when a create made right after the listing gets exactly this number, no
- * other child was created in between (every create takes the next number). A server that also counted deletes, or
- * a parent that did not start at 0, would make the figure too low, never too high, which only ever costs a match.
- */
-export function nextSequence(parent: { readonly cversion: number; readonly numChildren: number }): number | undefined {
-  const { cversion, numChildren } = parent;
-  if (cversion < 0 || cversion >= SAFE_CVERSION || numChildren < 0 || (cversion + numChildren) % 2 !== 0) return undefined;
-  return (cversion + numChildren) / 2;
-}
-
-/** The sequence number at the end of a sequential node's name (ZooKeeper's ten characters), or undefined. */
-export function sequenceOfName(name: string): number | undefined {
-  return parseSequence(name.slice(-10));
-}

@@ -4,8 +4,7 @@
  * the attempt's signal, or fail. Locks differ only in the name they create and the predicate they pass in.
  *
  * Where we go beyond Curator:
- *  - a listing, the create and a second listing are sent back to back, and an uncontended acquire is decided at
- *    the create's reply (NodeOps.tryCreateProtected, listedAround): one create round trip;
+ *  - the create and the first listing are sent back to back, so an uncontended acquire is one round trip;
  *  - the attempt's one signal (timeout and caller's abort folded together at the entry point) stops every step,
  *    the create and the waits for a connection included, and every exit path (timeout, abort, error) deletes our
  *    node and takes back the watch it left, so a given-up attempt leaves nothing on the server;
