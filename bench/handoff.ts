@@ -12,16 +12,19 @@
  * Two ways to hand off:
  *   idle   — the waiter is queued and its watches are armed before the holder releases: the server has nothing
  *            else to do when the delete arrives, as in the floor;
- *   loop   — two sessions loop acquire → release with no hold, as `npm run bench:lock` does: the old holder's next
- *            acquire (a create, a listing, the reads that arm its watches) reaches the server around the same time
- *            as the new holder's delete.
+ *   loop   — K sessions (--sessions, default 2) loop acquire → release with no hold, as `npm run bench:lock` does
+ *            with 8: the old holder's next acquire (a create, a listing, the reads that arm its watches) reaches the
+ *            server around the same time as the new holder's delete, and every waiter that watches the deleted node
+ *            is notified too.
  * Rounds alternate floor, idle and loop, so a drifting machine shows in all three.
  *
  * And the client's own JavaScript per hand-off, with no socket and no event-loop wake-up: the same idle hand-off on
  * the in-memory ZooKeeper (zkwire/testing), timed from release() to the delete's write on the in-memory stream, and
  * from the notification's delivery to the acquire's resolution.
  *
- *   npm run bench:handoff -- [--server HOST:PORT] [--rounds N] [--samples N] [--json FILE]
+ *   npm run bench:handoff -- [--server HOST:PORT] [--rounds N] [--samples N] [--sessions K] [--json FILE]
+ *
+ * --sessions K (default 2) sets how many sessions the closed loop has; the idle hand-off is always between two.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -41,28 +44,46 @@ import type { ByteStream, ByteStreamHandlers, Transport } from '../src/transport
 
 const NOTIFICATION_XID = -1;
 
-/** The first delete written and the first notification read since the last reset, per session. */
+const textDecoder = new TextDecoder();
+
+/** The path of the watch notification framed at `offset` (its length prefix) of `view`. */
+function notificationPath(view: DataView, offset: number): string {
+  // length, then the reply header (xid, zxid, err), then WatcherEvent { type, state, path }
+  const at = offset + 4 + 16 + 8;
+  const length = view.getInt32(at);
+  return textDecoder.decode(new Uint8Array(view.buffer, view.byteOffset + at + 4, Math.max(0, length)));
+}
+
+/**
+ * Per session: the first delete written since the last reset, and when each node's deletion was notified. By path,
+ * because with more than two sessions a waiter hears of other deletions too (a blocker it crossed off, its own node
+ * after its own release), and only the notification of the node that was handed off belongs to the hand-off.
+ */
 class FrameMarks {
   deleteOut: number | undefined;
-  notifyIn: number | undefined;
+  readonly notified = new Map<string, number>();
   /** getData requests written (a waiter arming its watches). */
   reads = 0;
 
-  readonly listener = (t: FrameTrace): void => {
-    const now = performance.now();
-    const view = new DataView(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength);
-    if (t.dir === 'c2s' && t.bytes.length >= 12) {
-      const op = view.getInt32(8);
+  /** A frame at `offset` of `view` was written (c2s) or read (s2c) at `now`. */
+  seen(dir: 'c2s' | 's2c', view: DataView, offset: number, now: number): void {
+    if (dir === 'c2s') {
+      const op = view.getInt32(offset + 8);
       if (op === OpCode.delete) this.deleteOut ??= now;
       else if (op === OpCode.getData) this.reads++;
-    } else if (t.dir === 's2c' && t.bytes.length >= 8 && view.getInt32(4) === NOTIFICATION_XID) {
-      this.notifyIn ??= now;
+    } else if (view.getInt32(offset + 4) === NOTIFICATION_XID) {
+      const path = notificationPath(view, offset);
+      if (!this.notified.has(path)) this.notified.set(path, now);
     }
+  }
+
+  readonly listener = (t: FrameTrace): void => {
+    if (t.bytes.length >= 12) this.seen(t.dir, new DataView(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength), 0, performance.now());
   };
 
   reset(): void {
     this.deleteOut = undefined;
-    this.notifyIn = undefined;
+    this.notified.clear();
   }
 }
 
@@ -75,10 +96,13 @@ interface Parts {
 
 const parts = (): Parts => ({ before: new LatencyRecorder(), server: new LatencyRecorder(), after: new LatencyRecorder(), total: new LatencyRecorder() });
 
-/** Records one hand-off from its four instants (ms); skipped when a frame was not seen (none so far). */
-function recordHandoff(into: Parts, releasedAt: number, holder: FrameMarks, waiter: FrameMarks, acquiredAt: number): void {
+/**
+ * Records one hand-off of `node` from its four instants (ms); skipped when a frame was not seen (a waiter that was
+ * still making its node when the holder released learns from its listing, with no notification).
+ */
+function recordHandoff(into: Parts, node: string, releasedAt: number, holder: FrameMarks, waiter: FrameMarks, acquiredAt: number): void {
   const out = holder.deleteOut;
-  const notified = waiter.notifyIn;
+  const notified = waiter.notified.get(node);
   if (out === undefined || notified === undefined) return;
   into.before.record((out - releasedAt) * 1000);
   into.server.record((notified - out) * 1000);
@@ -114,35 +138,37 @@ async function idleHandoffs(sides: readonly [Side, Side], n: number, into: Parts
     await w.client.exists('/');
     h.marks.reset();
     w.marks.reset();
+    const node = lease.node;
     const releasedAt = performance.now();
     const released = lease.release();
     lease = await waiting;
     const acquiredAt = performance.now();
     await released;
-    recordHandoff(into, releasedAt, h.marks, w.marks, acquiredAt);
+    recordHandoff(into, node, releasedAt, h.marks, w.marks, acquiredAt);
     holder = 1 - holder;
   }
   await lease.release();
 }
 
-/** Closed-loop hand-offs: both sessions loop acquire → release with no hold until n hand-offs were seen. */
-async function loopHandoffs(sides: readonly [Side, Side], n: number, into: Parts): Promise<void> {
+/**
+ * Closed-loop hand-offs: every session loops acquire → release with no hold until n hand-offs were seen. A
+ * hand-off is a release to the acquire of a session that was already waiting (as bench lock counts them).
+ */
+async function loopHandoffs(sides: readonly Side[], n: number, into: Parts): Promise<void> {
   let seen = 0;
-  let lastRelease: { at: number; by: number } | undefined;
+  let lastRelease: { at: number; by: number; node: string } | undefined;
   await Promise.all(
     sides.map(async (side, i) => {
-      const other = sides[1 - i] as Side;
       while (seen < n) {
         const t0 = performance.now();
         const lease = await side.mutex.acquire();
         const acquiredAt = performance.now();
         if (lastRelease !== undefined && lastRelease.by !== i && t0 < lastRelease.at) {
-          recordHandoff(into, lastRelease.at, other.marks, side.marks, acquiredAt);
+          recordHandoff(into, lastRelease.node, lastRelease.at, (sides[lastRelease.by] as Side).marks, side.marks, acquiredAt);
           seen++;
         }
-        side.marks.reset();
-        other.marks.reset();
-        lastRelease = { at: performance.now(), by: i };
+        for (const s of sides) s.marks.reset();
+        lastRelease = { at: performance.now(), by: i, node: lease.node };
         await lease.release();
       }
     }),
@@ -166,9 +192,8 @@ function tappedTransport(inner: Transport, marks: FrameMarks): Transport {
         endpoint,
         {
           onData: (chunk) => {
-            eachFrame(chunk, (v, off) => {
-              if (v.getInt32(off + 4) === NOTIFICATION_XID) marks.notifyIn ??= performance.now();
-            });
+            const now = performance.now();
+            eachFrame(chunk, (v, off) => marks.seen('s2c', v, off, now));
             handlers.onData(chunk);
           },
           onClose: (error) => handlers.onClose(error),
@@ -178,11 +203,7 @@ function tappedTransport(inner: Transport, marks: FrameMarks): Transport {
       return {
         write: (chunk) => {
           const now = performance.now();
-          eachFrame(chunk, (v, off) => {
-            const op = v.getInt32(off + 8);
-            if (op === OpCode.delete) marks.deleteOut ??= now;
-            else if (op === OpCode.getData) marks.reads++;
-          });
+          eachFrame(chunk, (v, off) => marks.seen('c2s', v, off, now));
           stream.write(chunk);
         },
         close: () => stream.close(),
@@ -211,6 +232,7 @@ interface HandoffReport {
   server: string;
   rounds: number;
   samplesPerRound: number;
+  loopSessions: number;
   floor: LatencySummary;
   idle: Record<keyof Parts, LatencySummary>;
   loop: Record<keyof Parts, LatencySummary>;
@@ -234,7 +256,7 @@ function render(r: HandoffReport): string {
     fmtUs(loop.p90),
     withRatio ? ratio(loop.p50) : '',
   ];
-  let out = `Hand-off, 2 sessions, ${r.rounds} rounds × ${r.samplesPerRound} of each, ZooKeeper at ${r.server}\n`;
+  let out = `Hand-off: idle between 2 sessions, loop among ${r.loopSessions}; ${r.rounds} rounds × ${r.samplesPerRound} of each, ZooKeeper at ${r.server}\n`;
   out += renderTable(
     ['part', 'idle p50', 'idle p90', 'idle / floor', 'loop p50', 'loop p90', 'loop / floor'],
     [
@@ -258,6 +280,7 @@ async function main(): Promise<void> {
   };
   const rounds = Number(opt('--rounds') ?? 3);
   const samples = Number(opt('--samples') ?? 400);
+  const loopSessions = Math.max(2, Number(opt('--sessions') ?? 2));
   const server = opt('--server');
   const io = { err: (t: string): void => void process.stderr.write(t) };
   await withServer(server === undefined ? {} : { server }, io, async ({ connectString }) => {
@@ -267,13 +290,15 @@ async function main(): Promise<void> {
     const { host, port } = firstEndpoint(connectString);
     const deleter = await RawConnection.open(host, port);
     const watcher = await RawConnection.open(host, port);
-    const sides = [await openSide(connectString, `${dir}/lock`), await openSide(connectString, `${dir}/lock`)] as const;
+    const all: Side[] = [];
+    for (let i = 0; i < loopSessions; i++) all.push(await openSide(connectString, `${dir}/lock`));
+    const sides = [all[0]!, all[1]!] as const;
     try {
       await admin.mkdirp(`${dir}/floor`, { containers: true });
       // Warm-up: JIT on both sides, the server's code paths for every request involved.
       await floorHandoff(deleter, watcher, `${dir}/floor`, 200, undefined, 'w');
       await idleHandoffs(sides, 100, parts());
-      await loopHandoffs(sides, 100, parts());
+      await loopHandoffs(all, 100, parts());
       const floor = new LatencyRecorder();
       const idle = parts();
       const loop = parts();
@@ -283,10 +308,10 @@ async function main(): Promise<void> {
         process.stderr.write(`  … round ${round + 1} of ${rounds}\n`);
         await floorHandoff(deleter, watcher, `${dir}/floor`, samples, floor, `r${round}`);
         await idleHandoffs(sides, samples, idle);
-        await loopHandoffs(sides, samples, loop);
+        await loopHandoffs(all, samples, loop);
         await jsHandoffs(samples, js);
       }
-      const report: HandoffReport = { server: connectString, rounds, samplesPerRound: samples, floor: roundedSummary(floor), idle: summarize(idle), loop: summarize(loop), js: summarize(js) };
+      const report: HandoffReport = { server: connectString, rounds, samplesPerRound: samples, loopSessions, floor: roundedSummary(floor), idle: summarize(idle), loop: summarize(loop), js: summarize(js) };
       process.stdout.write(render(report));
       const json = opt('--json');
       if (json !== undefined) {
@@ -296,7 +321,7 @@ async function main(): Promise<void> {
     } finally {
       await deleter.close();
       await watcher.close();
-      for (const s of sides) await s.client.close();
+      for (const s of all) await s.client.close();
       await admin.deleteRecursive(dir).catch(() => undefined);
       await admin.close();
     }
