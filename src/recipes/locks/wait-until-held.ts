@@ -160,11 +160,12 @@ export class WaitUntilHeld {
   /** Lists (or takes the create's listing) and asks the predicate: true when held; sets what to watch otherwise. */
   async #decideFromListing(): Promise<boolean> {
     const refresh = this.#ahead !== undefined && !this.#linkBroke;
-    if (!refresh) await this.#dropAll();
+    if (!refresh && this.#watching.size > 0) await this.#dropAll();
     const children = this.#firstChildren ?? (await this.#listOrGone());
     this.#firstChildren = undefined;
     const verdict = this.#opts.decide(children, this.#ourName, Number.POSITIVE_INFINITY);
-    if (verdict.acquired || 'missing' in verdict) await this.#dropAll();
+    // (nothing to take back on the first decision: an uncontended acquire resolves without another turn)
+    if ((verdict.acquired || 'missing' in verdict) && this.#watching.size > 0) await this.#dropAll();
     if (verdict.acquired) return true;
     if ('missing' in verdict) throw new OurNodeGone();
     const ahead = this.#linkBroke || verdict.blockers === undefined ? undefined : [...verdict.blockers];
