@@ -10,7 +10,7 @@ import type { MultiRequest, MultiResponse, SetWatches } from '../../protocol/ind
 import { connectRequestOf, connectResponseOf, notificationEvent, opReply, opRequest, type OpRequest } from '../../protocol/op-bodies.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
-import { roundMs } from './latency.js';
+import { roundMs } from '../figures/latency.js';
 import { leaderReports } from './leaders.js';
 import { LockTracker } from './locks.js';
 import { OpStats } from './op-stats.js';
@@ -85,6 +85,11 @@ export class Analyzer {
   add(ev: CaptureEvent): void {
     this.startUs ??= ev.timeUs;
     this.lastUs = Math.max(this.lastUs, ev.timeUs);
+    if (ev.type === 'bad-line') {
+      // Only a lenient JSON-lines source yields these (analyze reads strictly); a line that is no frame is a hole.
+      this.guardrails.add({ kind: 'undecodable', atMs: roundMs((ev.timeUs - this.startUs) / 1000), conn: ev.conn === null ? '?' : String(ev.conn), session: null, op: null, path: null, detail: `line ${ev.lineNo}: ${ev.error}` });
+      return;
+    }
     if (ev.type === 'close') {
       // A close for a connection already closed (or never seen) has nothing left to end.
       const known = this.conns.get(ev.conn.id);
