@@ -3,7 +3,8 @@
  * pipe (connections.ts), our own JSON-lines captures (jsonl-source.ts) or the decoding proxy's live traffic
  * (proxy-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
  * captured. Every sink reads it: `zkwire decode`'s JSON lines and --pretty lines (decode/printer.ts), --check
- * (decode/recheck.ts), `zkwire analyze` (analyze/analyzer.ts) and the proxy's summary (trace/summary.ts). A new
+ * (decode/recheck.ts), `zkwire analyze` (analyze/analyzer.ts), the proxy's summary (trace/summary.ts) and the
+ * JSON-lines capture writer of `zkwire trace --out` (jsonl-writer.ts). A new
  * capture format is a new source; a new report is a new sink; nothing is decoded twice.
  */
 
@@ -79,8 +80,11 @@ export interface GapEvent extends EventBase {
   readonly missingBytes: number | undefined;
   /** Human-readable cause, e.g. "segment missing", "cut by snaplen", "file truncated". */
   readonly reason: string;
-  /** Bytes that were seen but could not be framed (the proxy passes them through undecoded); none for a hole. */
-  readonly undecodedBytes?: number;
+  /**
+   * Bytes that were seen but could not be framed (the proxy passes them through undecoded): everything after a
+   * broken length prefix (`unframed`), or a partial frame at close (`incomplete-frame`). None for a hole.
+   */
+  readonly undecoded?: { readonly bytes: Uint8Array; readonly kind: 'unframed' | 'incomplete-frame' };
   /** More of a stretch already reported (the rest of a broken stream), not a new break. */
   readonly continues?: boolean;
 }

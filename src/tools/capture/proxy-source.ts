@@ -36,7 +36,7 @@ export class TraceEventAdapter {
             dir: rec.dir,
             missingBytes: undefined,
             reason: rec.error ?? `${rec.kind} bytes`,
-            undecodedBytes: rec.bytes.length,
+            undecoded: { bytes: rec.bytes, kind: rec.kind },
             continues: rec.error === undefined,
           },
         ];

@@ -1,6 +1,5 @@
 /** The tracing proxy behind `zkwire trace` (Node only): forwarding, live decoding, capture and summary. */
 
-export { CaptureFormatter } from './capture.js';
 export type { TraceClock } from './connection.js';
 export { clockTime, formatRecordJson, formatRecordText, formatSummaryText } from './format.js';
 export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './proxy.js';

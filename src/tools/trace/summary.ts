@@ -54,7 +54,7 @@ export class TraceSummarizer {
         this.connections++;
         return;
       case 'gap':
-        this.bytes[ev.dir] += ev.undecodedBytes ?? 0;
+        this.bytes[ev.dir] += ev.undecoded?.bytes.length ?? 0;
         if (ev.continues !== true) this.undecodable++;
         return;
       case 'frame':
