@@ -26,6 +26,8 @@ interface ConnState {
 
 export class CaptureEventPrinter {
   private readonly conns = new Map<string, ConnState>();
+  /** The session each connection is in, for the lines of events that carry none (gaps, close). */
+  private readonly lastSession = new Map<string, bigint>();
   private nextNum = 1;
   private seq = 0;
 
@@ -49,9 +51,11 @@ export class CaptureEventPrinter {
         return { ok: true, line: `${clockTime(e.timeUs / 1000)} #${c.num} open ${e.conn.client} → ${e.conn.server}${e.midStream ? ' (capture began mid-session)' : ''}` };
       case 'close': {
         this.conns.delete(e.conn.id);
+        const sessionId = this.lastSession.get(e.conn.id);
+        this.lastSession.delete(e.conn.id);
         if (!pretty || e.conn.lineConn !== undefined) return undefined;
         const why = e.reason === 'fin' ? 'closed' : e.reason === 'rst' ? 'reset' : 'still open at the end of the capture';
-        return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, this.lastSession.get(e.conn.id))} ${why}; c2s ${c.bytes.c2s} B, s2c ${c.bytes.s2c} B` };
+        return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, sessionId)} ${why}; c2s ${c.bytes.c2s} B, s2c ${c.bytes.s2c} B` };
       }
       case 'gap': {
         const seq = this.seq++;
@@ -70,9 +74,6 @@ export class CaptureEventPrinter {
         return e.line === undefined ? this.frame(e, c, checkError) : this.lineFrame(e, e.line, checkError);
     }
   }
-
-  /** The session each connection is in, for the lines of events that carry none (gaps, close). */
-  private readonly lastSession = new Map<string, bigint>();
 
   private frame(e: FrameEvent, c: ConnState, checkError: string | undefined): EventLine {
     const seq = this.seq++;
