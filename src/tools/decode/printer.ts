@@ -22,12 +22,12 @@ interface ConnState {
   /** 1-based, in the order connections appear (the `#n` of --pretty). */
   num: number;
   bytes: { c2s: number; s2c: number };
+  /** The session of its last frame, for the lines of events that carry none (gaps, close). */
+  sessionId: bigint | undefined;
 }
 
 export class CaptureEventPrinter {
   private readonly conns = new Map<string, ConnState>();
-  /** The session each connection is in, for the lines of events that carry none (gaps, close). */
-  private readonly lastSession = new Map<string, bigint>();
   private nextNum = 1;
   private seq = 0;
 
@@ -41,7 +41,7 @@ export class CaptureEventPrinter {
     if (e.type === 'bad-line') return this.badLine(e);
     let c = this.conns.get(e.conn.id);
     if (c === undefined) {
-      c = { num: this.nextNum++, bytes: { c2s: 0, s2c: 0 } };
+      c = { num: this.nextNum++, bytes: { c2s: 0, s2c: 0 }, sessionId: undefined };
       this.conns.set(e.conn.id, c);
     }
     const pretty = this.opts.pretty === true;
@@ -51,17 +51,15 @@ export class CaptureEventPrinter {
         return { ok: true, line: `${clockTime(e.timeUs / 1000)} #${c.num} open ${e.conn.client} → ${e.conn.server}${e.midStream ? ' (capture began mid-session)' : ''}` };
       case 'close': {
         this.conns.delete(e.conn.id);
-        const sessionId = this.lastSession.get(e.conn.id);
-        this.lastSession.delete(e.conn.id);
         if (!pretty || e.conn.lineConn !== undefined) return undefined;
         const why = e.reason === 'fin' ? 'closed' : e.reason === 'rst' ? 'reset' : 'still open at the end of the capture';
-        return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, sessionId)} ${why}; c2s ${c.bytes.c2s} B, s2c ${c.bytes.s2c} B` };
+        return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, c.sessionId)} ${why}; c2s ${c.bytes.c2s} B, s2c ${c.bytes.s2c} B` };
       }
       case 'gap': {
         const seq = this.seq++;
         if (pretty) {
           const n = e.missingBytes === undefined ? '' : `${e.missingBytes} B `;
-          return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, this.lastSession.get(e.conn.id))} ${arrow(e.dir)} GAP ${n}(${e.reason})` };
+          return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, c.sessionId)} ${arrow(e.dir)} GAP ${n}(${e.reason})` };
         }
         const json: { [key: string]: JsonValue } = { seq, conn: e.conn.id, client: e.conn.client, server: e.conn.server, time: isoMicros(e.timeUs), dir: e.dir, kind: 'gap' };
         json['missingBytes'] = e.missingBytes ?? null;
@@ -70,7 +68,7 @@ export class CaptureEventPrinter {
       }
       case 'frame':
         c.bytes[e.dir] += e.size;
-        if (e.sessionId !== undefined) this.lastSession.set(e.conn.id, e.sessionId);
+        if (e.sessionId !== undefined) c.sessionId = e.sessionId;
         return e.line === undefined ? this.frame(e, c, checkError) : this.lineFrame(e, e.line, checkError);
     }
   }
