@@ -3,7 +3,7 @@
 import { errName, hexEncode, toJsonValue, type DescribedFrame, type Direction, type JsonValue } from '../../protocol/index.js';
 
 /**
- * `{seq, conn, dir, kind, xid, opcode, op, zxid, err, errCode, decoded, trailing_hex}` (the fields the frame has).
+ * `{seq, conn, dir, kind, xid, opcode, op, zxid, err, decoded, trailing_hex, errCode}` (the fields the frame has).
  * `err` is ZooKeeper's name for the result (`OK`, `NONODE`, ...) and `errCode` its number; `decoded` keeps the
  * reply header's numeric `err`, as on the wire.
  */
@@ -13,12 +13,11 @@ export function frameJson(seq: JsonValue, conn: JsonValue, dir: Direction, f: De
   if (f.opcode !== undefined) out['opcode'] = f.opcode;
   if (f.op !== undefined) out['op'] = f.op;
   if (f.zxid !== undefined) out['zxid'] = f.zxid.toString();
-  if (f.err !== undefined) {
-    out['err'] = errName(f.err);
-    out['errCode'] = f.err;
-  }
+  if (f.err !== undefined) out['err'] = errName(f.err);
   out['decoded'] = toJsonValue(f.decoded);
   if (f.trailing !== undefined) out['trailing_hex'] = hexEncode(f.trailing);
+  // After the golden files' fields, where packet-capture lines have always had it.
+  if (f.err !== undefined) out['errCode'] = f.err;
   return out;
 }
 
