@@ -1,21 +1,29 @@
 /**
  * The session and the request → reply latency of one connection, from its frames in wire order: what every source
  * puts on its FrameEvents (`sessionId`, `latencyMs`), so no sink matches replies to requests again for that.
- * (The analyzer keeps its own pending requests: it needs their bodies, not only their times.)
+ * (The analyzer keeps its own pending requests: it needs their bodies, not only their times.) A client reusing an
+ * xid before its reply (overlapping pings) is matched oldest first.
  */
 
 import type { ConnectResponse, DescribedFrame } from '../../protocol/index.js';
 
-/** The handshake has no xid; its time is kept under a key no xid can take. */
-const CONNECT_KEY = Number.MIN_SAFE_INTEGER;
-/** Requests remembered per connection; past this a client that never gets answers stops being timed. */
+/** Requests remembered per connection; past this the oldest stop being timed (a client that never gets answers). */
 const MAX_PENDING = 100_000;
 
 export class RequestTimes {
   /** The session, once the ConnectResponse was seen. */
   sessionId: bigint | undefined;
-  /** Capture time of each unanswered request by xid; a FIFO per xid because pings (xid -2) may overlap. */
-  private readonly sent = new Map<number, number | number[]>();
+  private connectUs: number | undefined;
+  /**
+   * Unanswered requests in the order they were sent: xids and capture times side by side in [head, tail). ZooKeeper
+   * answers in request order (pings included), so a reply nearly always matches the oldest: a FIFO costs two array
+   * writes per request and an index bump per reply, where a map by xid cost a hash insert and delete per frame. The
+   * arrays keep their capacity when drained (a connection usually has one request out at a time).
+   */
+  private readonly xids: number[] = [];
+  private readonly times: number[] = [];
+  private head = 0;
+  private tail = 0;
 
   /**
    * Notes a frame captured at `timeUs`; returns the latency in ms of a reply (or ConnectResponse) to a request it
@@ -23,41 +31,53 @@ export class RequestTimes {
    */
   observe(f: DescribedFrame, timeUs: number): number | undefined {
     switch (f.kind) {
-      case 'connect-request':
-        this.remember(CONNECT_KEY, timeUs);
-        return undefined;
-      case 'connect-response':
-        if (f.error === undefined && f.decoded !== undefined) this.sessionId = (f.decoded as ConnectResponse).sessionId;
-        return this.since(CONNECT_KEY, timeUs);
       case 'request':
         if (f.xid !== undefined) this.remember(f.xid, timeUs);
         return undefined;
       case 'reply':
         return f.xid === undefined ? undefined : this.since(f.xid, timeUs);
+      case 'connect-request':
+        this.connectUs = timeUs;
+        return undefined;
+      case 'connect-response': {
+        if (f.error === undefined && f.decoded !== undefined) this.sessionId = (f.decoded as ConnectResponse).sessionId;
+        const sent = this.connectUs;
+        this.connectUs = undefined;
+        return sent === undefined ? undefined : (timeUs - sent) / 1000;
+      }
       default:
         return undefined;
     }
   }
 
-  private remember(key: number, timeUs: number): void {
-    const had = this.sent.get(key);
-    if (had === undefined) {
-      if (this.sent.size < MAX_PENDING) this.sent.set(key, timeUs);
-    } else if (typeof had === 'number') this.sent.set(key, [had, timeUs]);
-    else had.push(timeUs);
+  private remember(xid: number, timeUs: number): void {
+    if (this.tail - this.head >= MAX_PENDING) this.head++;
+    if (this.tail === this.xids.length && this.head > 0) {
+      // Full at the end with room at the front: move the live part down once (amortised by the doubling below).
+      this.xids.copyWithin(0, this.head, this.tail);
+      this.times.copyWithin(0, this.head, this.tail);
+      this.tail -= this.head;
+      this.head = 0;
+    }
+    this.xids[this.tail] = xid;
+    this.times[this.tail] = timeUs;
+    this.tail++;
   }
 
-  private since(key: number, timeUs: number): number | undefined {
-    const had = this.sent.get(key);
-    if (had === undefined) return undefined;
-    let start: number;
-    if (typeof had === 'number') {
-      start = had;
-      this.sent.delete(key);
-    } else {
-      start = had.shift()!;
-      if (had.length === 1) this.sent.set(key, had[0]!);
+  private since(xid: number, timeUs: number): number | undefined {
+    const xids = this.xids;
+    let i = this.head;
+    while (i < this.tail && xids[i] !== xid) i++;
+    if (i === this.tail) return undefined;
+    const sent = this.times[i]!;
+    if (i === this.head) this.head++;
+    else {
+      // Out of order (a reply whose request came later, or one lost in a gap): rare, so shifting will do.
+      xids.copyWithin(i, i + 1, this.tail);
+      this.times.copyWithin(i, i + 1, this.tail);
+      this.tail--;
     }
-    return (timeUs - start) / 1000;
+    if (this.head === this.tail) this.head = this.tail = 0;
+    return (timeUs - sent) / 1000;
   }
 }
