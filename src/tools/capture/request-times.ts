@@ -16,9 +16,9 @@ export class RequestTimes {
   private connectUs: number | undefined;
   /**
    * Unanswered requests in the order they were sent: xids and capture times side by side in [head, tail). ZooKeeper
-   * answers in request order (pings included), so a reply nearly always matches the oldest: a FIFO costs two array
-   * writes per request and an index bump per reply, where a map by xid cost a hash insert and delete per frame. The
-   * arrays keep their capacity when drained (a connection usually has one request out at a time).
+   * answers in request order (pings included), so a reply matches the oldest unless replies were lost: a FIFO costs
+   * two array writes per request and an index bump per reply, where a map by xid cost a hash insert and delete per
+   * frame. The arrays keep their capacity when drained (a connection usually has one request out at a time).
    */
   private readonly xids: number[] = [];
   private readonly times: number[] = [];
@@ -70,13 +70,9 @@ export class RequestTimes {
     while (i < this.tail && xids[i] !== xid) i++;
     if (i === this.tail) return undefined;
     const sent = this.times[i]!;
-    if (i === this.head) this.head++;
-    else {
-      // Out of order (a reply whose request came later, or one lost in a gap): rare, so shifting will do.
-      xids.copyWithin(i, i + 1, this.tail);
-      this.times.copyWithin(i, i + 1, this.tail);
-      this.tail--;
-    }
+    // The server answers in request order, so the requests before this one will get no reply: their replies were
+    // lost from the capture, or there never is one (a standalone check). Dropping them keeps every match O(1).
+    this.head = i + 1;
     if (this.head === this.tail) this.head = this.tail = 0;
     return (timeUs - sent) / 1000;
   }
