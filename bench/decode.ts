@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Analyzer } from '../src/tools/analyze/index.js';
 import { readCaptureEventBatches } from '../src/tools/capture/index.js';
 import { fmtMB, renderTable } from '../src/tools/bench/table.js';
-import { CaptureEventPrinter } from '../src/tools/decode-events.js';
+import { CaptureEventPrinter } from '../src/tools/decode/printer.js';
 import { writeBenchCapture } from './decode-capture-gen.js';
 
 const TARGET_MB_S = 50;

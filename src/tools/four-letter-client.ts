@@ -1,11 +1,13 @@
 /**
- * Four-letter words over a plain socket: send the four ASCII bytes, then read text until the
- * server closes the connection — that close is the only end-of-answer marker the protocol has. Used by `zkwire 4lw`,
- * by the local-server launcher's readiness probe (`srvr`), and through it by the test harness.
+ * Four-letter words from Node: the session's own exchange (session/four-letter-probe.ts) over the Node transport,
+ * rejecting with the reason instead of answering undefined. Used by `zkwire 4lw`, by the local-server launcher's
+ * readiness probe (`srvr`), and through it by the test harness; plus the parsers of the `srvr` answer they need.
  */
 
-import net from 'node:net';
 import { MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../session/clock.js';
+import { fourLetterExchange } from '../session/four-letter-probe.js';
+import { parseVersion } from '../session/server-version.js';
+import { nodeTransport } from '../transport/node.js';
 
 export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
 
@@ -13,36 +15,18 @@ export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
  * Sends `command` (exactly four lowercase letters) to host:port and resolves with the whole answer text. The deadline
  * runs on `clock` (a test that fakes the runtime's timers passes real ones).
  */
-export function fourLetterWord(
+export async function fourLetterWord(
   host: string,
   port: number,
   command: string,
   timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS,
   clock: Clock = systemClock,
 ): Promise<string> {
-  if (!/^[a-z]{4}$/.test(command)) return Promise.reject(new Error(`not a four-letter word: ${JSON.stringify(command)}`));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect({ host, port });
-    let failure: Error | undefined;
-    // One deadline for the whole exchange: a server that accepts but never answers (or never closes) must not hang us.
-    const timer = clock.setTimeout(() => {
-      failure = new Error(`${command} to ${host}:${port}: no complete answer within ${timeoutMs} ms`);
-      socket.destroy();
-      // Clamped to what runtime timers honour (about 24.8 days): longer would fire at once, and is as good as no limit.
-    }, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
-    // end() half-closes after the command: the server answers, then closes its side.
-    socket.on('connect', () => socket.end(command));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error) => {
-      failure ??= error;
-    });
-    socket.on('close', () => {
-      clock.clearTimeout(timer);
-      if (failure !== undefined) reject(failure);
-      else resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-  });
+  if (!/^[a-z]{4}$/.test(command)) throw new Error(`not a four-letter word: ${JSON.stringify(command)}`);
+  // Clamped to what runtime timers honour (about 24.8 days): longer would fire at once, and is as good as no limit.
+  const r = await fourLetterExchange(nodeTransport(), { host, port }, command, clock, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
+  if ('error' in r) throw r.error;
+  return r.text;
 }
 
 export type ServerMode = 'standalone' | 'leader' | 'follower' | 'observer' | 'read-only';
@@ -82,5 +66,5 @@ export async function probeServerMode(
 
 /** "3.8.0" from srvr's "Zookeeper version: 3.8.0-5a02a05eddb59aee6ac762f7ea82e92a68eb9c0f, built on ..." line. */
 export function parseServerVersion(srvr: string): string | undefined {
-  return /^Zookeeper version: ([^-,\s]+)/m.exec(srvr)?.[1];
+  return parseVersion(srvr)?.text;
 }

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
 import type { AnalysisReport, LeaderReport } from '../../src/tools/analyze/index.js';
-import { CaptureFormatter, startTraceProxy, type TraceProxy } from '../../src/tools/trace/index.js';
+import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
+import { startTraceProxy, type TraceProxy } from '../../src/tools/trace/index.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { eventually } from '../recipes/helpers.js';
 import { zkwire } from './cli-io.js';
@@ -30,12 +31,12 @@ beforeAll(async () => {
   const first = (await sharedServer()).connectString.split(',')[0]!;
   const colon = first.lastIndexOf(':');
   const capture: string[] = [];
-  const formatter = new CaptureFormatter();
+  const writer = new JsonLinesWriter();
   proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
-    onRecord: (r) => {
-      const line = formatter.line(r);
+    onEvent: (e) => {
+      const line = writer.line(e);
       if (line !== undefined) capture.push(line);
     },
   });

@@ -19,8 +19,9 @@ import { analyzeEvents, type AnalysisReport } from '../../src/tools/analyze/inde
 import { readCaptureEvents } from '../../src/tools/capture/index.js';
 import { renderReportHtml } from '../../src/tools/analyze/render-html.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-events.js';
-import { CaptureFormatter, startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
+import { preciseNowUs, TraceEventAdapter } from '../../src/tools/capture/proxy-source.js';
+import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
+import { startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { startCuratorPeer } from '../interop/curator-peer.js';
@@ -61,14 +62,16 @@ beforeAll(async () => {
   const colon = first.lastIndexOf(':');
   const upstream = { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) };
   const adapter = new TraceEventAdapter(preciseNowUs(performance.timeOrigin, () => performance.now()));
-  const formatter = new CaptureFormatter();
+  const writer = new JsonLinesWriter();
   proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream,
     onRecord: (r) => {
       records.push(r);
       events.push(...adapter.events(r));
-      const line = formatter.line(r);
+    },
+    onEvent: (e) => {
+      const line = writer.line(e);
       if (line !== undefined) capture.push(line);
     },
   });

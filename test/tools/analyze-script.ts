@@ -58,7 +58,7 @@ export class Conn {
   ) {}
 
   frame(dir: 'c2s' | 's2c', frame: DescribedFrame): void {
-    this.script.push({ type: 'frame', conn: this.conn, timeUs: this.script.time, dir, frame, size: 64 });
+    this.script.push({ type: 'frame', conn: this.conn, timeUs: this.script.time, dir, frame, size: 64, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined });
   }
 
   /** A request and, 1 ms later, its reply (`err` 0 unless given). */

@@ -225,7 +225,7 @@ describe('locks', () => {
     b.list(DIR, [name(nb)]);
     s.wait(1);
     const zxid = s.nextZxid();
-    s.push({ type: 'frame', conn, timeUs: s.time, dir: 's2c', size: 16, frame: { kind: 'reply', xid, opcode: OpCode.delete, op: 'delete', path: na, err: 0, zxid, decoded: { header: { xid, zxid, err: 0 } }, summary: '' } });
+    s.push({ type: 'frame', conn, timeUs: s.time, dir: 's2c', size: 16, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: { kind: 'reply', xid, opcode: OpCode.delete, op: 'delete', path: na, err: 0, zxid, decoded: { header: { xid, zxid, err: 0 } }, summary: '' } });
     s.wait(50);
     b.delete(nb);
     a.list(DIR, []);
@@ -281,8 +281,8 @@ describe('sessions', () => {
     // A third connection asks to resume; the server says the session is gone (timeout 0).
     s.push({ type: 'open', conn: { id: '9', client: 'c', server: 's' }, timeUs: s.time, midStream: false });
     const conn = { id: '9', client: 'c', server: 's' };
-    s.push({ type: 'frame', conn, timeUs: s.time, dir: 'c2s', size: 48, frame: { kind: 'connect-request', decoded: { protocolVersion: 0, lastZxidSeen: 0n, timeOut: 6000, sessionId: 0xabcn, passwd: null }, summary: '' } });
-    s.push({ type: 'frame', conn, timeUs: s.time + 500, dir: 's2c', size: 40, frame: { kind: 'connect-response', decoded: { protocolVersion: 0, timeOut: 0, sessionId: 0n, passwd: null }, summary: '' } });
+    s.push({ type: 'frame', conn, timeUs: s.time, dir: 'c2s', size: 48, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: { kind: 'connect-request', decoded: { protocolVersion: 0, lastZxidSeen: 0n, timeOut: 6000, sessionId: 0xabcn, passwd: null }, summary: '' } });
+    s.push({ type: 'frame', conn, timeUs: s.time + 500, dir: 's2c', size: 40, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: { kind: 'connect-response', decoded: { protocolVersion: 0, timeOut: 0, sessionId: 0n, passwd: null }, summary: '' } });
     const r = await analyzeEvents(s.events);
     expect(r.sessions).toHaveLength(1);
     expect(r.connections).toBe(3);
@@ -367,9 +367,9 @@ describe('guardrails', () => {
     const conn = a.conn;
     const t = (): number => s.time;
     const req = (xid: number, path: string): void =>
-      s.push({ type: 'frame', conn, timeUs: t(), dir: 'c2s', size: 30, frame: { kind: 'request', xid, opcode: 4, op: 'getData', path, decoded: { header: { xid, type: 4 }, body: { path, watch: false } }, summary: '' } });
+      s.push({ type: 'frame', conn, timeUs: t(), dir: 'c2s', size: 30, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: { kind: 'request', xid, opcode: 4, op: 'getData', path, decoded: { header: { xid, type: 4 }, body: { path, watch: false } }, summary: '' } });
     const rep = (xid: number, path: string): void =>
-      s.push({ type: 'frame', conn, timeUs: t(), dir: 's2c', size: 30, frame: { kind: 'reply', xid, opcode: 4, op: 'getData', path, err: -101, zxid: 1n, decoded: { header: { xid, zxid: 1n, err: -101 } }, summary: '' } });
+      s.push({ type: 'frame', conn, timeUs: t(), dir: 's2c', size: 30, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: { kind: 'reply', xid, opcode: 4, op: 'getData', path, err: -101, zxid: 1n, decoded: { header: { xid, zxid: 1n, err: -101 } }, summary: '' } });
     req(1, '/x');
     req(2, '/y');
     req(3, '/never');

@@ -65,7 +65,7 @@ it('names the client address of every create, change and delete of a node, and m
   let seen: string[] = [];
   try {
     await untilCaptured(pcap, [port], (evs) => {
-      seen = evs.map((e) => (e.type === 'frame' ? `${e.conn.client} ${e.frame.kind} ${e.frame.op ?? ''}` : `${e.conn.client} ${e.type}`));
+      seen = evs.map((e) => (e.type === 'frame' ? `${e.conn.client} ${e.frame.kind} ${e.frame.op ?? ''}` : e.type === 'bad-line' ? `line ${e.lineNo}` : `${e.conn.client} ${e.type}`));
       return evs.filter((e) => e.type === 'frame' && e.frame.kind === 'reply' && e.frame.op === 'closeSession').length === 2;
     }, AbortSignal.timeout(15_000));
   } catch (e) {

@@ -4,12 +4,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CaptureDecoder, decodeCapture, type DecodeResult } from '../../src/tools/decode.js';
+import { decodeCapture } from '../../src/tools/decode/index.js';
+import type { JsonValue } from '../../src/protocol/index.js';
+
+interface DecodeResult {
+  ok: boolean;
+  line: string;
+  json: { [key: string]: JsonValue };
+}
 import { GOLDEN_DIR, goldenFiles, isRoundTripFrame, loadGolden } from '../protocol/golden.js';
 
 async function run(lines: string[], opts: { check?: boolean; pretty?: boolean } = {}): Promise<DecodeResult[]> {
   const out: DecodeResult[] = [];
-  for await (const r of decodeCapture(lines, opts)) out.push(r);
+  for await (const r of decodeCapture([lines.map((l) => `${l}\n`).join('')], opts)) {
+    if (r.event.type !== 'frame' && r.event.type !== 'bad-line') continue;
+    // The JSON object of the line; --pretty lines are read with the JSON of the same capture.
+    out.push({ ok: r.ok, line: r.line, json: opts.pretty === true ? {} : (JSON.parse(r.line) as { [key: string]: JsonValue }) });
+  }
   return out;
 }
 
@@ -85,22 +96,21 @@ describe('decode on hand-made lines', () => {
     expect(results.map((r) => r.json['seq'])).toStrictEqual([0, 1, 2]);
   });
 
-  it('--check reports a frame that does not re-encode to the same bytes', () => {
+  it('--check reports a frame that does not re-encode to the same bytes', async () => {
     // A boolean written as 0x02: Java reads it as true, we re-encode 0x01.
-    const d = new CaptureDecoder({ check: true });
-    d.decodeLine(line({ dir: 'c2s', hex: CONNECT }));
-    const r = d.decodeLine(line({ dir: 'c2s', hex: '0000000f0000000100000003000000022f6102' }))!;
-    expect(r.ok).toBe(false);
-    expect(String(r.json['check_error'])).toMatch(/differ from the original 19 at offset 18/);
-    const plain = new CaptureDecoder();
-    plain.decodeLine(line({ dir: 'c2s', hex: CONNECT }));
-    expect(plain.decodeLine(line({ dir: 'c2s', hex: '0000000f0000000100000003000000022f6102' }))!.ok).toBe(true);
+    const input = [line({ dir: 'c2s', hex: CONNECT }), line({ dir: 'c2s', hex: '0000000f0000000100000003000000022f6102' })];
+    const [, r] = await run(input, { check: true });
+    expect(r!.ok).toBe(false);
+    expect(String(r!.json['check_error'])).toMatch(/differ from the original 19 at offset 18/);
+    const [, plain] = await run(input);
+    expect(plain!.ok).toBe(true);
   });
 
   it('--pretty prints time, conn, direction, xid, op, path and error name', async () => {
     const file = readFileSync(join(GOLDEN_DIR, 'errors.jsonl'), 'utf8').split('\n');
+    const json = await run(file);
     const results = await run(file, { pretty: true });
-    const nonode = results.find((r) => r.json['err'] === -101)!;
+    const nonode = results[json.findIndex((r) => r.json['err'] === 'NONODE' && r.json['errCode'] === -101)]!;
     expect(nonode.line).toMatch(/^\s*\d+\.\d{3} #\d+ s2c ← xid=\d+\s+\S+ \/\S+ NONODE zxid=0x[0-9a-f]+$/);
   });
 });

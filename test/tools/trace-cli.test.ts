@@ -72,8 +72,9 @@ describe('zkwire trace (built CLI)', () => {
       const replay = spawnSync(process.execPath, [main, 'decode', '--check', out], { encoding: 'utf8' });
       expect(replay.stderr).toBe('');
       expect(replay.status).toBe(0);
-      const decoded = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { op?: string; err?: number });
-      expect(decoded.filter((d) => d.op === 'create').map((d) => d.err ?? null)).toEqual([null, 0, null, -110]);
+      const decoded = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as { op?: string; err?: string; errCode?: number });
+      expect(decoded.filter((d) => d.op === 'create').map((d) => d.err ?? null)).toEqual([null, 'OK', null, 'NODEEXISTS']);
+      expect(decoded.filter((d) => d.op === 'create').map((d) => d.errCode ?? null)).toEqual([null, 0, null, -110]);
     } finally {
       child.kill('SIGKILL');
       fs.rmSync(join(out, '..'), { recursive: true, force: true });

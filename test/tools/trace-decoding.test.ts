@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
 import { FrameCutter } from '../../src/tools/trace/frame-cutter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
-import { formatRecordJson, formatRecordText, formatSummaryText, LatencyHistogram, TraceStats, type TraceRecord } from '../../src/tools/trace/index.js';
+import { TraceEventAdapter } from '../../src/tools/capture/proxy-source.js';
+import { LatencyHistogram } from '../../src/tools/figures/latency-histogram.js';
+import { formatRecordJson, formatRecordText, formatSummaryText, TraceSummarizer, type TraceRecord } from '../../src/tools/trace/index.js';
 import { goldenFiles, loadGolden } from '../protocol/golden.js';
 import { hex } from './trace-helpers.js';
 
@@ -92,8 +94,16 @@ describe('TracedConnection over the golden captures', () => {
   });
 
   it('summarizes per op with ordered percentiles, and names errors', () => {
-    const stats = new TraceStats();
-    for (const r of traceGolden('errors.jsonl', 3)) stats.add(r);
+    const stats = new TraceSummarizer();
+    let us = 0;
+    const adapter = new TraceEventAdapter(() => (us += 1000));
+    const opened = new Set<number>();
+    for (const r of traceGolden('errors.jsonl', 3)) {
+      // The records of a TracedConnection start after the proxy's open record, which the adapter needs.
+      if (!opened.has(r.conn)) for (const e of adapter.events({ type: 'open', conn: r.conn, time: r.time, client: 'client:1', upstream: 'server:2181' })) stats.add(e);
+      opened.add(r.conn);
+      for (const e of adapter.events(r)) stats.add(e);
+    }
     const s = stats.summary();
     expect(Object.keys(s.errors).sort()).toEqual(['BADVERSION', 'INVALIDACL', 'NODEEXISTS', 'NONODE', 'NOTEMPTY']);
     const total = Object.values(s.ops).reduce((n, o) => n + Object.values(o.errors).reduce((a, b) => a + b, 0), 0);

@@ -1,6 +1,7 @@
 /** Shared by the trace tests: a tracing proxy in front of a server, with every record and capture line kept. */
 
-import { CaptureFormatter, startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
+import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
+import { startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
 
 export interface Traced {
   proxy: TraceProxy;
@@ -12,14 +13,14 @@ export interface Traced {
 export async function traceTo(upstream: { host: string; port: number }, maxFrameSize?: number): Promise<Traced> {
   const records: TraceRecord[] = [];
   const capture: string[] = [];
-  const formatter = new CaptureFormatter();
+  const writer = new JsonLinesWriter();
   const proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream,
     ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
-    onRecord: (r) => {
-      records.push(r);
-      const line = formatter.line(r);
+    onRecord: (r) => records.push(r),
+    onEvent: (e) => {
+      const line = writer.line(e);
       if (line !== undefined) capture.push(line);
     },
   });

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { fourLetterWord } from '../../src/tools/four-letter-client.js';
-import { decodeCapture } from '../../src/tools/decode.js';
+import { decodeCapture } from '../../src/tools/decode/index.js';
 import { freePort } from '../../src/tools/local-server/free-port.js';
 import type { CloseRecord, FrameRecord, RawRecord, TraceRecord } from '../../src/tools/trace/index.js';
 import { connectRequestFrame, createFrame, existsFrame, pingFrame, readConnectResponse, readReplyHeader } from '../harness/hand-frames.js';
@@ -50,7 +50,9 @@ function truncatedGetDataFrame(xid: number): Uint8Array {
 
 async function replay(capture: readonly string[]): Promise<{ ok: boolean; line: string }[]> {
   const out: { ok: boolean; line: string }[] = [];
-  for await (const r of decodeCapture(capture, { check: true })) out.push({ ok: r.ok, line: r.line });
+  for await (const r of decodeCapture([capture.map((l) => `${l}\n`).join('')], { check: true })) {
+    if (r.event.type === 'frame' || r.event.type === 'bad-line') out.push({ ok: r.ok, line: r.line });
+  }
   return out;
 }
 

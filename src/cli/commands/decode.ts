@@ -1,16 +1,13 @@
 /**
- * `zkwire decode FILE|-`: the conversation decoder over a capture — our JSON-lines captures (src/tools/decode.ts) or
- * a pcap/pcapng packet capture (src/tools/capture, printed by src/tools/decode-events.ts), told apart by their first
- * bytes.
+ * `zkwire decode FILE|-`: any capture (pcap, pcapng or our JSON lines, told apart by their first bytes) through the one
+ * pipeline: src/tools/capture yields the events, src/tools/decode prints them (and re-encodes them with --check).
  */
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
-import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, detectCaptureFormat, readCaptureEventBatches } from '../../tools/capture/index.js';
-import { decodeCapture, type DecodeOptions } from '../../tools/decode.js';
-import { CaptureEventPrinter } from '../../tools/decode-events.js';
+import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEventBatches } from '../../tools/capture/index.js';
+import { CaptureEventPrinter } from '../../tools/decode/printer.js';
+import { FrameRecheck } from '../../tools/decode/recheck.js';
 import type { CliIo, Command } from '../types.js';
 import { parseCommandArgs, usageError } from './node-client.js';
 
@@ -23,65 +20,35 @@ Decodes a capture of ZooKeeper traffic, from a file or standard input ("-"):
     prefix), optionally "conn" (default 1) and "seq" -- the format of the golden captures and of trace --out.
 The format is recognised by its first bytes.
 
-Prints one JSON line per frame (seq, conn, dir, kind, xid, opcode, op, decoded, ...), or {seq, conn, dir, error}
-for a frame that cannot be decoded; decoding continues with the next one. Packet captures add "client" and
-"server" (ip:port, IPv6 in brackets), "time" (the capture timestamp, ISO-8601 with microseconds), replies carry
-the op and path of their request, "err" by name (and "errCode"), and "latencyMs"; bytes missing from the capture
+Prints one JSON line per frame (seq, conn, dir, kind, xid, opcode, op, zxid, "err" by name and "errCode" its
+number, decoded, ...), or {seq, conn, dir, error} for a frame that cannot be decoded; decoding continues with the
+next one. Packet captures add "client" and "server" (ip:port, IPv6 in brackets), "time" (the capture timestamp,
+ISO-8601 with microseconds), the request's "path" on replies, and "latencyMs"; bytes missing from the capture
 come out as {"kind": "gap", "missingBytes", "reason"} lines, and a reply whose request is not in the capture as
-"unmatched": true with its header. Each FILE is decoded independently.
+"unmatched": true with its header. JSON-lines captures keep their own seq and conn. Each FILE is decoded
+independently.
 
 Options:
   --port P   a server port (repeatable; default ${DEFAULT_ZOOKEEPER_PORT}): connections to it are decoded, others ignored
   --pretty   one human-readable line per frame (the lines zkwire trace prints) instead of JSON
   --follow   write every line as soon as its frame is complete (for a live pipe from tcpdump -U)
-  --check    JSON-lines captures: re-encode every decoded frame and report frames whose bytes differ
+  --check    re-encode every decoded frame and report those whose bytes differ ("check_error")
   --help     this text
 
 Exit status: 0 if every frame decoded (and re-encoded identically with --check), 1 otherwise or when a capture is
 corrupt or cannot be read, 2 on usage errors.
 `;
 
-interface Options extends DecodeOptions {
+interface Options {
   ports: number[];
   follow: boolean;
+  check: boolean;
+  pretty: boolean;
 }
 
 async function* bytesOf(source: AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
   const encoder = new TextEncoder();
   for await (const chunk of source) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-}
-
-/** The first chunks until four bytes are known (or the input ends), and an iterable that replays them. */
-async function peek(source: AsyncIterable<Uint8Array>): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
-  const it = source[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
-  let have = 0;
-  let done = false;
-  while (have < 4) {
-    const r = await it.next();
-    if (r.done === true) {
-      done = true;
-      break;
-    }
-    seen.push(r.value);
-    have += r.value.length;
-  }
-  const head = new Uint8Array(have);
-  let at = 0;
-  for (const c of seen) {
-    head.set(c, at);
-    at += c.length;
-  }
-  async function* all(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    if (done) return;
-    for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
-  }
-  return { head, all: all() };
-}
-
-async function* linesOf(source: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  yield* createInterface({ input: Readable.from(source), crlfDelay: Infinity });
 }
 
 /** Opens FILE (or standard input for "-"); a message instead when it cannot be read. */
@@ -109,15 +76,16 @@ interface Counts {
   failed: number;
 }
 
-async function decodePackets(input: AsyncIterable<Uint8Array>, name: string, opts: Options, io: CliIo, counts: Counts): Promise<void> {
-  const printer = new CaptureEventPrinter({ pretty: opts.pretty === true });
+async function decodeFile(input: AsyncIterable<Uint8Array>, name: string, opts: Options, io: CliIo, counts: Counts): Promise<void> {
+  const printer = new CaptureEventPrinter({ pretty: opts.pretty });
+  const recheck = opts.check ? new FrameRecheck() : undefined;
   const notes = (n: string): void => io.err(`zkwire decode: ${name}: ${n}\n`);
   for await (const batch of readCaptureEventBatches(input, { ports: opts.ports, onNote: notes })) {
     let text = '';
     for (const e of batch) {
-      const r = printer.format(e);
+      const r = printer.format(e, e.type === 'frame' ? recheck?.check(e) : undefined);
       if (r === undefined) continue;
-      if (e.type === 'frame') {
+      if (e.type === 'frame' || e.type === 'bad-line') {
         counts.frames++;
         if (!r.ok) counts.failed++;
       }
@@ -128,20 +96,10 @@ async function decodePackets(input: AsyncIterable<Uint8Array>, name: string, opt
   }
 }
 
-async function decodeJsonLines(input: AsyncIterable<Uint8Array>, opts: Options, io: CliIo, counts: Counts): Promise<void> {
-  for await (const r of decodeCapture(linesOf(input), opts)) {
-    counts.frames++;
-    if (!r.ok) counts.failed++;
-    io.out(`${r.line}\n`);
-  }
-}
-
 function parseDecodeArgs(args: string[]): { opts: Options; files: string[] } | string {
   const parsed = parseCommandArgs(args, { flags: ['--check', '--pretty', '--follow'], valued: ['--port'], positionals: ['FILE'], required: 0, variadic: true });
   if (typeof parsed === 'string') return parsed;
-  const opts: Options = { ports: [], follow: parsed.flags.has('--follow') };
-  if (parsed.flags.has('--check')) opts.check = true;
-  if (parsed.flags.has('--pretty')) opts.pretty = true;
+  const opts: Options = { ports: [], follow: parsed.flags.has('--follow'), check: parsed.flags.has('--check'), pretty: parsed.flags.has('--pretty') };
   for (const v of parsed.repeated.get('--port') ?? []) {
     const port = Number(v);
     if (!Number.isInteger(port) || port < 1 || port > 65535) return `--port needs a port number (1-65535), got ${v}`;
@@ -171,12 +129,7 @@ export const decodeCommand: Command = {
         continue;
       }
       try {
-        const { head, all } = await peek(source);
-        if (detectCaptureFormat(head) === 'jsonl') await decodeJsonLines(all, opts, io, counts);
-        else {
-          if (opts.check === true) io.err(`zkwire decode: ${name}: --check applies to JSON-lines captures only; ignored\n`);
-          await decodePackets(all, name, opts, io, counts);
-        }
+        await decodeFile(source, name, opts, io, counts);
       } catch (e) {
         // A corrupt capture, or a read error midway: say where, never a stack trace.
         const what = e instanceof CaptureFormatError ? e.message : `cannot read: ${e instanceof Error ? e.message : String(e)}`;
@@ -185,7 +138,7 @@ export const decodeCommand: Command = {
       }
     }
     if (counts.failed > 0) {
-      io.err(`zkwire decode: ${counts.failed} of ${counts.frames} frame(s) failed${opts.check === true ? ' to decode or re-encode identically' : ' to decode'}\n`);
+      io.err(`zkwire decode: ${counts.failed} of ${counts.frames} frame(s) failed${opts.check ? ' to decode or re-encode identically' : ' to decode'}\n`);
     }
     return counts.failed === 0 && unreadable === 0 ? 0 : 1;
   },

@@ -2,12 +2,10 @@
 
 import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { performance } from 'node:perf_hooks';
 import { parseConnectString } from '../../session/connect-string.js';
 import { withServer } from '../../tools/local-server/with-server.js';
 import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
 import {
-  CaptureFormatter,
   formatRecordJson,
   formatRecordText,
   formatSummaryText,
@@ -18,9 +16,10 @@ import {
 } from '../../tools/trace/index.js';
 import { renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
 import { LiveAnalysis } from '../../tools/analyze/live.js';
+import type { CaptureEvent } from '../../tools/capture/events.js';
+import { JsonLinesWriter } from '../../tools/capture/jsonl-writer.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
 import { renderLiveSnapshot } from '../../tools/analyze/render-live.js';
-import { preciseNowUs } from '../../tools/trace/capture-events.js';
 import { onInterrupt } from '../interrupt.js';
 import { parseCommandArgs, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
@@ -119,12 +118,14 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
       return 1;
     }
   }
-  const capture = new CaptureFormatter();
-  const analysis = opts.analyze === undefined ? undefined : new LiveAnalysis(preciseNowUs(performance.timeOrigin, () => performance.now()), opts.analyze.opts);
+  const capture = out === undefined ? undefined : new JsonLinesWriter();
+  const analysis = opts.analyze === undefined ? undefined : new LiveAnalysis(opts.analyze.opts);
   const onRecord = (rec: TraceRecord): void => {
-    if (analysis !== undefined) analysis.record(rec);
-    else io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
-    const line = out === undefined ? undefined : capture.line(rec);
+    if (analysis === undefined) io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
+  };
+  const onEvent = (ev: CaptureEvent): void => {
+    analysis?.event(ev);
+    const line = capture?.line(ev);
     if (line !== undefined) out!.write(`${line}\n`);
   };
   using interrupt = onInterrupt('trace', io);
@@ -133,7 +134,7 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
   try {
     let proxy: TraceProxy;
     try {
-      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, onRecord });
+      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, onRecord, onEvent });
     } catch (e) {
       io.err(`zkwire trace: cannot listen on ${formatHostPort(opts.listen)}: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;

@@ -5,11 +5,12 @@
  * the number of frames (every list in the report is bounded, with exact counts beside it). Pure: no I/O.
  */
 
-import { CreateFlags, ErrorCode, EventType, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectRequest, type ConnectResponse, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
-import type { WatcherEvent } from '../../protocol/index.js';
+import { AddWatchMode, CreateFlags, ErrorCode, EventType, hexId, JUTE_MAX_BUFFER, OpCode, WatcherType, type ConnectResponse, type DescribedFrame } from '../../protocol/index.js';
+import type { MultiRequest, MultiResponse, SetWatches } from '../../protocol/index.js';
+import { connectRequestOf, connectResponseOf, notificationEvent, opReply, opRequest, type OpRequest } from '../../protocol/op-bodies.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
-import { roundMs } from './latency.js';
+import { roundMs } from '../figures/latency.js';
 import { leaderReports } from './leaders.js';
 import { LockTracker } from './locks.js';
 import { OpStats } from './op-stats.js';
@@ -29,6 +30,8 @@ export interface AnalyzeOptions {
 interface Pending {
   timeUs: number;
   frame: DescribedFrame;
+  /** The request's body typed by its opcode (undefined when the body did not decode). */
+  request: OpRequest | undefined;
 }
 
 interface ConnState {
@@ -45,8 +48,6 @@ interface ConnState {
   lastReplyXid: number;
   closed: boolean;
 }
-
-type Rec = Record<string, unknown>;
 
 const CREATE_OPS = new Set<number>([OpCode.create, OpCode.create2, OpCode.createContainer, OpCode.createTTL]);
 const MAX_PENDING_PER_CONN = 100_000;
@@ -84,6 +85,11 @@ export class Analyzer {
   add(ev: CaptureEvent): void {
     this.startUs ??= ev.timeUs;
     this.lastUs = Math.max(this.lastUs, ev.timeUs);
+    if (ev.type === 'bad-line') {
+      // Only a lenient JSON-lines source yields these (analyze reads strictly); a line that is no frame is a hole.
+      this.guardrails.add({ kind: 'undecodable', atMs: roundMs((ev.timeUs - this.startUs) / 1000), conn: ev.conn === null ? '?' : String(ev.conn), session: null, op: null, path: null, detail: `line ${ev.lineNo}: ${ev.error}` });
+      return;
+    }
     if (ev.type === 'close') {
       // A close for a connection already closed (or never seen) has nothing left to end.
       const known = this.conns.get(ev.conn.id);
@@ -143,7 +149,7 @@ export class Analyzer {
       // A reply we could not match is still worth its own finding; other failures are undecodable frames.
       const kind = f.kind === 'reply' && f.op === undefined && f.xid !== undefined ? 'unmatched-reply' : 'undecodable';
       this.flag(kind, t, c, f.op ?? null, f.path ?? null, f.error);
-      if (f.kind === 'request' && f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f });
+      if (f.kind === 'request' && f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f, request: undefined });
       return;
     }
     if (ev.size >= this.maxBuffer * NEAR_MAX_BUFFER && (f.kind === 'request' || f.kind === 'reply')) {
@@ -152,13 +158,15 @@ export class Analyzer {
     if (c.session !== undefined) this.sessions.frame(c.session, c.conn.id, ev.dir === 'c2s', t, f.kind === 'request');
     switch (f.kind) {
       case 'connect-request':
-        c.requested = (f.decoded as ConnectRequest).sessionId;
+        c.requested = connectRequestOf(f)?.sessionId;
         c.connectUs = t;
         this.ops.request('connect', undefined, c.session, c.client);
         return;
-      case 'connect-response':
-        this.connected(c, f.decoded as ConnectResponse, t);
+      case 'connect-response': {
+        const r = connectResponseOf(f);
+        if (r !== undefined) this.connected(c, r, t);
         return;
+      }
       case 'request':
         this.request(c, f, t);
         return;
@@ -166,8 +174,8 @@ export class Analyzer {
         this.reply(c, f, t);
         return;
       case 'notification': {
-        const ev2 = (f.decoded as DecodedReply).body as WatcherEvent;
-        if (c.session !== undefined && ev2.path !== null) {
+        const ev2 = notificationEvent(f);
+        if (c.session !== undefined && ev2 !== undefined && ev2.path !== null) {
           this.watches.notified(c.session, ev2.type, ev2.path, t);
           if (ev2.type === EventType.NodeDeleted) this.locks.gone(ev2.path, c.session, t);
         }
@@ -199,16 +207,17 @@ export class Analyzer {
     const op = f.op ?? `op(${f.opcode})`;
     this.ops.request(op, f.path, c.session, c.client);
     if (c.closeSentUs !== undefined) this.flag('request-after-close', t, c, op, f.path ?? null, `sent ${roundMs((t - c.closeSentUs) / 1000)} ms after closeSession on the same connection`);
-    if (f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f });
-    const body = (f.decoded as DecodedRequest | undefined)?.body as Rec | undefined;
-    switch (f.opcode) {
+    const req = opRequest(f);
+    if (f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f, request: req });
+    if (req === undefined) return;
+    switch (req.opcode) {
       case OpCode.closeSession:
         c.closeSentUs ??= t;
         if (c.session !== undefined) this.sessionEnded(c.session, t, 'closed', 'session closed');
         return;
       case OpCode.setWatches:
       case OpCode.setWatches2:
-        if (c.session !== undefined && body !== undefined) this.watches.restored(c.session, restoredLists(body));
+        if (c.session !== undefined) this.watches.restored(c.session, restoredLists(req.body));
         return;
       default:
         return;
@@ -233,42 +242,63 @@ export class Analyzer {
       return;
     }
     if (s === undefined || req === undefined) return;
-    const reqBody = (req.frame.decoded as DecodedRequest | undefined)?.body as Rec | undefined;
-    const body = (f.decoded as DecodedReply | undefined)?.body as Rec | undefined;
-    const opcode = f.opcode ?? -1;
-    if (err === 0 && CREATE_OPS.has(opcode) && body !== undefined) {
-      this.createdNode(s, String(body['path']), Number(reqBody?.['flags'] ?? 0), t, f.zxid ?? 0n);
-    } else if (err === 0 && opcode === OpCode.delete && f.path !== undefined) {
-      this.deletedNode(s, f.path, req.timeUs);
-    } else if (err === 0 && opcode === OpCode.multi && reqBody !== undefined && body !== undefined) {
-      this.multi(s, reqBody, body, req.timeUs, t, f.zxid ?? 0n);
-    } else if ((opcode === OpCode.getData || opcode === OpCode.exists) && reqBody?.['watch'] === true && f.path !== undefined) {
-      // exists on a missing node still arms a watch (for its creation); getData on one does not.
-      if (err === 0 || (opcode === OpCode.exists && err === ErrorCode.NONODE)) {
-        this.watches.set(s, opcode === OpCode.getData ? 'data' : 'exists', f.path, t);
-        this.locks.watched(f.path, s, t);
+    const rq = req.request;
+    const rp = opReply(f);
+    if (rq === undefined || rp === undefined) return;
+    const zxid = f.zxid ?? 0n;
+    // Each branch narrows the request's body (and the reply's) by the opcode of the request.
+    switch (rq.opcode) {
+      case OpCode.create:
+      case OpCode.create2:
+      case OpCode.createContainer:
+      case OpCode.createTTL:
+        if (err === 0 && rp.body !== undefined && 'path' in rp.body && rp.body.path !== null) this.createdNode(s, rp.body.path, rq.body.flags, t, zxid);
+        return;
+      case OpCode.delete:
+        if (err === 0 && rq.body.path !== null) this.deletedNode(s, rq.body.path, req.timeUs);
+        return;
+      case OpCode.multi:
+        if (err === 0 && rp.opcode === OpCode.multi && rp.body !== undefined) this.multi(s, rq.body, rp.body, req.timeUs, t, zxid);
+        return;
+      case OpCode.getData:
+      case OpCode.exists: {
+        const path = rq.body.path;
+        if (!rq.body.watch || path === null) return;
+        // exists on a missing node still arms a watch (for its creation); getData on one does not.
+        if (err === 0 || (rq.opcode === OpCode.exists && err === ErrorCode.NONODE)) {
+          this.watches.set(s, rq.opcode === OpCode.getData ? 'data' : 'exists', path, t);
+          this.locks.watched(path, s, t);
+        }
+        // A waiter that finds the node it meant to watch already gone learns that as it would from its NodeDeleted.
+        if (err === ErrorCode.NONODE) this.locks.gone(path, s, t);
+        return;
       }
-      // A waiter that finds the node it meant to watch already gone learns that as it would from its NodeDeleted.
-      if (err === ErrorCode.NONODE) this.locks.gone(f.path, s, t);
-    } else if ((opcode === OpCode.getChildren || opcode === OpCode.getChildren2) && err === 0 && f.path !== undefined && body !== undefined) {
-      if (reqBody?.['watch'] === true) this.watches.set(s, 'child', f.path, t);
-      const children = (body['children'] as string[] | null) ?? [];
-      if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, f.path, `${children.length} children in one reply`);
-      this.locks.listed(f.path, children, s, t, f.zxid ?? 0n);
-    } else if (opcode === OpCode.removeWatches && err === 0 && f.path !== undefined) {
-      this.watches.removed(s, f.path, removedKinds(Number(reqBody?.['type'] ?? WatcherType.Any)));
-    } else if (opcode === OpCode.addWatch && err === 0 && f.path !== undefined) {
-      this.watches.set(s, reqBody?.['mode'] === 1 ? 'persistent-recursive' : 'persistent', f.path, t);
+      case OpCode.getChildren:
+      case OpCode.getChildren2: {
+        const path = rq.body.path;
+        if (err !== 0 || path === null || rp.body === undefined || !('children' in rp.body)) return;
+        if (rq.body.watch) this.watches.set(s, 'child', path, t);
+        const children = rp.body.children ?? [];
+        if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, path, `${children.length} children in one reply`);
+        this.locks.listed(path, children, s, t, zxid);
+        return;
+      }
+      case OpCode.removeWatches:
+        if (err === 0 && rq.body.path !== null) this.watches.removed(s, rq.body.path, removedKinds(rq.body.type));
+        return;
+      case OpCode.addWatch:
+        if (err === 0 && rq.body.path !== null) this.watches.set(s, rq.body.mode === AddWatchMode.PersistentRecursive ? 'persistent-recursive' : 'persistent', rq.body.path, t);
+        return;
+      default:
+        return;
     }
   }
 
-  private multi(s: string, reqBody: Rec, body: Rec, requestUs: number, t: number, zxid: bigint): void {
-    const ops = (reqBody['ops'] as { header: { type: number }; body: Rec }[] | undefined) ?? [];
-    const results = (body['results'] as { header: { type: number }; body: Rec | null }[] | undefined) ?? [];
-    ops.forEach((o, i) => {
-      const r = results[i];
-      if (CREATE_OPS.has(o.header.type) && r?.body != null) this.createdNode(s, String(r.body['path']), Number(o.body['flags'] ?? 0), t, zxid);
-      else if (o.header.type === OpCode.delete && typeof o.body['path'] === 'string') this.deletedNode(s, o.body['path'], requestUs);
+  private multi(s: string, req: MultiRequest, res: MultiResponse, requestUs: number, t: number, zxid: bigint): void {
+    req.ops.forEach((o, i) => {
+      const r = res.results[i]?.body;
+      if (CREATE_OPS.has(o.header.type) && r != null && 'path' in r && r.path !== null && 'flags' in o.body) this.createdNode(s, r.path, o.body.flags, t, zxid);
+      else if (o.header.type === OpCode.delete && o.body.path !== null) this.deletedNode(s, o.body.path, requestUs);
     });
   }
 
@@ -383,14 +413,13 @@ function removedKinds(type: number): readonly WatchKind[] {
   }
 }
 
-function restoredLists(body: Rec): { kind: WatchKind; paths: string[] }[] {
-  const get = (k: string): string[] => (body[k] as string[] | null | undefined) ?? [];
+function restoredLists(body: SetWatches & { persistentWatches?: string[] | null; persistentRecursiveWatches?: string[] | null }): { kind: WatchKind; paths: string[] }[] {
   return [
-    { kind: 'data', paths: get('dataWatches') },
-    { kind: 'exists', paths: get('existWatches') },
-    { kind: 'child', paths: get('childWatches') },
-    { kind: 'persistent', paths: get('persistentWatches') },
-    { kind: 'persistent-recursive', paths: get('persistentRecursiveWatches') },
+    { kind: 'data', paths: body.dataWatches ?? [] },
+    { kind: 'exists', paths: body.existWatches ?? [] },
+    { kind: 'child', paths: body.childWatches ?? [] },
+    { kind: 'persistent', paths: body.persistentWatches ?? [] },
+    { kind: 'persistent-recursive', paths: body.persistentRecursiveWatches ?? [] },
   ];
 }
 

@@ -1,29 +1,25 @@
 /**
- * The analysis kept up to date while the tracing proxy forwards (`zkwire trace --analyze`): each proxy record
- * becomes capture events for the same Analyzer `zkwire analyze` uses on a file. It only reads the records the
- * proxy hands out after forwarding, so it cannot change or delay a byte.
+ * The analysis kept up to date while the tracing proxy forwards (`zkwire trace --analyze`): the proxy's capture
+ * events go into the same Analyzer `zkwire analyze` uses on a file. It only reads what the proxy hands out after
+ * forwarding, so it cannot change or delay a byte.
  */
 
-import type { TraceRecord } from '../trace/records.js';
-import { TraceEventAdapter } from '../trace/capture-events.js';
+import type { CaptureEvent } from '../capture/events.js';
 import { Analyzer, type AnalyzeOptions } from './analyzer.js';
 import type { AnalysisReport } from './report.js';
 
 export class LiveAnalysis {
   private readonly analyzer: Analyzer;
-  private readonly adapter: TraceEventAdapter;
   private openConnections = 0;
 
-  /** `nowUs`: wall-clock µs, read as each record arrives. */
-  constructor(nowUs: () => number, opts: AnalyzeOptions = {}) {
+  constructor(opts: AnalyzeOptions = {}) {
     this.analyzer = new Analyzer(opts);
-    this.adapter = new TraceEventAdapter(nowUs);
   }
 
-  record(rec: TraceRecord): void {
-    if (rec.type === 'open') this.openConnections++;
-    else if (rec.type === 'close') this.openConnections--;
-    for (const ev of this.adapter.events(rec)) this.analyzer.add(ev);
+  event(ev: CaptureEvent): void {
+    if (ev.type === 'open') this.openConnections++;
+    else if (ev.type === 'close') this.openConnections--;
+    this.analyzer.add(ev);
   }
 
   /** Connections open right now. */

@@ -13,7 +13,7 @@
  */
 
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencyFigures, roundMs } from './latency.js';
+import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
 import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 
@@ -303,7 +303,7 @@ export class LockTracker {
       waits: d.waits,
       orphans,
       violations,
-      handoffMs: latencyFigures(handoff),
+      handoffMs: latencySummary(handoff),
     };
   }
 

@@ -1,50 +1,9 @@
 /** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
 
 import { errName } from '../../protocol/index.js';
-import { coarseBuckets, LatencyHistogram, latencyFigures } from './latency.js';
-import type { OpRow, OpsReport } from './report.js';
-
-interface Totals {
-  requests: number;
-  replies: number;
-  errors: Map<string, number>;
-  latency: LatencyHistogram;
-}
-
-class Table {
-  private readonly rows = new Map<string, Totals>();
-
-  constructor(private readonly limit: number) {}
-
-  row(key: string): Totals | undefined {
-    let t = this.rows.get(key);
-    if (t === undefined) {
-      // Attacker-controlled paths could make this grow without end; past the limit, fold into one row.
-      if (this.rows.size >= this.limit) key = '(other)';
-      t = this.rows.get(key);
-      if (t === undefined) {
-        t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
-        this.rows.set(key, t);
-      }
-    }
-    return t;
-  }
-
-  report(order: 'key' | 'requests', histograms = false): OpRow[] {
-    const out = [...this.rows].map(([key, t]) => {
-      const row: OpRow = {
-        key,
-        requests: t.requests,
-        replies: t.replies,
-        errors: Object.fromEntries([...t.errors].sort(([a], [b]) => a.localeCompare(b))),
-        latencyMs: latencyFigures(t.latency),
-      };
-      if (histograms) row.histogram = coarseBuckets(t.latency, 24);
-      return row;
-    });
-    return order === 'key' ? out.sort((a, b) => a.key.localeCompare(b.key)) : out.sort((a, b) => b.requests - a.requests || a.key.localeCompare(b.key));
-  }
-}
+import { coarseBuckets, LatencyHistogram } from '../figures/latency.js';
+import { OpTotalsTable as Table, replied, type Totals } from '../figures/op-totals.js';
+import type { OpsReport } from './report.js';
 
 /** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. Scans, no split: hot path. */
 export function rollUpPath(path: string, depth: number): string {
@@ -83,19 +42,19 @@ export class OpStats {
 
   /** A request of `op` on `path` by `session` (undefined before the handshake) from host `client`. */
   request(op: string, path: string | undefined, session: string | undefined, client: string): void {
-    this.byOp.row(op)!.requests++;
+    this.byOp.row(op).requests++;
     if (path !== undefined) this.pathRow(path).requests++;
-    if (session !== undefined) this.bySession.row(session)!.requests++;
-    this.byClient.row(client)!.requests++;
+    if (session !== undefined) this.bySession.row(session).requests++;
+    this.byClient.row(client).requests++;
   }
 
   /** The reply to such a request, with its error code and latency (undefined when its request is not known). */
   reply(op: string, path: string | undefined, session: string | undefined, client: string, err: number, latencyMs: number | undefined): void {
     const name = err === 0 ? undefined : errName(err);
-    replied(this.byOp.row(op)!, name, latencyMs);
+    replied(this.byOp.row(op), name, latencyMs);
     if (path !== undefined) replied(this.pathRow(path), name, latencyMs);
-    if (session !== undefined) replied(this.bySession.row(session)!, name, latencyMs);
-    replied(this.byClient.row(client)!, name, latencyMs);
+    if (session !== undefined) replied(this.bySession.row(session), name, latencyMs);
+    replied(this.byClient.row(client), name, latencyMs);
     if (latencyMs !== undefined) this.all.add(latencyMs);
   }
 
@@ -103,7 +62,7 @@ export class OpStats {
     let t = this.pathRows.get(path);
     if (t === undefined) {
       if (this.pathRows.size >= PATH_MEMO) this.pathRows.clear();
-      t = this.byPath.row(rollUpPath(path, this.depth))!;
+      t = this.byPath.row(rollUpPath(path, this.depth));
       this.pathRows.set(path, t);
     }
     return t;
@@ -119,10 +78,4 @@ export class OpStats {
       histogram: coarseBuckets(this.all),
     };
   }
-}
-
-function replied(t: Totals, err: string | undefined, latencyMs: number | undefined): void {
-  t.replies++;
-  if (latencyMs !== undefined) t.latency.add(latencyMs);
-  if (err !== undefined) t.errors.set(err, (t.errors.get(err) ?? 0) + 1);
 }

@@ -7,7 +7,7 @@
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import { esc, histogramSvg, leaderTimelineSvg, lockTimelineSvg, sessionTimelineSvg } from './html-charts.js';
-import type { AnalysisReport, GuardrailKind, LatencyFigures, LeaderReport, LockReport, OpRow, TransactionsReport } from './report.js';
+import type { AnalysisReport, GuardrailKind, LatencySummary, LeaderReport, LockReport, OpRow, TransactionsReport } from './report.js';
 import { fmtAt, fmtMs, sessionCells, TXN_CHANGE_HEAD, txnChangeCells } from './render-text.js';
 
 export interface HtmlOptions {
@@ -48,7 +48,7 @@ const GUARDRAIL_MEANING: Record<GuardrailKind, string> = {
   'unmatched-reply': 'A reply whose request is not in the capture (the capture started after it was sent).',
 };
 
-function latencyCells(l: LatencyFigures | null): string {
+function latencyCells(l: LatencySummary | null): string {
   return l === null ? '<td>-</td><td>-</td><td>-</td><td>-</td>' : [l.p50, l.p90, l.p99, l.max].map((v) => `<td>${esc(fmtMs(v))}</td>`).join('');
 }
 

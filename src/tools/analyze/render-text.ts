@@ -1,8 +1,8 @@
 /** The analysis as terminal tables (Markdown-compatible, so a ticket or a doc can quote them). */
 
-import { renderTable } from '../bench/table.js';
+import { renderTable } from '../figures/table.js';
 import { withoutProtection } from '../../recipes/locks/naming.js';
-import type { AnalysisReport, LatencyFigures, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport, TransactionsReport, TxnChange } from './report.js';
+import type { AnalysisReport, LatencySummary, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport, TransactionsReport, TxnChange } from './report.js';
 
 /**
  * Capture strings (paths, node names) may hold anything, including terminal escape sequences: show control
@@ -31,7 +31,7 @@ function errors(e: Record<string, number>): string {
   return parts.length === 0 ? '' : parts.join(' ');
 }
 
-function latencyCells(l: LatencyFigures | null): string[] {
+function latencyCells(l: LatencySummary | null): string[] {
   return l === null ? ['-', '-', '-', '-'] : [fmtMs(l.p50), fmtMs(l.p90), fmtMs(l.p99), fmtMs(l.max)];
 }
 

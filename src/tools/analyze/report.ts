@@ -4,34 +4,11 @@
  * absolute start); session ids are written as ZooKeeper prints them (`0x…`).
  */
 
-/** Request → reply latency figures, in ms. */
-export interface LatencyFigures {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
+import type { LatencyBucket, LatencySummary } from '../figures/latency.js';
+import type { OpRow } from '../figures/op-totals.js';
 
-/** One row of an ops table (by op, by path prefix, by session or by client). */
-export interface OpRow {
-  /** The op name, path prefix, session id or client address. */
-  key: string;
-  requests: number;
-  replies: number;
-  /** Error replies by ZooKeeper's code name. */
-  errors: Record<string, number>;
-  latencyMs: LatencyFigures | null;
-  /** The latency distribution (per-op rows only). */
-  histogram?: LatencyBucket[];
-}
+export type { LatencyBucket, LatencySummary, OpRow };
 
-/** A latency distribution for drawing: log buckets with their bounds in ms. */
-export interface LatencyBucket {
-  loMs: number;
-  hiMs: number;
-  count: number;
-}
 
 export interface OpsReport {
   byOp: OpRow[];
@@ -134,7 +111,7 @@ export interface WatchesReport {
   notRestored: LostWatch[];
   herds: Herd[];
   /** Set → fire latency of the watches that fired. */
-  fireLatencyMs: LatencyFigures | null;
+  fireLatencyMs: LatencySummary | null;
 }
 
 /** `leader-latch` directories are reported as leaders (`AnalysisReport.leaders`), not as locks. */
@@ -178,7 +155,7 @@ export interface LockReport {
   /** Contender nodes left behind: owner session ended but the node was still listed, or alive at the end. */
   orphans: { node: string; session: string; why: string }[];
   violations: LockViolation[];
-  handoffMs: LatencyFigures | null;
+  handoffMs: LatencySummary | null;
 }
 
 /** One leader's term: from when it learned it led to when that ended. */

@@ -7,7 +7,7 @@
 
 import { EventType, eventTypeName } from '../../protocol/index.js';
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencyFigures, roundMs } from './latency.js';
+import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
 import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './report.js';
 
 interface Armed {
@@ -251,7 +251,7 @@ export class WatchTracker {
       omitted: this.list.omitted,
       notRestored: this.lost,
       herds: final ? this.herds : [...this.herds, ...this.groups.filter((g) => g.sessions.size >= HERD_MIN_SESSIONS).map((g) => this.herdOf(g))],
-      fireLatencyMs: latencyFigures(this.fireLatency),
+      fireLatencyMs: latencySummary(this.fireLatency),
     };
   }
 

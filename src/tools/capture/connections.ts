@@ -4,9 +4,10 @@
  * CaptureEvents. Memory is bounded by the open connections: a closed one is forgotten.
  */
 
-import { ConversationDecoder, detectFourLetterWord, errorName, OpCode, opName, Xid, type Direction } from '../../protocol/index.js';
+import { ConversationDecoder, detectFourLetterWord, errorName, OpCode, opName, Xid, type DescribedFrame, type Direction } from '../../protocol/index.js';
 import type { CaptureConnection, CaptureEvent } from './events.js';
 import { formatEndpoint, TcpFlag, type TcpSegment } from './ip-tcp.js';
+import { RequestTimes } from './request-times.js';
 import { TcpDirection } from './tcp-reassembly.js';
 import { ZkFramer } from './zk-framer.js';
 
@@ -106,6 +107,7 @@ export class TrackedConnection {
   requestsSeen = 0;
   lastRequestXid: number | undefined;
   private mode: 'zk' | '4lw' = 'zk';
+  private readonly times = new RequestTimes();
   closed = false;
 
   constructor(
@@ -169,7 +171,12 @@ export class TrackedConnection {
         this.lastRequestXid = frame.xid;
       }
     }
-    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame, size: bytes.length });
+    this.push(side, frame, bytes, timeUs);
+  }
+
+  private push(side: Side, frame: DescribedFrame, bytes: Uint8Array, timeUs: number): void {
+    const latencyMs = this.times.observe(frame, timeUs);
+    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame, size: bytes.length, bytes, sessionId: this.times.sessionId, latencyMs });
   }
 
   /** Ends the connection: holes become gaps, partial frames are reported, then the close event. */
@@ -188,7 +195,7 @@ export class TrackedConnection {
         }
         this.framesSeen++;
         this.open(side.textTime);
-        this.out.push({ type: 'frame', conn: this.conn, timeUs: side.textTime, dir: side.dir, frame: this.conv.decode(side.dir, text), size: text.length });
+        this.push(side, this.conv.decode(side.dir, text), text, side.textTime);
       }
     }
     for (const side of [this.c2s, this.s2c]) side.framer.finish(timeUs);

@@ -1,7 +1,11 @@
 /**
- * What a capture source yields, whatever the capture was (a pcap/pcapng file or pipe, our own JSON-lines captures, or
- * the decoding proxy's live traffic): one event per complete ZooKeeper frame, plus the connection's life and the holes
- * in what was captured. `zkwire decode` prints these; `zkwire analyze` folds them into its report.
+ * The one event stream of the capture tools. Every source yields it, whatever the capture was: a pcap/pcapng file or
+ * pipe (connections.ts), our own JSON-lines captures (jsonl-source.ts) or the decoding proxy's live traffic
+ * (proxy-source.ts), or a client's own `onFrame` trace (onframe-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
+ * captured. Every sink reads it: `zkwire decode`'s JSON lines and --pretty lines (decode/printer.ts), --check
+ * (decode/recheck.ts), `zkwire analyze` (analyze/analyzer.ts), the proxy's summary (trace/summary.ts) and the
+ * JSON-lines capture writer of `zkwire trace --out` (jsonl-writer.ts). A new
+ * capture format is a new source; a new report is a new sink; nothing is decoded twice.
  */
 
 import type { DescribedFrame, Direction } from '../../protocol/index.js';
@@ -17,6 +21,16 @@ export interface CaptureConnection {
   readonly client: string;
   /** `"ip:port"` of the ZooKeeper server end. */
   readonly server: string;
+  /** JSON-lines captures: the line's `conn` as written (a number stays a number; 1 when the line has none). */
+  readonly lineConn?: string | number;
+}
+
+/** Where a frame of a JSON-lines capture came from: the line's own `seq` and time, as written. */
+export interface LineOrigin {
+  /** The line's `seq`, or its 0-based position among the capture's non-blank lines. */
+  readonly seq: string | number;
+  /** The line's time as people read it: `t` (seconds, 3 decimals) or else `ts`; undefined when it has neither. */
+  readonly time: string | undefined;
 }
 
 interface EventBase {
@@ -42,6 +56,20 @@ export interface FrameEvent extends EventBase {
   readonly frame: DescribedFrame;
   /** Whole frame size on the wire, length prefix included. */
   readonly size: number;
+  /**
+   * The frame's bytes, length prefix included (what --check re-encodes against). A view into the source's buffers:
+   * never overwritten, but do not keep it past handling the event.
+   */
+  readonly bytes: Uint8Array;
+  /** The connection's session once its ConnectResponse was seen (undefined before, or if it is not in the capture). */
+  readonly sessionId: bigint | undefined;
+  /**
+   * Replies and the ConnectResponse: ms since the request it answers was captured (request-times.ts), undefined when
+   * that request is not in the capture.
+   */
+  readonly latencyMs: number | undefined;
+  /** JSON-lines captures: the line the frame was read from. */
+  readonly line?: LineOrigin;
 }
 
 /** Bytes missing from one direction of a connection (not captured, cut by snaplen, lost); decoding resynchronised. */
@@ -52,6 +80,13 @@ export interface GapEvent extends EventBase {
   readonly missingBytes: number | undefined;
   /** Human-readable cause, e.g. "segment missing", "cut by snaplen", "file truncated". */
   readonly reason: string;
+  /**
+   * Bytes that were seen but could not be framed (the proxy passes them through undecoded): everything after a
+   * broken length prefix (`unframed`), or a partial frame at close (`incomplete-frame`). None for a hole.
+   */
+  readonly undecoded?: { readonly bytes: Uint8Array; readonly kind: 'unframed' | 'incomplete-frame' };
+  /** More of a stretch already reported (the rest of a broken stream), not a new break. */
+  readonly continues?: boolean;
 }
 
 /** A connection ended: FIN/RST seen, or the capture ended with it open (`reason: 'capture-end'`). */
@@ -60,4 +95,22 @@ export interface ConnectionCloseEvent extends EventBase {
   readonly reason: 'fin' | 'rst' | 'capture-end';
 }
 
-export type CaptureEvent = ConnectionOpenEvent | FrameEvent | GapEvent | ConnectionCloseEvent;
+/**
+ * A JSON-lines capture's line that is no frame (not JSON, no valid `dir` or `hex`): reported, never silently dropped.
+ * It belongs to no connection (the line may not even say which).
+ */
+export interface BadLineEvent {
+  readonly type: 'bad-line';
+  /** The time of the last good line before it (0 at the start). */
+  readonly timeUs: number;
+  /** 1-based line number in the input. */
+  readonly lineNo: number;
+  readonly seq: string | number;
+  /** The line's `conn`, `dir` as written when they are scalars, else null. */
+  readonly conn: string | number | null;
+  readonly dir: string | number | null;
+  readonly error: string;
+}
+
+/** Anything a capture source yields: a connection's open and close, a frame, a hole, a line that is no frame. */
+export type CaptureEvent = ConnectionOpenEvent | FrameEvent | GapEvent | ConnectionCloseEvent | BadLineEvent;

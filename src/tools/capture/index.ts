@@ -12,7 +12,7 @@ import type { CaptureFileReader, NoteSink } from './packet.js';
 import { isPcapMagic, PcapReader } from './pcap.js';
 import { isPcapngMagic, PcapngReader } from './pcapng.js';
 
-export type { CaptureConnection, CaptureEvent, ConnectionCloseEvent, ConnectionOpenEvent, FrameEvent, GapEvent } from './events.js';
+export type { BadLineEvent, CaptureConnection, CaptureEvent, ConnectionCloseEvent, ConnectionOpenEvent, FrameEvent, GapEvent, LineOrigin } from './events.js';
 export { CaptureFormatError } from './capture-error.js';
 
 /** The ZooKeeper client port, the default server end. */
@@ -23,11 +23,11 @@ export type CaptureFormat = 'pcap' | 'pcapng' | 'jsonl';
 export interface ReadCaptureOptions {
   /** Server ports: a TCP connection to one of them is ZooKeeper traffic, the others are ignored. Default [2181]. */
   ports?: readonly number[];
-  /** Called for what is worth telling but is no error: a file truncated at the end, ignored fragments, skipped lines. */
+  /** Called for what is worth telling but is no error: a file truncated at the end, ignored fragments. */
   onNote?: NoteSink;
   /**
-   * JSON-lines captures: a line that is not a frame makes the capture corrupt (CaptureFormatError) instead of being
-   * noted and skipped — for an analysis, which a capture with holes would mislead.
+   * JSON-lines captures: a line that is not a frame makes the capture corrupt (CaptureFormatError) instead of
+   * becoming a `bad-line` event — for an analysis, which a capture with holes would mislead.
    */
   strictLines?: boolean;
 }
@@ -93,7 +93,7 @@ function createReader(
   opts: ReadCaptureOptions,
   onNote: NoteSink,
 ): CaptureFileReader & { finish?: () => void } {
-  if (format === 'jsonl') return new JsonLinesReader(out, onNote, opts.strictLines === true);
+  if (format === 'jsonl') return new JsonLinesReader(out, opts.strictLines === true);
   const table = new ConnectionTable(out, new Set(opts.ports ?? [DEFAULT_ZOOKEEPER_PORT]));
   const packets = new PacketDecoder(onNote);
   const sink = (linkType: number, timeUs: number, buf: Uint8Array, view: DataView, offset: number, capLen: number): void => {

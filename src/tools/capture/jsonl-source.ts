@@ -1,36 +1,43 @@
 /**
- * Our own JSON-lines captures (the golden-file format that `zkwire trace --out` writes and `zkwire decode` has always
- * read: one frame per line with `dir`, `hex`, optionally `conn`, `seq`, `t`/`ts`) as CaptureEvents, so every capture
- * kind reaches decode and analyze the same way. A line that is not a frame is reported as a note and skipped.
+ * Our own JSON-lines captures (the golden-file format that `zkwire trace --out` writes: one frame per line with `dir`
+ * and `hex`, optionally `conn`, `seq`, `t`/`ts`) as CaptureEvents, so every capture kind reaches decode and analyze
+ * the same way. Each frame keeps its line's `seq`, `conn` and time as written (`zkwire decode` prints them back). A
+ * line that is not a frame becomes a `bad-line` event, or with `strict` makes the whole capture corrupt.
  */
 
-import { ConversationDecoder, hexDecode, type Direction } from '../../protocol/index.js';
-import type { CaptureConnection, CaptureEvent } from './events.js';
+import { ConversationDecoder, hexDecode } from '../../protocol/index.js';
+import type { BadLineEvent, CaptureConnection, CaptureEvent } from './events.js';
 import { CaptureFormatError } from './capture-error.js';
-import type { NoteSink } from './packet.js';
+import { RequestTimes } from './request-times.js';
 
 interface JsonlConnection {
   conn: CaptureConnection;
   conv: ConversationDecoder;
+  times: RequestTimes;
   lastTimeUs: number;
 }
+
+type Scalar = string | number;
 
 export class JsonLinesReader {
   private readonly decoder = new TextDecoder();
   private rest = '';
   private lineNo = 0;
+  /** Non-blank lines so far: the `seq` of a line that has none. */
+  private index = 0;
+  private lastTimeUs = 0;
   private readonly conns = new Map<string, JsonlConnection>();
 
   constructor(
     private readonly out: CaptureEvent[],
-    private readonly onNote: NoteSink,
-    /** A line that is not a frame throws CaptureFormatError instead of being noted and skipped. */
+    /** A line that is not a frame throws CaptureFormatError instead of becoming a `bad-line` event. */
     private readonly strict = false,
   ) {}
 
-  private badLine(reason: string): void {
-    if (this.strict) throw new CaptureFormatError(`line ${this.lineNo}: ${reason}`, undefined);
-    this.onNote(`line ${this.lineNo}: ${reason}; skipped`);
+  private badLine(seq: Scalar, conn: Scalar | null, dir: Scalar | null, error: string): void {
+    if (this.strict) throw new CaptureFormatError(`line ${this.lineNo}: ${error}`, undefined);
+    const e: BadLineEvent = { type: 'bad-line', timeUs: this.lastTimeUs, lineNo: this.lineNo, seq, conn, dir, error };
+    this.out.push(e);
   }
 
   push(bytes: Uint8Array): void {
@@ -48,39 +55,65 @@ export class JsonLinesReader {
     this.conns.clear();
   }
 
-  private line(text: string): void {
+  private line(raw: string): void {
     this.lineNo++;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
+    const index = this.index++;
     let v: unknown;
     try {
       v = JSON.parse(text);
-    } catch {
-      this.badLine('not a JSON line');
+    } catch (e) {
+      this.badLine(index, null, null, `not a JSON line: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      this.badLine('not a JSON object');
+      this.badLine(index, null, null, 'not a JSON object');
       return;
     }
     const o = v as Record<string, unknown>;
+    const seq = isScalar(o['seq']) ? o['seq'] : index;
+    const lineConn = isScalar(o['conn']) ? o['conn'] : 1;
     const dir = o['dir'];
-    const bytes = typeof o['hex'] === 'string' ? hexDecode(o['hex']) : null;
-    if ((dir !== 'c2s' && dir !== 's2c') || bytes === null) {
-      this.badLine('no "dir" (c2s/s2c) and valid "hex"');
+    if (dir !== 'c2s' && dir !== 's2c') {
+      this.badLine(seq, lineConn, isScalar(dir) ? dir : null, `"dir" must be "c2s" or "s2c", got ${JSON.stringify(dir) ?? 'nothing'}`);
       return;
     }
-    const connValue = o['conn'];
-    const id = typeof connValue === 'string' || typeof connValue === 'number' ? String(connValue) : '1';
+    const hex = o['hex'];
+    if (typeof hex !== 'string') {
+      this.badLine(seq, lineConn, dir, '"hex" is missing or not a string');
+      return;
+    }
+    const bytes = hexDecode(hex);
+    if (bytes === null) {
+      this.badLine(seq, lineConn, dir, `bad hex: ${describeBadHex(hex)}`);
+      return;
+    }
+    const id = String(lineConn);
     const timeUs = lineTimeUs(o);
+    this.lastTimeUs = timeUs;
     let c = this.conns.get(id);
     if (c === undefined) {
-      c = { conn: { id, client: `conn ${id}`, server: 'unknown' }, conv: new ConversationDecoder(), lastTimeUs: timeUs };
+      c = { conn: { id, client: `conn ${id}`, server: 'unknown', lineConn }, conv: new ConversationDecoder(), times: new RequestTimes(), lastTimeUs: timeUs };
       this.conns.set(id, c);
       this.out.push({ type: 'open', conn: c.conn, timeUs, midStream: false });
     }
     c.lastTimeUs = timeUs;
-    this.out.push({ type: 'frame', conn: c.conn, timeUs, dir: dir as Direction, frame: c.conv.decode(dir as Direction, bytes), size: bytes.length });
+    const frame = c.conv.decode(dir, bytes);
+    const latencyMs = c.times.observe(frame, timeUs);
+    const line = { seq, time: lineTime(o) };
+    this.out.push({ type: 'frame', conn: c.conn, timeUs, dir, frame, size: bytes.length, bytes, sessionId: c.times.sessionId, latencyMs, line });
   }
+}
+
+function isScalar(v: unknown): v is Scalar {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+function describeBadHex(hex: string): string {
+  if (hex.length % 2 !== 0) return `odd number of digits (${hex.length})`;
+  const at = hex.search(/[^0-9a-fA-F]/);
+  return `invalid character ${JSON.stringify(hex[at] ?? '')} at position ${at}`;
 }
 
 /** `ts` (ISO-8601) if present, else `t` (seconds from the capture's start), else 0, in µs. */
@@ -92,4 +125,11 @@ function lineTimeUs(o: Record<string, unknown>): number {
   }
   const t = o['t'];
   return typeof t === 'number' && Number.isFinite(t) ? Math.round(t * 1e6) : 0;
+}
+
+/** The time a reader of the line sees: `t` with ms (as the golden files and `trace --out` write it), else `ts`. */
+function lineTime(o: Record<string, unknown>): string | undefined {
+  const t = o['t'];
+  const ts = o['ts'];
+  return typeof t === 'number' ? t.toFixed(3).padStart(8) : typeof ts === 'string' ? ts : undefined;
 }

@@ -5,7 +5,8 @@
  * four-letter-word connection into raw text records.
  */
 
-import { ConversationDecoder, detectFourLetterWord, type ConnectResponse, type Direction } from '../../protocol/index.js';
+import { ConversationDecoder, detectFourLetterWord, type Direction } from '../../protocol/index.js';
+import { RequestTimes } from '../capture/request-times.js';
 import { FrameCutter } from './frame-cutter.js';
 import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
 import { concatBytes } from '../../protocol/bytes.js';
@@ -27,9 +28,6 @@ export interface TracedConnectionHooks {
 
 type Mode = 'start' | 'zk' | '4lw';
 
-/** The connect handshake has no xid; its latency is kept under this key. */
-const CONNECT_KEY = 'connect';
-
 export class TracedConnection {
   private mode: Mode = 'start';
   private readonly conv = new ConversationDecoder();
@@ -40,9 +38,8 @@ export class TracedConnection {
   private startBytes: Uint8Array[] = [];
   /** Four-letter-word text not yet reported, per direction (reported when the connection closes). */
   private readonly text: Record<Direction, Uint8Array[]> = { c2s: [], s2c: [] };
-  /** Request times by xid; a FIFO per xid because pings (-2) may overlap. */
-  private readonly sent = new Map<number | string, number[]>();
-  private sessionId: bigint | undefined;
+  /** The session and request times (monotonic, in µs) for latencies. */
+  private readonly times = new RequestTimes();
   private closed = false;
 
   constructor(
@@ -99,7 +96,7 @@ export class TracedConnection {
       time: this.hooks.clock.wall(),
       by,
       error,
-      sessionId: this.sessionId,
+      sessionId: this.times.sessionId,
       bytes: { ...this.bytes },
     });
   }
@@ -126,18 +123,7 @@ export class TracedConnection {
   private emitFrame(dir: Direction, bytes: Uint8Array, len: number | null): void {
     const mono = this.hooks.clock.mono();
     const frame = this.conv.decode(dir, bytes);
-    let latencyMs: number | undefined;
-    if (frame.error === undefined) {
-      if (frame.kind === 'connect-request') this.remember(CONNECT_KEY, mono);
-      else if (frame.kind === 'connect-response') {
-        latencyMs = this.since(CONNECT_KEY, mono);
-        this.sessionId = (frame.decoded as ConnectResponse).sessionId;
-      } else if (frame.kind === 'request' && frame.xid !== undefined) this.remember(frame.xid, mono);
-      else if (frame.kind === 'reply' && frame.xid !== undefined) latencyMs = this.since(frame.xid, mono);
-    } else if (frame.kind === 'request' && frame.xid !== undefined) {
-      // Its body could not be decoded, but the reply will still carry its xid.
-      this.remember(frame.xid, mono);
-    }
+    const latencyMs = this.times.observe(frame, mono * 1000);
     this.hooks.emit({
       type: 'frame',
       seq: this.hooks.nextSeq(),
@@ -147,7 +133,7 @@ export class TracedConnection {
       bytes,
       len,
       frame,
-      sessionId: this.sessionId,
+      sessionId: this.times.sessionId,
       latencyMs,
     });
   }
@@ -162,21 +148,7 @@ export class TracedConnection {
       bytes,
       kind,
       error,
-      sessionId: this.sessionId,
+      sessionId: this.times.sessionId,
     });
   }
-
-  private remember(key: number | string, mono: number): void {
-    const times = this.sent.get(key);
-    if (times === undefined) this.sent.set(key, [mono]);
-    else times.push(mono);
-  }
-
-  private since(key: number | string, mono: number): number | undefined {
-    const times = this.sent.get(key);
-    const start = times?.shift();
-    if (times !== undefined && times.length === 0) this.sent.delete(key);
-    return start === undefined ? undefined : mono - start;
-  }
 }
-

@@ -16,7 +16,7 @@ import {
   type JsonValue,
 } from '../../protocol/index.js';
 import type { FrameRecord, RawRecord, TraceRecord } from './records.js';
-import type { TraceSummary } from './stats.js';
+import type { TraceSummary } from './summary.js';
 
 /** Local wall-clock time with milliseconds, as people read it next to their own logs. */
 export function clockTime(ms: number): string {
@@ -55,20 +55,35 @@ function details(f: DescribedFrame): string {
   return '';
 }
 
-function frameText(rec: FrameRecord): string {
-  const f = rec.frame;
-  const arrow = rec.dir === 'c2s' ? 'c2s →' : 's2c ←';
-  const head = `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} ${arrow}`;
-  if (f.error !== undefined) {
-    const at = f.xid === undefined ? '' : `xid=${f.xid} ${f.op ?? ''} `;
-    return `${head} UNDECODABLE ${at}${f.error} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
-  }
+/** What the readable line of a decoded frame shows. */
+export interface FrameLineFields {
+  /** Wall-clock ms since the epoch. */
+  timeMs: number;
+  /** The connection's number (`#n`). */
+  conn: number;
+  sessionId: bigint | undefined;
+  dir: 'c2s' | 's2c';
+  frame: DescribedFrame;
+  latencyMs: number | undefined;
+}
+
+/** The start of every line about a connection: time, `#conn`, the session (or -) in a fixed-width column. */
+export function lineHead(timeMs: number, conn: number, sessionId: bigint | undefined): string {
+  return `${clockTime(timeMs)} #${conn} ${session(sessionId).padEnd(18)}`;
+}
+
+/**
+ * One decoded frame as a readable line (the frame must have no `error`): the proxy's live output and `zkwire decode
+ * --pretty` for packet captures both print this.
+ */
+export function formatFrameLine(l: FrameLineFields): string {
+  const f = l.frame;
   const cols: string[] = [];
   switch (f.kind) {
     case 'connect-request':
     case 'connect-response':
       // The describer's summary starts with "connect"/"connected" (or says the session was rejected): keep its words.
-      cols.push(f.kind === 'connect-request' ? 'CONNECT' : 'CONNECTED', f.summary.replace(/^connect(ed)? /, ''), latency(rec.latencyMs));
+      cols.push(f.kind === 'connect-request' ? 'CONNECT' : 'CONNECTED', f.summary.replace(/^connect(ed)? /, ''), latency(l.latencyMs));
       break;
     case '4lw-command':
     case '4lw-response':
@@ -83,12 +98,26 @@ function frameText(rec: FrameRecord): string {
       const ping = f.op === 'ping';
       cols.push(`xid=${f.xid ?? '?'}`.padEnd(9), ping ? 'PING' : (f.op ?? '?'));
       if (f.path !== undefined) cols.push(f.path);
-      if (f.kind === 'reply') cols.push(errName(f.err ?? 0), latency(rec.latencyMs));
+      if (f.kind === 'reply') cols.push(errName(f.err ?? 0), latency(l.latencyMs));
       if (!ping) cols.push(details(f));
       break;
     }
   }
-  return `${head} ${cols.filter((c) => c !== '').join(' ')}`;
+  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${cols.filter((c) => c !== '').join(' ')}`;
+}
+
+/** The direction column. */
+export function arrow(dir: 'c2s' | 's2c'): string {
+  return dir === 'c2s' ? 'c2s →' : 's2c ←';
+}
+
+function frameText(rec: FrameRecord): string {
+  const f = rec.frame;
+  if (f.error !== undefined) {
+    const at = f.xid === undefined ? '' : `xid=${f.xid} ${f.op ?? ''} `;
+    return `${lineHead(rec.time, rec.conn, rec.sessionId)} ${arrow(rec.dir)} UNDECODABLE ${at}${f.error} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
+  }
+  return formatFrameLine({ timeMs: rec.time, conn: rec.conn, sessionId: rec.sessionId, dir: rec.dir, frame: f, latencyMs: rec.latencyMs });
 }
 
 function rawText(rec: RawRecord): string {

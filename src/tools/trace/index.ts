@@ -1,9 +1,7 @@
 /** The tracing proxy behind `zkwire trace` (Node only): forwarding, live decoding, capture and summary. */
 
-export { CaptureFormatter } from './capture.js';
 export type { TraceClock } from './connection.js';
 export { clockTime, formatRecordJson, formatRecordText, formatSummaryText } from './format.js';
-export { LatencyHistogram } from './latency-histogram.js';
 export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './proxy.js';
 export type { CloseRecord, FrameRecord, OpenRecord, RawRecord, TraceRecord } from './records.js';
-export { TraceStats, type LatencySummary, type OpSummary, type TraceSummary } from './stats.js';
+export { TraceSummarizer, type LatencySummary, type OpSummary, type TraceSummary } from './summary.js';

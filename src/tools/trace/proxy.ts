@@ -10,9 +10,11 @@
 
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { CaptureEvent } from '../capture/events.js';
+import { TraceEventAdapter } from '../capture/proxy-source.js';
 import { TracedConnection, type TraceClock } from './connection.js';
 import type { CloseRecord, TraceRecord } from './records.js';
-import { TraceStats, type TraceSummary } from './stats.js';
+import { TraceSummarizer, type TraceSummary } from './summary.js';
 
 /** A TCP address. */
 export interface HostPort {
@@ -28,6 +30,11 @@ export interface TraceProxyOptions {
   upstream: HostPort;
   /** Every record, in the order things happened (synchronously, from socket events). */
   onRecord?: (record: TraceRecord) => void;
+  /**
+   * The same traffic as capture events, the stream `zkwire decode` and `zkwire analyze` read from a capture file
+   * (times in µs from the monotonic clock, so latencies keep its precision).
+   */
+  onEvent?: (event: CaptureEvent) => void;
   /**
    * Largest frame the tracer will buffer to decode (default 64 MiB, far above ZooKeeper's 1 MiB default so a server
    * with a raised jute.maxbuffer still decodes). A larger length prefix is reported and the rest of that direction
@@ -73,7 +80,8 @@ interface Link {
 
 class Proxy implements TraceProxy {
   private readonly server: net.Server;
-  private readonly stats = new TraceStats();
+  private readonly stats = new TraceSummarizer();
+  private readonly events: TraceEventAdapter;
   private readonly links = new Set<Link>();
   private readonly clock: TraceClock;
   private readonly maxFrameSize: number;
@@ -85,6 +93,11 @@ class Proxy implements TraceProxy {
   constructor(private readonly opts: TraceProxyOptions) {
     this.clock = opts.clock ?? systemClock;
     this.maxFrameSize = opts.maxFrameSize ?? DEFAULT_TRACE_MAX_FRAME_SIZE;
+    // Wall-clock µs that advance with the monotonic clock: latencies between events stay exact.
+    const clock = this.clock;
+    const wall0 = clock.wall();
+    const mono0 = clock.mono();
+    this.events = new TraceEventAdapter(() => Math.round((wall0 + clock.mono() - mono0) * 1000));
     // allowHalfOpen: a four-letter-word client half-closes after its command and still reads the answer.
     this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
   }
@@ -141,7 +154,10 @@ class Proxy implements TraceProxy {
   }
 
   private emit(record: TraceRecord): void {
-    this.stats.add(record);
+    for (const ev of this.events.events(record)) {
+      this.stats.add(ev);
+      this.opts.onEvent?.(ev);
+    }
     this.opts.onRecord?.(record);
   }
 

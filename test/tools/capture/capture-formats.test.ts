@@ -165,12 +165,16 @@ describe('JSON lines through the same entry point', () => {
     const { events, notes } = await collect(bytes, {}, 50);
     expect(frameEvents(events).map(summary)).toStrictEqual(goldenSummary(watch));
     expect(events.filter((e) => e.type === 'open').map((e) => e.conn)).toStrictEqual([
-      { id: '1', client: 'conn 1', server: 'unknown' },
-      { id: '2', client: 'conn 2', server: 'unknown' },
+      { id: '1', client: 'conn 1', server: 'unknown', lineConn: 1 },
+      { id: '2', client: 'conn 2', server: 'unknown', lineConn: 2 },
     ]);
     expect(events.filter((e) => e.type === 'close')).toHaveLength(2);
     expect(frameEvents(events)[0]!.timeUs).toBe(Date.parse('2026-11-21T04:55:14.723Z') * 1000);
-    expect(notes).toStrictEqual([`line ${watch.length + 1}: not a JSON line; skipped`]);
+    // A line that is no frame is an event of its own (decode prints it as an error), not a note.
+    expect(notes).toStrictEqual([]);
+    expect(events.filter((e) => e.type === 'bad-line')).toStrictEqual([
+      expect.objectContaining({ lineNo: watch.length + 1, seq: watch.length, conn: null, dir: null, error: expect.stringMatching(/^not a JSON line/) as unknown }),
+    ]);
   });
 });
 

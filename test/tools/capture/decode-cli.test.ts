@@ -69,11 +69,12 @@ describe('zkwire decode on a pcap', () => {
     expect(await zkwire('decode', dir)).toStrictEqual({ code: 1, out: '', err: `zkwire decode: ${dir} is a directory\n` });
   });
 
-  it('JSON-lines captures keep their output (err as a number, no addresses)', async () => {
+  it('JSON-lines captures keep their seq and conn, no addresses; err by name as for packet captures', async () => {
     const text = errors.map((g) => JSON.stringify({ seq: g.seq, conn: g.conn, dir: g.dir, hex: Buffer.from(g.bytes).toString('hex') })).join('\n');
     const r = await zkwire('decode', write('errors.jsonl', new TextEncoder().encode(text)));
     expect(r.code).toBe(0);
-    const nonode = (jsonLines(r.out) as Record<string, unknown>[]).find((l) => l['err'] === -101)!;
+    const nonode = (jsonLines(r.out) as Record<string, unknown>[]).find((l) => l['err'] === 'NONODE')!;
+    expect(nonode['errCode']).toBe(-101);
     expect(nonode).not.toHaveProperty('client');
     expect(nonode).toMatchObject({ conn: 1, kind: 'reply', op: 'getData' });
   });

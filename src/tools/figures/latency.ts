@@ -1,9 +1,27 @@
-/** Latency figures for the report, from the trace proxy's constant-memory histogram. */
+/**
+ * Latency figures from a LatencyHistogram, in ms: the per-op rows of `zkwire analyze` and the summary the tracing
+ * proxy prints when it stops, one shape for both.
+ */
 
-import { LatencyHistogram } from '../trace/latency-histogram.js';
-import type { LatencyBucket, LatencyFigures } from './report.js';
+import { LatencyHistogram } from './latency-histogram.js';
 
 export { LatencyHistogram };
+
+/** Latency percentiles and the maximum, in ms (µs resolution). */
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** A latency distribution for drawing: log buckets with their bounds in ms. */
+export interface LatencyBucket {
+  loMs: number;
+  hiMs: number;
+  count: number;
+}
 
 /** Three decimals: µs resolution is all a capture's timestamps can claim. */
 export function roundMs(ms: number): number {
@@ -11,7 +29,7 @@ export function roundMs(ms: number): number {
 }
 
 /** p50/p90/p99/max of a histogram, or null when it has no samples. */
-export function latencyFigures(h: LatencyHistogram): LatencyFigures | null {
+export function latencySummary(h: LatencyHistogram): LatencySummary | null {
   if (h.count === 0) return null;
   return {
     count: h.count,

@@ -1,16 +1,14 @@
-/** Running totals of a trace: what `zkwire trace` prints when it stops (Ctrl-C, SIGTERM or stop()). */
+/**
+ * The summary `zkwire trace` prints when it stops (Ctrl-C, SIGTERM or stop()): a sink over the proxy's capture
+ * events, counting per op with the same totals table `zkwire analyze` uses (figures/op-totals.ts).
+ */
 
 import { errName } from '../../protocol/index.js';
-import { LatencyHistogram } from './latency-histogram.js';
-import type { TraceRecord } from './records.js';
+import type { CaptureEvent, FrameEvent } from '../capture/events.js';
+import type { LatencySummary } from '../figures/latency.js';
+import { OpTotalsTable, replied } from '../figures/op-totals.js';
 
-/** Latency percentiles, in ms. */
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
+export type { LatencySummary };
 
 /** The totals of one op. */
 export interface OpSummary {
@@ -38,39 +36,39 @@ export interface TraceSummary {
   errors: Record<string, number>;
 }
 
-interface OpTotals {
-  requests: number;
-  replies: number;
-  errors: Map<string, number>;
-  latency: LatencyHistogram;
-}
+/** Far more op names than ZooKeeper has: only garbage opcodes could reach it, and they fold into "(other)". */
+const MAX_OPS = 1000;
 
-export class TraceStats {
+export class TraceSummarizer {
   private connections = 0;
   private readonly frames = { c2s: 0, s2c: 0 };
   private readonly bytes = { c2s: 0, s2c: 0 };
   private undecodable = 0;
   private notifications = 0;
-  private readonly ops = new Map<string, OpTotals>();
+  private readonly ops = new OpTotalsTable(MAX_OPS);
   private readonly errors = new Map<string, number>();
 
-  add(rec: TraceRecord): void {
-    switch (rec.type) {
+  add(ev: CaptureEvent): void {
+    switch (ev.type) {
       case 'open':
         this.connections++;
         return;
-      case 'close':
-        return;
-      case 'raw':
-        this.bytes[rec.dir] += rec.bytes.length;
-        if (rec.error !== undefined) this.undecodable++;
+      case 'gap':
+        this.bytes[ev.dir] += ev.undecoded?.bytes.length ?? 0;
+        if (ev.continues !== true) this.undecodable++;
         return;
       case 'frame':
-        break;
+        this.frame(ev);
+        return;
+      default:
+        return;
     }
-    const { frame, dir } = rec;
+  }
+
+  private frame(ev: FrameEvent): void {
+    const { frame, dir } = ev;
     this.frames[dir]++;
-    this.bytes[dir] += rec.bytes.length;
+    this.bytes[dir] += ev.size;
     if (frame.error !== undefined) {
       this.undecodable++;
       return;
@@ -80,16 +78,16 @@ export class TraceStats {
         this.notifications++;
         return;
       case 'connect-request':
-        this.op('connect').requests++;
+        this.ops.row('connect').requests++;
         return;
       case 'connect-response':
-        this.reply('connect', 0, rec.latencyMs);
+        this.reply('connect', 0, ev.latencyMs);
         return;
       case 'request':
-        this.op(frame.op ?? `op(${frame.opcode})`).requests++;
+        this.ops.row(frame.op ?? `op(${frame.opcode})`).requests++;
         return;
       case 'reply':
-        this.reply(frame.op ?? `op(${frame.opcode})`, frame.err ?? 0, rec.latencyMs);
+        this.reply(frame.op ?? `op(${frame.opcode})`, frame.err ?? 0, ev.latencyMs);
         return;
       default:
         // four-letter-word text: counted as frames and bytes only
@@ -99,16 +97,7 @@ export class TraceStats {
 
   summary(): TraceSummary {
     const ops: Record<string, OpSummary> = {};
-    for (const name of [...this.ops.keys()].sort()) {
-      const t = this.ops.get(name)!;
-      const h = t.latency;
-      ops[name] = {
-        requests: t.requests,
-        replies: t.replies,
-        errors: Object.fromEntries(t.errors),
-        latencyMs: h.count === 0 ? null : { count: h.count, p50: round(h.percentile(0.5)!), p99: round(h.percentile(0.99)!), max: round(h.max!) },
-      };
-    }
+    for (const row of this.ops.report('key')) ops[row.key] = { requests: row.requests, replies: row.replies, errors: row.errors, latencyMs: row.latencyMs };
     return {
       connections: this.connections,
       frames: { ...this.frames },
@@ -121,27 +110,8 @@ export class TraceStats {
   }
 
   private reply(op: string, err: number, latencyMs: number | undefined): void {
-    const t = this.op(op);
-    t.replies++;
-    if (latencyMs !== undefined) t.latency.add(latencyMs);
-    if (err !== 0) {
-      const name = errName(err);
-      t.errors.set(name, (t.errors.get(name) ?? 0) + 1);
-      this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
-    }
+    const name = err === 0 ? undefined : errName(err);
+    replied(this.ops.row(op), name, latencyMs);
+    if (name !== undefined) this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
   }
-
-  private op(name: string): OpTotals {
-    let t = this.ops.get(name);
-    if (t === undefined) {
-      t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
-      this.ops.set(name, t);
-    }
-    return t;
-  }
-}
-
-/** Three decimals (µs resolution) is all a proxy's clock can honestly claim. */
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

@@ -1,11 +1,12 @@
 /**
- * The proxy's records as capture events, the stream `zkwire analyze` consumes: this is how `zkwire trace
- * --analyze` feeds the same analysis as a capture file. Times come from `nowUs` (called as each record is
+ * The decoding proxy as a capture source: its records (trace/records.ts, the public `onRecord` shape) as
+ * CaptureEvents, the stream every sink reads. The proxy feeds its summary through this (trace/proxy.ts), and
+ * `zkwire trace --analyze` the same Analyzer a capture file gets. Times come from `nowUs` (called as each record is
  * emitted, which is synchronous with the socket event) so latencies keep the monotonic clock's precision.
  */
 
-import type { CaptureConnection, CaptureEvent } from '../capture/events.js';
-import type { TraceRecord } from './records.js';
+import type { TraceRecord } from '../trace/records.js';
+import type { CaptureConnection, CaptureEvent } from './events.js';
 
 export class TraceEventAdapter {
   private readonly conns = new Map<number, CaptureConnection>();
@@ -24,9 +25,21 @@ export class TraceEventAdapter {
     if (conn === undefined) return [];
     switch (rec.type) {
       case 'frame':
-        return [{ type: 'frame', conn, timeUs, dir: rec.dir, frame: rec.frame, size: rec.bytes.length }];
+        return [{ type: 'frame', conn, timeUs, dir: rec.dir, frame: rec.frame, size: rec.bytes.length, bytes: rec.bytes, sessionId: rec.sessionId, latencyMs: rec.latencyMs }];
       case 'raw':
-        return [{ type: 'gap', conn, timeUs, dir: rec.dir, missingBytes: undefined, reason: rec.error ?? `${rec.kind} bytes` }];
+        // The bytes crossed the proxy; only their decoding is lost. The first stretch of a broken stream says why.
+        return [
+          {
+            type: 'gap',
+            conn,
+            timeUs,
+            dir: rec.dir,
+            missingBytes: undefined,
+            reason: rec.error ?? `${rec.kind} bytes`,
+            undecoded: { bytes: rec.bytes, kind: rec.kind },
+            continues: rec.error === undefined,
+          },
+        ];
       case 'close':
         this.conns.delete(rec.conn);
         // The proxy cutting connections as it stops is the end of the capture, not something a peer did.
