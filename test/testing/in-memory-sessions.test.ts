@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { connect, type StateChange, type ZooKeeperClient } from '../../src/index.js';
+import { connect, LeaderLatch, type StateChange, type Transport, type ZooKeeperClient } from '../../src/index.js';
 import { InMemoryZooKeeper } from '../../src/testing/in-memory/server.js';
 import { killSession } from '../../src/testing/kill-session-portable.js';
 import { ManualClock } from '../harness/manual-clock.js';
@@ -169,5 +169,41 @@ describe('watches', () => {
     expect(events).toEqual(['NodeDataChanged /p', 'NodeChildrenChanged /p', 'NodeDataChanged /p']);
     expect(await zk.checkWatches('/p', 'any')).toBe(false);
     await expect(zk.removeWatches('/p', 'any')).rejects.toMatchObject({ code: 'NOWATCHER' });
+  });
+});
+
+describe('killSession resolves with the expiry, not after it', () => {
+  /** The in-memory server's transport, with what reaches the client after the handshake's answer (the close too) held back `ms`. */
+  function slowReplies(inner: Transport, ms: number): Transport {
+    return {
+      connect: (endpoint, handlers, options) => {
+        let chunks = 0;
+        return inner.connect(
+          endpoint,
+          {
+            onData: (chunk) => (chunks++ === 0 ? handlers.onData(chunk) : void setTimeout(() => handlers.onData(chunk), ms)),
+            onClose: (e) => (chunks === 0 ? handlers.onClose(e) : void setTimeout(() => handlers.onClose(e), ms)),
+          },
+          options,
+        );
+      },
+    };
+  }
+
+  it('a latch has lost leadership when it returns, though the killer’s close is answered only after the client led again', async () => {
+    await using server = new InMemoryZooKeeper();
+    await using zk = await connect(server.connectString, { transport: server.transport });
+    await using latch = new LeaderLatch(zk, '/kill/latch', { id: 'a' });
+    await latch.start();
+    expect(await latch.await({ timeoutMs: 10_000 })).toBe(true);
+    const events: string[] = [];
+    latch.addListener((e) => events.push(e.type));
+    // The killer hears the reply to its closeSession 300 ms late; the client, told of the expiry at once, renews
+    // and its latch leads again on the new session well within that.
+    const lost = await killSession(zk, { clientOptions: { transport: slowReplies(server.transport, 300) } });
+    expect(lost.event).toBe('LOST');
+    expect(latch.hasLeadership()).toBe(false);
+    expect(events).toEqual(['notLeader']);
+    expect(await latch.await({ timeoutMs: 10_000 })).toBe(true);
   });
 });
