@@ -7,7 +7,8 @@
 
 import { CreateFlags, OpCode } from '../../protocol/index.js';
 import { RawConnection } from './raw-client.js';
-import type { LatencyRecorder } from './recorder.js';
+import { randomUUID } from 'node:crypto';
+import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
 
 /** Runs `op` n times one after another, timing each call from just before it to its settled result. */
 export async function timedLoop(n: number, rec: LatencyRecorder | undefined, op: (i: number) => Promise<unknown>): Promise<void> {
@@ -106,5 +107,48 @@ export async function floorHandoff(deleter: RawConnection, watcher: RawConnectio
     const at = await notified;
     ok(await deleted, 'delete');
     rec?.record((at - t) * 1000);
+  }
+}
+
+/** The floors every lock run reports, as summaries. */
+export interface FloorSummaries {
+  ping: LatencySummary;
+  /** One ephemeral-sequential create: what an acquire writes. */
+  create: LatencySummary;
+  /** One delete of an ephemeral node: what a release does. */
+  delete: LatencySummary;
+  deleteGetChildren: LatencySummary;
+  /** From a delete's send on one session to the watch notification's arrival on a second. */
+  handoff: LatencySummary;
+}
+
+export type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
+
+export function newFloorRecorders(): FloorRecorders {
+  return { ping: new LatencyRecorder(), create: new LatencyRecorder(), delete: new LatencyRecorder(), deleteGetChildren: new LatencyRecorder(), handoff: new LatencyRecorder() };
+}
+
+export function summarizeFloor(r: FloorRecorders): FloorSummaries {
+  return { ping: roundedSummary(r.ping), create: roundedSummary(r.create), delete: roundedSummary(r.delete), deleteGetChildren: roundedSummary(r.deleteGetChildren), handoff: roundedSummary(r.handoff) };
+}
+
+/**
+ * Floor: ping, ephemeral-sequential create (what an acquire writes), delete (what a release does), delete +
+ * getChildren (a hand-off's trips) and the hand-off floor over a second bare session. `round` keeps node names
+ * of the two halves apart.
+ */
+export async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
+  await floorPing(conn, n, recs.ping);
+  await floorCreateEphemeralSequential(conn, dir, n, recs.create);
+  await floorDeleteEphemeral(conn, dir, n, recs.delete, `d${round}`);
+  await floorHandoff(conn, watcher, dir, n, recs.handoff, `h${round}`);
+  const children = RawConnection.template(OpCode.getChildren, { path: dir, watch: false });
+  for (let i = 0; i < n; i++) {
+    const path = `${dir}/dg-${randomUUID()}`;
+    await conn.create(path, 1 /* ephemeral */);
+    const t = performance.now();
+    await conn.delete(path);
+    await conn.roundTrip(children);
+    recs.deleteGetChildren.since(t);
   }
 }

@@ -19,7 +19,7 @@ import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
 import type { Lease } from '../../recipes/index.js';
-import { floorCreateEphemeralSequential, floorDeleteEphemeral, floorHandoff, floorPing } from './floor.js';
+import { floorCreateEphemeralSequential, floorHandoff, floorPing, measureFloor, newFloorRecorders, summarizeFloor, type FloorSummaries } from './floor.js';
 import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
@@ -27,7 +27,6 @@ import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 import { binTimeline, type Timeline } from './timeline.js';
 import type { FailoverReport } from './failover/report.js';
 import type { LockRunObserver } from './run-observer.js';
-import { OpCode } from '../../protocol/index.js';
 import type { ProcessesReport } from './workers/processes-report.js';
 
 export interface LockBenchOptions {
@@ -176,19 +175,6 @@ export const HELD_SHARE = 0.9;
 /** After the schedule's last intended start, sessions may still start late acquisitions for this long. */
 const LATE_START_GRACE_MS = 250;
 
-export interface FloorSummaries {
-  ping: LatencySummary;
-  /** One ephemeral-sequential create: what an acquire writes. */
-  create: LatencySummary;
-  /** One delete of an ephemeral node: what a release does. */
-  delete: LatencySummary;
-  deleteGetChildren: LatencySummary;
-  /** From a delete's send on one session to the watch notification's arrival on a second. */
-  handoff: LatencySummary;
-}
-
-export type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };
-
 /** The report's p50 ratios of the lock's figures to the floors (0 where either side was not measured). */
 export function floorRatios(s: Pick<LockReport, 'acquire' | 'release' | 'cycle' | 'handoff'>, f: FloorSummaries): LockReport['ratios'] {
   const ratio = (a: number, b: number): number => (a > 0 && b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
@@ -244,27 +230,6 @@ async function unlessStopped(signal: AbortSignal | undefined, phase: () => Promi
   }
 }
 
-/**
- * Floor: ping, ephemeral-sequential create (what an acquire writes), delete (what a release does), delete +
- * getChildren (a hand-off's trips) and the hand-off floor over a second bare session. `round` keeps node names
- * of the two halves apart.
- */
-export async function measureFloor(conn: RawConnection, watcher: RawConnection, dir: string, n: number, recs: FloorRecorders, round: string): Promise<void> {
-  await floorPing(conn, n, recs.ping);
-  await floorCreateEphemeralSequential(conn, dir, n, recs.create);
-  await floorDeleteEphemeral(conn, dir, n, recs.delete, `d${round}`);
-  await floorHandoff(conn, watcher, dir, n, recs.handoff, `h${round}`);
-  const children = RawConnection.template(OpCode.getChildren, { path: dir, watch: false });
-  for (let i = 0; i < n; i++) {
-    const path = `${dir}/dg-${randomUUID()}`;
-    await conn.create(path, 1 /* ephemeral */);
-    const t = performance.now();
-    await conn.delete(path);
-    await conn.roundTrip(children);
-    recs.deleteGetChildren.since(t);
-  }
-}
-
 export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> {
   const kind = opts.kind ?? 'mutex';
   const k = Math.max(1, opts.clients ?? 4);
@@ -286,13 +251,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
-  const floor: FloorRecorders = {
-    ping: new LatencyRecorder(),
-    create: new LatencyRecorder(),
-    delete: new LatencyRecorder(),
-    deleteGetChildren: new LatencyRecorder(),
-    handoff: new LatencyRecorder(),
-  };
+  const floor = newFloorRecorders();
   const acquire = new LatencyRecorder();
   const release = new LatencyRecorder();
   const cycle = new LatencyRecorder();
@@ -476,13 +435,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     cycle: roundedSummary(cycle),
     handoff: roundedSummary(handoff),
   };
-  const f: FloorSummaries = {
-    ping: roundedSummary(floor.ping),
-    create: roundedSummary(floor.create),
-    delete: roundedSummary(floor.delete),
-    deleteGetChildren: roundedSummary(floor.deleteGetChildren),
-    handoff: roundedSummary(floor.handoff),
-  };
+  const f = summarizeFloor(floor);
   return {
     benchmark: 'lock',
     interrupted: signal?.aborted === true,

@@ -14,9 +14,9 @@ import { ZooKeeperClient } from '../../../node.js';
 import { DistributedDoubleBarrier } from '../../../recipes/index.js';
 import { isCode } from '../../../errors.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing } from '../floor.js';
-import { measureFloor, type FloorRecorders, type FloorSummaries, type LockBenchOptions, type LockReport } from '../lock-bench.js';
+import { measureFloor, newFloorRecorders, summarizeFloor, type FloorSummaries } from '../floor.js';
+import type { LockBenchOptions, LockReport } from '../lock-bench.js';
 import { RawConnection } from '../raw-client.js';
-import { LatencyRecorder, roundedSummary } from '../recorder.js';
 import { firstEndpoint, serverInfo } from '../server-info.js';
 import { BenchRunError } from './errors.js';
 import { defaultWorkerCommand, startLocalWorker, type LocalWorker } from './local-workers.js';
@@ -66,7 +66,7 @@ async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 
 /** The floor of bench lock, measured from this host on bare sockets: half before the workers start, half after. */
 class CoordinatorFloor {
-  readonly recorders: FloorRecorders = { ping: new LatencyRecorder(), create: new LatencyRecorder(), delete: new LatencyRecorder(), deleteGetChildren: new LatencyRecorder(), handoff: new LatencyRecorder() };
+  readonly recorders = newFloorRecorders();
   private constructor(
     private readonly conn: RawConnection,
     private readonly watcher: RawConnection,
@@ -97,8 +97,7 @@ class CoordinatorFloor {
   }
 
   summaries(): FloorSummaries {
-    const r = this.recorders;
-    return { ping: roundedSummary(r.ping), create: roundedSummary(r.create), delete: roundedSummary(r.delete), deleteGetChildren: roundedSummary(r.deleteGetChildren), handoff: roundedSummary(r.handoff) };
+    return summarizeFloor(this.recorders);
   }
 
   async close(): Promise<void> {

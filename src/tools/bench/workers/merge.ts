@@ -5,7 +5,8 @@
  */
 
 import { BucketHistogram, type Bin } from '../histogram.js';
-import { floorRatios, HELD_SHARE, type FloorSummaries, type LockReport, type OpenLoopReport } from '../lock-bench.js';
+import type { FloorSummaries } from '../floor.js';
+import { floorRatios, HELD_SHARE, type LockReport, type OpenLoopReport } from '../lock-bench.js';
 import type { LatencySummary } from '../recorder.js';
 import { BinnedTimeline } from './binned-timeline.js';
 import type { ProcessesReport } from './processes-report.js';
