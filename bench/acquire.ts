@@ -19,7 +19,7 @@ import { RawConnection } from '../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary } from '../src/tools/bench/recorder.js';
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
 import { fmtUs, renderTable } from '../src/tools/bench/table.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 /** Ephemeral, as a lock node is (the sequence suffix aside). */
 const EPHEMERAL = 1;

@@ -38,7 +38,7 @@ import { RawConnection } from '../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from '../src/tools/bench/recorder.js';
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
 import { fmtUs, renderTable } from '../src/tools/bench/table.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 import { InMemoryZooKeeper } from '../src/testing/in-memory/server.js';
 import type { ByteStream, ByteStreamHandlers, Transport } from '../src/transport/types.js';
 

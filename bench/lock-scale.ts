@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { runLockScale } from './lock-scale/run.js';
 import { runHandoffAnalysis, type HandoffReport } from './lock-scale/handoff.js';
 import { renderHandoffs, renderLockScale } from './lock-scale/render.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 function usage(message: string): never {
   process.stderr.write(`bench lock-scale: ${message}\n`);

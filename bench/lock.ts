@@ -16,7 +16,7 @@ import type { LockKind } from '../src/tools/bench/contenders.js';
 import { runLockBench, type LockReport } from '../src/tools/bench/lock-bench.js';
 import { renderLockReport } from '../src/tools/bench/lock-render.js';
 import { fmtRate, fmtUs, renderTable } from '../src/tools/bench/table.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 interface Round {
   uncontended: LockReport;

@@ -12,7 +12,7 @@ import { prepareCurator } from '../src/tools/bench/curator-round.js';
 import { runLockVsCurator } from '../src/tools/bench/vs-curator.js';
 import { renderVsReport } from '../src/tools/bench/vs-render.js';
 import { VS_SEMAPHORE_LEASES, VS_SESSIONS } from '../src/tools/bench/vs-round.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 /** The project's goals for the figures that have one. */
 const TARGETS: Record<string, string> = {

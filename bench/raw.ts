@@ -1,7 +1,7 @@
 /**
  * bench/raw: the client's sequential latency and pipelined throughput next to the floor (a bare socket with
  * pre-built frames), plus 1,000 idle sessions' memory. Without --server it starts a throwaway local ZooKeeper
- * (src/tools/local-server, with maxClientCnxns=0 as the idle-session part needs).
+ * (src/testing/local-server, with maxClientCnxns=0 as the idle-session part needs).
  *
  *   npm run bench:raw -- [--server HOST:PORT] [--samples N] [--rounds N] [--pipeline N] [--pipeline-rounds N] [--window N]
  *                        [--sessions N] [--json FILE]
@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { runRawBench } from '../src/tools/bench/raw-bench.js';
 import { renderRawReport } from '../src/tools/bench/raw-render.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -14,7 +14,7 @@ import { describeFrames, ZooKeeperClient } from '../src/node.js';
 import { InterProcessReadWriteLock } from '../src/recipes/index.js';
 import { FrameCounter, type FrameCounts } from './lock-scale/frames.js';
 import { fmtRate, renderTable } from '../src/tools/bench/table.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 import { plainAcquire } from './plain-rw.js';
 
 type Recipe = 'zkwire' | 'plain';

@@ -22,7 +22,7 @@ import { InterProcessMutex, type Lease } from '../src/recipes/index.js';
 import { measureIdleSessionsIsolated } from '../src/tools/bench/idle-sessions.js';
 import { LatencyRecorder } from '../src/tools/bench/recorder.js';
 import { fmtMB, fmtUs, renderTable } from '../src/tools/bench/table.js';
-import { withServer } from '../src/tools/local-server/index.js';
+import { withServer } from '../src/testing/local-server/index.js';
 
 const CHAIN = 16;
 /** Waiters that watch every node ahead of them (MAX_WATCHED_BLOCKERS in src/recipes/locks/internals.ts). */

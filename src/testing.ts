@@ -28,6 +28,6 @@ export {
   type ProxyLink,
   type ReplyInfo,
 } from './testing/fault-proxy.js';
-export { ZooKeeperNotInstalledError } from './tools/local-server/install.js';
-export { CleanupRegistry, type CleanupOptions } from './tools/local-server/cleanup.js';
+export { ZooKeeperNotInstalledError } from './testing/local-server/install.js';
+export { CleanupRegistry, type CleanupOptions } from './testing/local-server/cleanup.js';
 export type { Clock, TimerHandle } from './session/clock.js';

@@ -3,7 +3,7 @@
  * session does): send the four bytes, read text until the server closes. The session uses it to learn a server's
  * version (`srvr`, `envi`) and, in read-only mode, to look for a read-write server (`isro`), never on the session's
  * connection: a 4lw on a connection is all that connection can carry. `zkwire 4lw` and the test harness use the
- * same exchange from Node (tools/four-letter-client.ts), so there is one four-letter-word client.
+ * same exchange from Node (testing/local-server/four-letter-client.ts), so there is one four-letter-word client.
  */
 
 import { concatBytes } from '../protocol/bytes.js';

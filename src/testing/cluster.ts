@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../session/clock.js';
-import { probeServerMode } from '../tools/four-letter-client.js';
-import { quorumConfig, type QuorumMember } from '../tools/local-server/config.js';
-import { freePorts } from '../tools/local-server/free-port.js';
-import { installEnv, requireZooKeeperInstall } from '../tools/local-server/install.js';
-import { makeServerDir, removeServerDir } from '../tools/local-server/server-dir.js';
-import { QUORUM_MAIN, ServerProcess, sleepOn } from '../tools/local-server/server-process.js';
+import { probeServerMode } from './local-server/four-letter-client.js';
+import { quorumConfig, type QuorumMember } from './local-server/config.js';
+import { freePorts } from './local-server/free-port.js';
+import { installEnv, requireZooKeeperInstall } from './local-server/install.js';
+import { makeServerDir, removeServerDir } from './local-server/server-dir.js';
+import { QUORUM_MAIN, ServerProcess, sleepOn } from './local-server/server-process.js';
 import type { TestingServerOptions } from './options.js';
 
 /** One member of a {@link TestingCluster}, as tests see it. */

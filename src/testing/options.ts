@@ -1,5 +1,5 @@
 import type { Clock } from '../session/clock.js';
-import type { CleanupRegistry } from '../tools/local-server/cleanup.js';
+import type { CleanupRegistry } from './local-server/cleanup.js';
 
 /** What every server the kit starts takes: the install to use, zoo.cfg additions, and the timers to start it on. */
 export interface TestingServerOptions {

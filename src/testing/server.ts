@@ -1,5 +1,5 @@
-import { startLocalServer } from '../tools/local-server/standalone.js';
-import type { ServerProcess } from '../tools/local-server/server-process.js';
+import { startLocalServer } from './local-server/standalone.js';
+import type { ServerProcess } from './local-server/server-process.js';
 import type { TestingServerOptions } from './options.js';
 
 /**

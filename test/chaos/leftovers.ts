@@ -5,7 +5,7 @@
 
 import type { ZooKeeperClient } from '../../src/node.js';
 import { ZooKeeperError } from '../../src/errors.js';
-import { fourLetterWord } from '../../src/tools/four-letter-client.js';
+import { fourLetterWord } from '../../src/testing/local-server/four-letter-client.js';
 
 export interface LockNode {
   readonly path: string;

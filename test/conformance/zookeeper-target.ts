@@ -9,7 +9,7 @@ import { connect, type ZooKeeperClient } from '../../src/node.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { startFaultProxy, type FaultProxy } from '../../src/testing/fault-proxy.js';
 import { TestingServer } from '../../src/testing/server.js';
-import { FAST_START_JVM_FLAGS } from '../../src/tools/local-server/server-process.js';
+import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/server-process.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';
 import { realClock } from '../harness/real-timers.js';
 import type { ConformanceTarget, Reconnect, TargetConnectOptions } from './target.js';

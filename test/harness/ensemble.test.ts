@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fourLetterWord, parseServerMode, type ServerMode } from '../../src/tools/four-letter-client.js';
+import { fourLetterWord, parseServerMode, type ServerMode } from '../../src/testing/local-server/four-letter-client.js';
 import { startEnsemble, type ZkEnsemble } from './zookeeper.js';
 
 /** What each member says about itself right now (null = down or not serving). */

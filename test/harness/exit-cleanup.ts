@@ -5,7 +5,7 @@
  * global; this is the harness passing it what it needs.
  */
 import type { ChildProcess } from 'node:child_process';
-import { CleanupRegistry } from '../../src/tools/local-server/cleanup.js';
+import { CleanupRegistry } from '../../src/testing/local-server/cleanup.js';
 
 const KEY = Symbol.for('zkwire.test-harness.cleanup');
 

@@ -1,4 +1,4 @@
-import { findZooKeeperInstall, missingInstallMessage } from '../../src/tools/local-server/install.js';
+import { findZooKeeperInstall, missingInstallMessage } from '../../src/testing/local-server/install.js';
 
 /**
  * Vitest globalSetup. The ZooKeeper check is lazy: protocol, session and other unit tests need neither Java nor a

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fourLetterWord, parseServerMode } from '../../src/tools/four-letter-client.js';
-import { findZooKeeperInstall, missingInstallMessage } from '../../src/tools/local-server/install.js';
+import { fourLetterWord, parseServerMode } from '../../src/testing/local-server/four-letter-client.js';
+import { findZooKeeperInstall, missingInstallMessage } from '../../src/testing/local-server/install.js';
 import { sharedServer, startZooKeeper, type ZkServer } from './zookeeper.js';
 
 describe('standalone server', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FAST_START_JVM_FLAGS } from '../../src/tools/local-server/index.js';
+import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/index.js';
 import type { ZkServerOptions } from './zookeeper.js';
 
 /**

@@ -1,19 +1,19 @@
 import { TestingCluster } from '../../src/testing/cluster.js';
-import type { ServerProcess } from '../../src/tools/local-server/server-process.js';
-import { startLocalServer } from '../../src/tools/local-server/standalone.js';
+import type { ServerProcess } from '../../src/testing/local-server/server-process.js';
+import { startLocalServer } from '../../src/testing/local-server/standalone.js';
 import { harnessCleanup } from './exit-cleanup.js';
 import { realClock } from './real-timers.js';
-import type { ZkConfigOptions } from '../../src/tools/local-server/config.js';
+import type { ZkConfigOptions } from '../../src/testing/local-server/config.js';
 
 /**
  * Real ZooKeeper servers for tests: throwaway standalone servers, ensembles (zk-ensemble.ts) and the one shared
  * server ordinary integration tests use. Every server gets a free loopback port and its own directory under
  * os.tmpdir(), and is killed when the test process ends even if a test forgets to stop it. Standalone servers come
- * from the same launcher the CLI uses when no --server is given (src/tools/local-server), ensembles are the kit's
+ * from the same launcher the CLI uses when no --server is given (src/testing/local-server), ensembles are the kit's
  * TestingCluster (zkwire/testing); the harness gives both real timers and its per-process cleanup registry.
  */
 /** One ZooKeeper JVM (the launcher's LocalServer): stop() removes its directory, kill()/restart() keep it. */
-export type { LocalServer as ZkServer } from '../../src/tools/local-server/server-process.js';
+export type { LocalServer as ZkServer } from '../../src/testing/local-server/server-process.js';
 
 /** A ZooKeeper ensemble on loopback: the kit's TestingCluster. */
 export type ZkEnsemble = TestingCluster;

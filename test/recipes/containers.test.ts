@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterProcessMutex, InterProcessSemaphoreV2 } from '../../src/recipes/index.js';
-import { FAST_START_JVM_FLAGS } from '../../src/tools/local-server/server-process.js';
+import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/server-process.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { connectClient, eventually } from './helpers.js';
 

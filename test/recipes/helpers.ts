@@ -116,7 +116,7 @@ export async function stillPending(p: Promise<unknown>, ms = 200): Promise<boole
  * behind. `connectString` is a single host:port.
  */
 export async function serverWatchesOf(connectString: string, sessionIdHex: string): Promise<string[]> {
-  const { fourLetterWord } = await import('../../src/tools/four-letter-client.js');
+  const { fourLetterWord } = await import('../../src/testing/local-server/four-letter-client.js');
   const [host, port] = connectString.split(',')[0]?.split(':') ?? [];
   const text = await fourLetterWord(host ?? '127.0.0.1', Number(port), 'wchc');
   const paths: string[] = [];

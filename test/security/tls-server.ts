@@ -9,7 +9,7 @@
  * The plain clientPort stays open: readiness is probed there with `srvr`, as for every harness server.
  */
 
-import { freePort } from '../../src/tools/local-server/index.js';
+import { freePort } from '../../src/testing/local-server/index.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import type { TestPki } from './certs.js';
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import type { StateChange } from '../../src/session/state.js';
-import { FAST_START_JVM_FLAGS } from '../../src/tools/local-server/index.js';
-import { probeServerMode } from '../../src/tools/four-letter-client.js';
+import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/index.js';
+import { probeServerMode } from '../../src/testing/local-server/four-letter-client.js';
 import { sleep } from '../harness/real-timers.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';

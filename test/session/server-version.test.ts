@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
-import { fourLetterWord, parseServerVersion } from '../../src/tools/four-letter-client.js';
+import { fourLetterWord, parseServerVersion } from '../../src/testing/local-server/four-letter-client.js';
 import { startVersionFront, type VersionFront } from '../harness/version-front.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from '../client/helpers.js';

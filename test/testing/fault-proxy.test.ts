@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { startFaultProxy, type FaultProxy, type ReplyInfo } from '../harness/fault-proxy.js';
-import { fourLetterWord, parseServerMode } from '../../src/tools/four-letter-client.js';
+import { fourLetterWord, parseServerMode } from '../../src/testing/local-server/four-letter-client.js';
 import {
   connectRequestFrame,
   createFrame,

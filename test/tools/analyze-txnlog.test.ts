@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import type { AnalysisReport } from '../../src/tools/analyze/index.js';
-import { fourLetterWord } from '../../src/tools/four-letter-client.js';
+import { fourLetterWord } from '../../src/testing/local-server/four-letter-client.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { requireCaptureTools, startTcpdump, untilCaptured, type Tcpdump } from './capture/tcpdump.js';
 import { zkwire } from './cli-io.js';

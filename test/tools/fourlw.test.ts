@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fourLetterJson, parseKeyValues } from '../../src/tools/four-letter-json.js';
-import { freePort } from '../../src/tools/local-server/free-port.js';
+import { freePort } from '../../src/testing/local-server/free-port.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { jsonLines, zkwire } from './cli-io.js';
 

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { fourLetterWord, parseServerMode } from '../../src/tools/four-letter-client.js';
-import { missingInstallMessage } from '../../src/tools/local-server/install.js';
-import { startLocalServer } from '../../src/tools/local-server/standalone.js';
-import { withServer } from '../../src/tools/local-server/with-server.js';
+import { fourLetterWord, parseServerMode } from '../../src/testing/local-server/four-letter-client.js';
+import { missingInstallMessage } from '../../src/testing/local-server/install.js';
+import { startLocalServer } from '../../src/testing/local-server/standalone.js';
+import { withServer } from '../../src/testing/local-server/with-server.js';
 import { alive } from './cli-process.js';
 
 async function until(pred: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -73,7 +73,7 @@ describe('withServer', () => {
 });
 
 describe('a process that started a throwaway server and then ends', () => {
-  const entry = join(process.cwd(), 'dist/tools/local-server/index.js');
+  const entry = join(process.cwd(), 'dist/testing/local-server/index.js');
   const script = `
     const { startLocalServer } = await import(${JSON.stringify(entry)});
     const s = await startLocalServer({ purpose: 'cli' });

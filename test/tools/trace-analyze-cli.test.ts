@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
-import { freePort } from '../../src/tools/local-server/free-port.js';
+import { freePort } from '../../src/testing/local-server/free-port.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { zkwire } from './cli-io.js';
 

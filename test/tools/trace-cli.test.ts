@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
-import { freePort } from '../../src/tools/local-server/free-port.js';
+import { freePort } from '../../src/testing/local-server/free-port.js';
 import { sharedServer } from '../harness/zookeeper.js';
 
 const main = join(process.cwd(), 'dist/cli/main.js');

@@ -7,7 +7,7 @@
 import { BenchEnsemble } from '../../tools/bench/failover/bench-ensemble.js';
 import type { FaultObserver } from '../../tools/bench/failover/fault-observer.js';
 import { FAULT_KINDS, parseFaultSpec, type FaultSpec } from '../../tools/bench/failover/fault-spec.js';
-import { cliCleanup } from '../../tools/local-server/cleanup.js';
+import { cliCleanup } from '../../testing/local-server/cleanup.js';
 import type { CliIo } from '../types.js';
 
 /** What the failover options asked for. */

@@ -9,7 +9,7 @@ import { CuratorPeerError } from '../../tools/bench/curator-error.js';
 import { prepareCurator, type CuratorProgram } from '../../tools/bench/curator-round.js';
 import { runLockVsCurator } from '../../tools/bench/vs-curator.js';
 import { renderVsReport } from '../../tools/bench/vs-render.js';
-import { withServer } from '../../tools/local-server/index.js';
+import { withServer } from '../../testing/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo } from '../types.js';
 import { writeOut } from './bench-output.js';

@@ -12,7 +12,7 @@ import { lockProgressPrinter } from '../../tools/bench/progress.js';
 import { runRawBench, type RawBenchOptions } from '../../tools/bench/raw-bench.js';
 import { renderRawReport } from '../../tools/bench/raw-render.js';
 import { renderLockSvg } from '../../tools/bench/svg.js';
-import { withServer } from '../../tools/local-server/index.js';
+import { withServer } from '../../testing/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { FAILOVER_VALUED, markFaultsOnSigusr2, parseFailoverArgs, withBenchEnsemble, type FailoverArgs } from './bench-failover.js';

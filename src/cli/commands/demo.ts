@@ -8,7 +8,7 @@
 import { runLockBench } from '../../tools/bench/lock-bench.js';
 import { renderLockReport } from '../../tools/bench/lock-render.js';
 import { lockProgressPrinter } from '../../tools/bench/progress.js';
-import { withServer } from '../../tools/local-server/index.js';
+import { withServer } from '../../testing/local-server/index.js';
 import { onInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { printError } from './node-client.js';

@@ -2,9 +2,9 @@
 
 import { FOUR_LETTER_WORDS, isFourLetterWord } from '../../protocol/index.js';
 import { parseConnectString } from '../../session/connect-string.js';
-import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../tools/four-letter-client.js';
+import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../testing/local-server/four-letter-client.js';
 import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
-import { withServer } from '../../tools/local-server/with-server.js';
+import { withServer } from '../../testing/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
 import { integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 

@@ -16,7 +16,7 @@ import {
   type NotAcquired,
 } from '../../recipes/index.js';
 import { systemClock } from '../../session/clock.js';
-import { withServer } from '../../tools/local-server/with-server.js';
+import { withServer } from '../../testing/local-server/with-server.js';
 import { commandInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
 import { connectForCli } from '../connect.js';
 import { type ArgSpec, describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';

@@ -10,7 +10,7 @@ import { toJsonValue } from '../../protocol/describe.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
-import { withServer } from '../../tools/local-server/with-server.js';
+import { withServer } from '../../testing/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
 import type { ArgSpec, CliIo } from '../types.js';
 

@@ -10,7 +10,7 @@ import { SERVICE_TYPES, serviceInstance, type JavaObject, type ServiceInstance, 
 import { ZooKeeperError } from '../../errors.js';
 import { onInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
 import { connectForCli } from '../connect.js';
-import { withServer } from '../../tools/local-server/with-server.js';
+import { withServer } from '../../testing/local-server/with-server.js';
 import type { CliIo, Command } from '../types.js';
 import { describeError, integerOption, parseCommandArgs, printError, usageError } from './node-client.js';
 import { instanceToJson } from './services.js';

@@ -1,6 +1,6 @@
 /** `zkwire shell`: the interactive shell (src/cli/shell), like `zkCli.sh -server`, on one session. */
 
-import { withServer } from '../../tools/local-server/with-server.js';
+import { withServer } from '../../testing/local-server/with-server.js';
 import { connectForCli } from '../connect.js';
 import { historyFile } from '../shell/history.js';
 import { runShell } from '../shell/shell.js';

@@ -7,7 +7,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { findJavaTool } from '../local-server/install.js';
+import { findJavaTool } from '../../testing/local-server/install.js';
 import { CuratorPeerError } from './curator-error.js';
 
 /** Where Debian installs jars. */

@@ -5,7 +5,7 @@
  */
 
 import { parseSrvr } from '../../protocol/index.js';
-import { fourLetterWord } from '../four-letter-client.js';
+import { fourLetterWord } from '../../testing/local-server/four-letter-client.js';
 
 export interface ServerInfo {
   connectString: string;

@@ -12,10 +12,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, Op, type ZooKeeperClient } from '../../../src/node.js';
 import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
-import { requireZooKeeperInstall } from '../../../src/tools/local-server/install.js';
+import { requireZooKeeperInstall } from '../../../src/testing/local-server/install.js';
 import { RawSocket } from '../../harness/raw-socket.js';
 import { connectRequestFrame, createFrame, readConnectResponse, readReplyHeader } from '../../harness/hand-frames.js';
-import { FAST_START_JVM_FLAGS } from '../../../src/tools/local-server/server-process.js';
+import { FAST_START_JVM_FLAGS } from '../../../src/testing/local-server/server-process.js';
 import { zkwire, jsonLines } from '../cli-io.js';
 import { decodeSnapshot } from '../../../src/tools/txnlog/index.js';
 

@@ -10,7 +10,7 @@
 
 import { TestingCluster } from '../../../testing/cluster.js';
 import { startFaultProxy, type FaultProxy } from '../../../testing/fault-proxy.js';
-import type { CleanupRegistry } from '../../local-server/cleanup.js';
+import type { CleanupRegistry } from '../../../testing/local-server/cleanup.js';
 import type { FaultKind } from './fault-spec.js';
 
 export interface BenchEnsembleOptions {

@@ -4,10 +4,10 @@
  * readiness probe (`srvr`), and through it by the test harness; plus the parsers of the `srvr` answer they need.
  */
 
-import { MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../session/clock.js';
-import { fourLetterExchange } from '../session/four-letter-probe.js';
-import { parseVersion } from '../session/server-version.js';
-import { nodeTransport } from '../transport/node.js';
+import { MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../../session/clock.js';
+import { fourLetterExchange } from '../../session/four-letter-probe.js';
+import { parseVersion } from '../../session/server-version.js';
+import { nodeTransport } from '../../transport/node.js';
 
 export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
 

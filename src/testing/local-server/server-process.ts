@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fourLetterWord, probeServerMode, type ServerMode } from '../four-letter-client.js';
+import { fourLetterWord, probeServerMode, type ServerMode } from './four-letter-client.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { defaultCleanup, type CleanupRegistry } from './cleanup.js';
 import type { ZooKeeperInstall } from './install.js';

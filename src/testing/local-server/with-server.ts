@@ -1,4 +1,4 @@
-import { parseServerVersion } from '../four-letter-client.js';
+import { parseServerVersion } from './four-letter-client.js';
 import { cliCleanup } from './cleanup.js';
 import type { LocalServer } from './server-process.js';
 import { startLocalServer, type LocalServerOptions } from './standalone.js';
