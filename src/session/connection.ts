@@ -60,8 +60,8 @@ export class Connection {
     readonly id: number,
     readonly description: string,
     maxFrameSize: number,
-    /** Where it goes (side connections to the same server use it). */
-    readonly endpoint?: Endpoint,
+    /** Where it goes (side connections to the same server use it); its `address` is set once resolved. */
+    public endpoint?: Endpoint,
   ) {
     this.frames = new FrameDecoder({ maxFrameSize });
     this.ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));

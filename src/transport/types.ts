@@ -9,9 +9,14 @@
  */
 
 export interface Endpoint {
-  /** Hostname or IP literal (IPv6 without brackets). */
+  /** Hostname or IP literal (IPv6 without brackets), as the connect string gives it. */
   readonly host: string;
   readonly port: number;
+  /**
+   * The address to dial when the client resolved `host` itself (the `resolver` option): transports connect to it
+   * and keep `host` for what names the server (TLS server name and certificate check, descriptions).
+   */
+  readonly address?: string;
 }
 
 /** What a ByteStream calls as bytes arrive and when it ends. */
