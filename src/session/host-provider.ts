@@ -25,7 +25,7 @@ export function endpointKey(endpoint: Endpoint): string {
 }
 
 /** Whether `endpoint` is `entry`: the same host name and port, or the same resolved address and port. */
-function sameServer(entry: Endpoint, endpoint: Endpoint): boolean {
+export function sameServer(entry: Endpoint, endpoint: Endpoint): boolean {
   if (entry.port !== endpoint.port) return false;
   return entry.host === endpoint.host || (endpoint.address !== undefined && entry.host === endpoint.address);
 }

@@ -237,6 +237,11 @@ export class Session {
     return this.#conn?.handshakeDone === true ? this.#conn.description : undefined;
   }
 
+  /** The endpoint the session is established on (with the address dialled, when resolved), if any. */
+  get connectedEndpoint(): Endpoint | undefined {
+    return this.#conn?.handshakeDone === true ? this.#conn.endpoint : undefined;
+  }
+
   get lastZxidSeen(): bigint {
     return this.#lastZxid;
   }
