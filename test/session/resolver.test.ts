@@ -10,7 +10,6 @@ import type { Resolver } from '../../src/session/resolve.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
 import { settle } from './fakes.js';
-import { codeOf } from '../client/helpers.js';
 
 function setup(resolver: Resolver, hosts = 'zk.example:2181') {
   const transport = new MemoryTransport();
