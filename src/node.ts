@@ -10,23 +10,18 @@
 
 import { ZooKeeperClient as PortableClient } from './client.js';
 import type { ClientOptions } from './client/types.js';
-import { nodeResolver, nodeTransport } from './transport/node.js';
+import { nodeTransport } from './transport/node.js';
 
 export * from './index.js';
 export { nodeResolver, nodeTransport, type NodeTransportOptions } from './transport/node.js';
 
 /**
- * The client with node:net/node:tls as its default transport and node:dns as its default `resolver` (host names
- * resolved again before each connect attempt): the same API as the portable `ZooKeeperClient`, and
- * `options.transport` and `options.resolver` may still override them.
+ * The client with node:net/node:tls as its default transport (which resolves host names with node:dns before each
+ * connect attempt): the same API as the portable `ZooKeeperClient`, and `options.transport` may still override it.
  */
 export class ZooKeeperClient extends PortableClient {
   constructor(connectString: string, options: ClientOptions = {}) {
-    super(connectString, {
-      ...options,
-      transport: options.transport ?? nodeTransport(),
-      resolver: options.resolver ?? nodeResolver,
-    });
+    super(connectString, options.transport === undefined ? { ...options, transport: nodeTransport() } : options);
   }
 }
 

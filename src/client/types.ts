@@ -85,9 +85,10 @@ export interface ClientOptions {
   readonly trackEnsemble?: boolean;
   /**
    * Resolves each host name before each connect attempt, so a name whose addresses change is followed; one of the
-   * addresses it gives is picked at random. The Node entry resolves with node:dns by default (`nodeResolver`); the
-   * portable entry has no default and hands the transport the name as given. Also a hook for custom discovery and
-   * tests. The web and Deno transports dial a resolved address over plain TCP only (under TLS they need the name).
+   * addresses it gives is picked at random. Default: the transport's own (`nodeTransport`, the Node entry's default,
+   * resolves with node:dns as `nodeResolver`); a transport without one is handed the name as given. Also a hook for
+   * custom discovery and tests. The web and Deno transports dial a resolved address over plain TCP only (under TLS
+   * they need the name).
    */
   readonly resolver?: Resolver;
   /** Injected time source (tests). */

@@ -6,13 +6,9 @@
  */
 
 import { clientError } from '../errors.js';
-import type { Endpoint } from '../transport/types.js';
+import type { Endpoint, Resolver } from '../transport/types.js';
 
-/**
- * Resolves a host name to the addresses to dial (IP literals, or any name the transport can dial). Asked before
- * every connect attempt; `signal` fires when the attempt is abandoned. An empty list dials the name as it is.
- */
-export type Resolver = (host: string, options: { readonly signal: AbortSignal }) => Promise<readonly string[]> | readonly string[];
+export type { Resolver } from '../transport/types.js';
 
 /** `entry` with the address to dial, picked at random among those the resolver gives. */
 export async function resolveEndpoint(entry: Endpoint, resolver: Resolver, random: () => number, signal: AbortSignal): Promise<Endpoint> {

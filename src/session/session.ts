@@ -47,7 +47,7 @@ export interface SessionOptions {
   readonly onFrame?: FrameListener;
   /** Randomness for host shuffling and rebalancing (tests pin it). */
   readonly random?: () => number;
-  /** Resolves each host name before each connect attempt (see resolve.ts); none: the transport gets the name. */
+  /** Resolves each host name before each connect attempt (see resolve.ts); default the transport's own, if any. */
   readonly resolver?: Resolver;
   /** How long close() waits for the closeSession reply; default min(readTimeout, 2000 ms). */
   readonly closeTimeoutMs?: number;
@@ -163,7 +163,7 @@ export class Session {
         clock,
         hosts,
         transport: options.transport,
-        resolver: options.resolver,
+        resolver: options.resolver ?? options.transport.resolver,
         random: options.random ?? Math.random,
         reconnectDelay: options.reconnectDelay ?? defaultReconnectDelay,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,

@@ -39,6 +39,7 @@ class NodeByteStream implements ByteStream {
 /** A Transport over node:net (or node:tls with `options.tls`), the Node entry's default. */
 export function nodeTransport(options: NodeTransportOptions = {}): Transport {
   return {
+    resolver: nodeResolver,
     connect(endpoint: Endpoint, handlers: ByteStreamHandlers, { signal }: ConnectOptions): Promise<ByteStream> {
       return new Promise<ByteStream>((resolve, reject) => {
         if (signal.aborted) {
@@ -100,7 +101,7 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
 }
 
 /**
- * The Node entry's default `resolver`: every address node:dns's lookup (the system resolver, as `net.connect`
+ * nodeTransport's `resolver`: every address node:dns's lookup (the system resolver, as `net.connect`
  * itself uses) gives for the host, asked again before each connect attempt. An IP literal is returned as it is.
  */
 export async function nodeResolver(host: string): Promise<readonly string[]> {

@@ -1,7 +1,7 @@
 /** The `resolver` option against a real server (Node entry): names resolved before every attempt, node:dns by default. */
 
 import { describe, expect, it } from 'vitest';
-import { nodeResolver, ZooKeeperClient } from '../../src/node.js';
+import { nodeResolver, nodeTransport, ZooKeeperClient } from '../../src/node.js';
 import { sharedServer } from '../harness/zookeeper.js';
 
 async function sharedPort(): Promise<string> {
@@ -31,6 +31,7 @@ describe('resolver (real server)', () => {
   });
 
   it('the Node entry resolves with node:dns by default', async () => {
+    expect(nodeTransport().resolver).toBe(nodeResolver);
     expect(await nodeResolver('127.0.0.1')).toEqual(['127.0.0.1']);
     expect(await nodeResolver('::1')).toEqual(['::1']);
     expect((await nodeResolver('localhost')).length).toBeGreaterThan(0);

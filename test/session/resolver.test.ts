@@ -100,6 +100,22 @@ describe('resolver', () => {
     await shut(zk, clock);
   });
 
+  it("uses the transport's own resolver by default, and none when it has none (a name it dials itself)", async () => {
+    const plain = new MemoryTransport();
+    plain.refuse = true;
+    const clock = new ManualClock();
+    const zk = new ZooKeeperClient('in-memory-zookeeper-1:2181', { transport: plain, clock, trackEnsemble: false });
+    await settle();
+    expect(plain.attempts[0]).toEqual({ host: 'in-memory-zookeeper-1', port: 2181 });
+    await shut(zk, clock);
+    const own = Object.assign(new MemoryTransport(), { resolver: () => ['10.1.1.1'] });
+    own.refuse = true;
+    const other = new ZooKeeperClient('zk.example:2181', { transport: own, clock, trackEnsemble: false });
+    await settle();
+    expect(own.attempts[0]).toEqual({ host: 'zk.example', port: 2181, address: '10.1.1.1' });
+    await shut(other, clock);
+  });
+
   it('refuses a resolver that is not a function', () => {
     expect(() => new ZooKeeperClient('a:1', { transport: new MemoryTransport(), resolver: 'dns' as unknown as Resolver })).toThrow(/resolver must be a function/);
   });
