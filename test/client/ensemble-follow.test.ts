@@ -15,6 +15,7 @@ import { eventually, serverWatchesOf } from '../recipes/helpers.js';
 import { codeOf, connectShared, dec, uniquePath } from './helpers.js';
 import { startJoiners, type Joiners } from './joining-members.js';
 import { Prng } from '../harness/prng.js';
+import { startFaultProxy } from '../../src/testing.js';
 
 const SUPER = 'super:follow-secret';
 let ensemble: ZkEnsemble;
@@ -86,6 +87,21 @@ describe('following the ensemble', () => {
       await Promise.all(clients.map((c) => c.close()));
     }
   }, 60_000);
+
+  it('a client that reaches a member through a proxy is left alone: its list stays, no watch is left', async () => {
+    const member = ensemble.servers[1] as { host: string; port: number; connectString: string };
+    const proxy = await startFaultProxy({ host: member.host, port: member.port });
+    try {
+      await using zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 8_000 });
+      // Two round trips after connecting: the tracker's read (queued when the session came up) is answered by then.
+      await zk.sync('/');
+      await zk.sync('/');
+      expect(zk.serverList).toEqual([proxy.connectString]);
+      expect(await serverWatchesOf(member.connectString, zk.sessionIdHex)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('a client given one member of three learns the others and keeps its session when that member dies', async () => {
     const only = ensemble.servers[0]?.connectString as string;
