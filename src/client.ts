@@ -231,9 +231,10 @@ export class ZooKeeperClient implements AsyncDisposable {
    * Replaces the servers the client connects to, as the Java client's `updateServerList`: `connectString` as
    * `connect` takes it (`host:port,...`; a chroot, if given, must be the client's own). The session goes on; when
    * the list changes, the client moves to another server with the probability that spreads clients evenly over the
-   * new list (for sure when its server left the list; never when the list shrank and its server stayed), dropping
-   * its connection to do so (calls in flight then fail with CONNECTIONLOSS, as on any reconnect). Returns whether it
-   * moves. The ensemble tracker (`trackEnsemble`) calls this after a `reconfig`.
+   * new list (for sure when its server left the list; never when the list shrank and its server stayed). A move
+   * waits for the replies to the calls in flight, then drops the connection and resumes the session on the chosen
+   * server; calls made meanwhile go out there. Returns whether it moves. The ensemble tracker (`trackEnsemble`) calls
+   * this after a `reconfig`.
    */
   updateServerList(connectString: string): boolean {
     const root = this.#root ?? this;

@@ -263,8 +263,8 @@ export class Session {
 
   /**
    * Replaces the server list (see host-provider.ts for the rebalancing rule). When the rule says this client
-   * leaves its server, the connection is dropped (its calls in flight fail with CONNECTIONLOSS, as on any move) and
-   * the session resumes on the server the rule picks. True when the client moves.
+   * leaves its server, the connection is dropped once the calls in flight on it are answered (later calls wait for
+   * the next connection), and the session resumes on the server the rule picks. True when the client moves.
    */
   updateServerList(hosts: readonly Endpoint[]): boolean {
     if (hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts in the new server list', { op: 'updateServerList' });
@@ -274,9 +274,19 @@ export class Session {
     // Connect attempts share the session timeout between the hosts: a longer list gives each a shorter attempt.
     this.#timing = timingFor(this.#timing.sessionTimeoutMs, this.#hosts.size);
     if (move && conn !== undefined) {
-      this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
+      // Unlike the Java client, which drops the link at once, the move waits for the replies to the calls in flight,
+      // so that no call fails (and no write is left of unknown outcome) because the client rebalanced.
+      conn.leaving = true;
+      if (conn.handshakeDone) this.#leaveIfIdle(conn);
+      else this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
     }
     return move;
+  }
+
+  /** Drops a connection the session is leaving once nothing on it awaits an answer. */
+  #leaveIfIdle(conn: Connection): void {
+    if (conn.isOver || conn.pending.size > 0 || conn.authInFlight.length > 0 || conn.saslPending) return;
+    this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
   }
 
   /** Begins connecting (idempotent). */
@@ -329,6 +339,7 @@ export class Session {
    * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
    */
   #admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+    if (conn.leaving) return 'wait'; // for the next connection
     if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
     if (!needsVersion(item.opcode)) return true;
     const version = this.#knownVersion ?? conn.serverVersion;
@@ -449,6 +460,7 @@ export class Session {
     this.#lastHeard = this.#clock.now();
     this.#tracer?.received(payload, this.#id);
     routeFrame(conn, payload, this.#routes);
+    if (conn.leaving) this.#leaveIfIdle(conn);
   };
 
   #onAuthReply(conn: Connection, err: number): void {

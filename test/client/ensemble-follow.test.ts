@@ -57,8 +57,14 @@ describe('following the ensemble', () => {
     );
     try {
       const ids = clients.map((c) => c.sessionId);
-      // One member to three: each client moves with probability 2/3 (the seeded source makes it exact).
+      // One member to three: each client moves with probability 2/3 (the seeded source makes it exact). A call in
+      // flight when a client moves is answered before the move, not failed by it.
+      const inFlight = clients.map((c) => c.create(uniquePath('in-flight'), 'x', { mode: 'ephemeral' }));
+      // The requests are written in a microtask; no reply can be read before the next I/O turn.
+      await Promise.resolve();
       const moved = clients.map((c) => c.updateServerList(ensemble.connectString));
+      const after = clients.map((c) => c.exists('/'));
+      expect((await Promise.allSettled([...inFlight, ...after])).filter((r) => r.status === 'rejected')).toEqual([]);
       expect(moved.filter(Boolean).length).toBeGreaterThan(0);
       expect(moved.filter((m) => !m).length).toBeGreaterThan(0);
       for (const [i, c] of clients.entries()) {
