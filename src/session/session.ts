@@ -13,7 +13,7 @@ import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from '../protocol/index.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
-import { ConnectLoop } from './connect-loop.js';
+import { ConnectLoop, DEFAULT_RECONNECT_POLICY } from './connect-loop.js';
 import { HostRing } from './connect-string.js';
 import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
@@ -27,7 +27,8 @@ import { ReadWriteSearch } from './rw-search.js';
 import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
-import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
+import { timingFor, type SessionTiming } from './timing.js';
+import type { RetryPolicy } from './retry-policy.js';
 import { Tracer, type FrameListener } from './trace.js';
 import { untilConnected } from './wait-connected.js';
 import { WatchRegistry } from './watches.js';
@@ -42,7 +43,7 @@ export interface SessionOptions {
   readonly clock?: Clock;
   /** Largest frame accepted from a server (payload bytes). */
   readonly maxFrameSize?: number;
-  readonly reconnectDelay?: ReconnectDelay;
+  readonly reconnect?: RetryPolicy;
   readonly onFrame?: FrameListener;
   /** Randomness for host shuffling (tests pin it). */
   readonly random?: () => number;
@@ -161,7 +162,7 @@ export class Session {
         clock,
         hosts,
         transport: options.transport,
-        reconnectDelay: options.reconnectDelay ?? defaultReconnectDelay,
+        reconnect: options.reconnect ?? DEFAULT_RECONNECT_POLICY,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
       },
       {
@@ -171,6 +172,8 @@ export class Session {
         data: (conn, chunk) => receiveChunk(conn, chunk, this.#onFrame, this.#routes.drop),
         drop: this.#routes.drop,
         passFailed: (attempts) => this.#onPassFailed(attempts),
+        gaveUp: (attempts) =>
+          this.#finish('closed', clientError('CONNECTIONLOSS', `the reconnect policy gave up after ${attempts} failed connect attempt(s)`, { cause: this.#lastFailure })),
       },
     );
     this.#rwSearch = new ReadWriteSearch(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
-import { exponentialBackoff, noRetry, sleep } from '../../src/recipes/retry.js';
+import { exponentialBackoff, noRetry } from '../../src/session/retry-policy.js';
+import { sleep } from '../../src/recipes/retry.js';
 import { ManualClock } from '../harness/manual-clock.js';
 
 describe('exponentialBackoff', () => {

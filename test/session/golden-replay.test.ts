@@ -11,6 +11,7 @@ import type { WatchEvent } from '../../src/session/watches.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
 import { golden, settle } from './fakes.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
   return golden(file)
@@ -21,7 +22,7 @@ function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
 function newClient(transport: MemoryTransport, clock: ManualClock, sessionTimeoutMs: number): ZooKeeperClient {
   // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it. The
   // recorded conversations end with their session: no renewal to script.
-  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0', renewSession: false });
+  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnect: retryForever(0), serverVersion: '3.8.0', renewSession: false });
 }
 
 describe('replaying golden conversations', () => {
