@@ -41,10 +41,11 @@ export interface ConnectionHooks {
   opened(conn: Connection): void;
   data(conn: Connection, chunk: Uint8Array): void;
   drop(conn: Connection, reason: ZooKeeperError): void;
-  /** A whole pass over the hosts ended without a session: `attempts` failed since the link was last up. */
-  passFailed(attempts: number): void;
-  /** The reconnect policy gave up after `attempts` failed attempts: the loop has ended. */
-  gaveUp(attempts: number): void;
+  /**
+   * A whole pass over the hosts ended without a session (`attempts` failed since the link was last up), or the
+   * reconnect policy gave up (`final`: the loop has ended).
+   */
+  passFailed(attempts: number, final: boolean): void;
 }
 
 export class ConnectLoop {
@@ -65,25 +66,19 @@ export class ConnectLoop {
   async run(): Promise<void> {
     const { hosts, reconnect, clock } = this.#options;
     let attempt = 0;
-    let first = true;
-    // When the run of failures began: the link's end, or the first failed attempt of a client never connected.
-    let downSince = 0;
+    // When the run of failures began: the link's end, or the first attempt of a client never connected.
+    let downSince = clock.now();
     while (!this.#hooks.stopped()) {
-      if (!first && attempt % hosts.size === 0) {
-        const passes = attempt / hosts.size;
-        const delay = reconnect.nextDelay(passes, clock.now() - downSince);
-        if (delay === undefined) {
-          this.#hooks.gaveUp(attempt);
-          break;
-        }
-        await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
-        if (this.#hooks.stopped()) break;
-      }
       const established = await this.#connectOnce(hosts.next().endpoint);
-      if (established || first) downSince = clock.now();
-      first = false;
+      if (established) downSince = clock.now();
       attempt = established ? 0 : attempt + 1;
-      if (attempt > 0 && attempt % hosts.size === 0 && !this.#hooks.stopped()) this.#hooks.passFailed(attempt);
+      // Inside a pass the next host is tried at once; the policy speaks after a link ends and after each pass.
+      if (this.#hooks.stopped() || attempt % hosts.size !== 0) continue;
+      const passes = attempt / hosts.size;
+      const delay = reconnect.nextDelay(passes, clock.now() - downSince);
+      if (passes > 0 || delay === undefined) this.#hooks.passFailed(attempt, delay === undefined);
+      if (delay === undefined) break;
+      await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
     }
   }
 

@@ -40,19 +40,18 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Ret
   const base = options.baseDelayMs ?? 100;
   const max = options.maxDelayMs ?? 5000;
   const maxRetries = options.maxRetries ?? 10;
-  const maxElapsed = options.maxElapsedMs;
+  const maxElapsed = options.maxElapsedMs ?? Infinity;
   const random = options.random ?? Math.random;
-  if (!(base >= 0) || !(max >= base) || !(maxRetries >= 0) || (maxElapsed !== undefined && !(maxElapsed >= 0))) {
-    throw clientError('BAD_ARGUMENT', 'needs 0 <= baseDelayMs <= maxDelayMs and non-negative limits', { op: 'exponentialBackoff' });
+  if (!(base >= 0) || !(max >= base) || !(maxRetries >= 0) || !(maxElapsed >= 0)) {
+    throw clientError('BAD_ARGUMENT', 'needs 0 <= baseDelayMs <= maxDelayMs, limits >= 0', { op: 'exponentialBackoff' });
   }
   return {
     nextDelay(retryCount, elapsedMs) {
-      if (retryCount >= maxRetries) return undefined;
-      if (maxElapsed !== undefined && elapsedMs >= maxElapsed) return undefined;
+      if (retryCount >= maxRetries || elapsedMs >= maxElapsed) return undefined;
       // 2^n overflows to Infinity long after min() has capped it, so no guard beyond min is needed
       const ceiling = Math.min(max, base * 2 ** retryCount);
-      const delay = ceiling / 2 + (ceiling / 2) * random();
-      return maxElapsed === undefined ? delay : Math.min(delay, Math.max(0, maxElapsed - elapsedMs));
+      // never past the elapsed limit (which is more than elapsedMs here)
+      return Math.min(ceiling / 2 + (ceiling / 2) * random(), maxElapsed - elapsedMs);
     },
   };
 }
