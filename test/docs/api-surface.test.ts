@@ -6,51 +6,13 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
+import { apiDoc, namesOf, ROOT as root } from './api-doc.js';
 const VALUE_KINDS = new Set(['class', 'function', 'const']);
 const TYPE_KINDS = new Set(['interface', 'type']);
-
-interface Section {
-  /** The specifiers of the heading, e.g. ['zkwire', 'zkwire/node']. */
-  readonly specifiers: readonly string[];
-  /** Name → kind, as the section's rows list them. */
-  readonly rows: Map<string, string>;
-  /** The section whose names this one includes ("Includes every name of `x`."). */
-  readonly includes: string | undefined;
-}
-
-/** The `## \`entry\`` sections of docs/api.md and their rows. */
-export function parseApiDoc(text: string): Section[] {
-  const sections: Section[] = [];
-  let current: { specifiers: string[]; rows: Map<string, string>; includes: string | undefined } | undefined;
-  for (const line of text.split('\n')) {
-    const heading = /^## (`.+`)$/.exec(line);
-    if (heading !== null) {
-      current = { specifiers: [...(heading[1] as string).matchAll(/`([^`]+)`/g)].map((m) => m[1] as string), rows: new Map(), includes: undefined };
-      sections.push(current);
-      continue;
-    }
-    if (line.startsWith('## ')) {
-      current = undefined;
-      continue;
-    }
-    if (current === undefined) continue;
-    const includes = /Includes every name of `([^`]+)`/.exec(line);
-    if (includes !== null) current.includes = includes[1];
-    const row = /^\| `([^`]+)` \| (\w+) \|/.exec(line);
-    if (row !== null) {
-      const [, name, kind] = row as unknown as [string, string, string];
-      expect(current.rows.has(name), `${name} listed twice under ${current.specifiers.join(', ')}`).toBe(false);
-      current.rows.set(name, kind);
-    }
-  }
-  return sections;
-}
 
 type Conditional = string | { readonly [condition: string]: Conditional };
 
@@ -67,14 +29,8 @@ function resolveEntry(exportsMap: Record<string, Conditional>, specifier: string
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, Conditional> };
-const sections = parseApiDoc(readFileSync(join(root, 'docs/api.md'), 'utf8'));
-const bySpecifier = new Map(sections.flatMap((s) => s.specifiers.map((spec) => [spec, s] as const)));
-
-/** Every name a section stands for (its rows and, through "Includes", another section's), with its kind. */
-function expectedNames(section: Section): Map<string, string> {
-  const included = section.includes === undefined ? new Map<string, string>() : expectedNames(bySpecifier.get(section.includes) as Section);
-  return new Map([...included, ...section.rows]);
-}
+const { sections, bySpecifier } = apiDoc();
+const expectedNames = (section: (typeof sections)[number]): Map<string, string> => namesOf(section, bySpecifier);
 
 const entries = sections.map((section) => ({ section, ...resolveEntry(pkg.exports, section.specifiers[0] as string) }));
 const program = ts.createProgram(
