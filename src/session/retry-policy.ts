@@ -42,8 +42,8 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Ret
   const maxRetries = options.maxRetries ?? 10;
   const maxElapsed = options.maxElapsedMs ?? Infinity;
   const random = options.random ?? Math.random;
-  if (!(base >= 0) || !(max >= base) || !(maxRetries >= 0) || !(maxElapsed >= 0)) {
-    throw clientError('BAD_ARGUMENT', 'needs 0 <= baseDelayMs <= maxDelayMs, limits >= 0', { op: 'exponentialBackoff' });
+  if (!(0 <= base && base <= max && maxRetries >= 0 && maxElapsed >= 0)) {
+    throw clientError('BAD_ARGUMENT', 'needs 0 <= baseDelayMs <= maxDelayMs and non-negative limits', { op: 'exponentialBackoff' });
   }
   return {
     nextDelay(retryCount, elapsedMs) {
