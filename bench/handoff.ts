@@ -37,7 +37,7 @@ import { floorHandoff } from '../src/tools/bench/floor.js';
 import { RawConnection } from '../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from '../src/tools/bench/recorder.js';
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
-import { fmtUs, renderTable } from '../src/tools/bench/table.js';
+import { fmtUs, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 import { InMemoryZooKeeper } from '../src/testing/in-memory/server.js';
 import type { ByteStream, ByteStreamHandlers, Transport } from '../src/transport/types.js';

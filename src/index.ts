@@ -21,6 +21,7 @@ export function connect(connectString: string, options: ClientOptions = {}): Pro
 }
 
 export { ZooKeeperClient } from './client.js';
+export { DEFAULT_SESSION_TIMEOUT_MS } from './client/connecting.js';
 export type {
   AddWatchMode,
   CallOptions,
@@ -66,6 +67,7 @@ export { describeFrames, type DescribedFrameTrace } from './session/describe-fra
 export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
 export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
 export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
+export { parseConnectString, type ConnectString } from './session/connect-string.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';

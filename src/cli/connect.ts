@@ -7,12 +7,16 @@
  * not answer at all (a blackhole) keeps the full wait, but stderr says that it is waiting and for how long.
  */
 
-import { DEFAULT_SESSION_TIMEOUT_MS } from '../client/connecting.js';
-import { clientError } from '../errors.js';
-import { ZooKeeperClient, nodeTransport, type ClientOptions } from '../node.js';
-import { systemClock } from '../session/clock.js';
-import { parseConnectString } from '../session/connect-string.js';
-import type { Transport } from '../transport/types.js';
+import {
+  clientError,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  nodeTransport,
+  parseConnectString,
+  systemClock,
+  ZooKeeperClient,
+  type ClientOptions,
+  type Transport,
+} from '../node.js';
 import type { CliIo, GlobalOptions } from './types.js';
 
 /** Socket errors that another attempt a moment later will meet again. */

@@ -10,7 +10,7 @@ import type { MultiRequest, MultiResponse, SetWatches } from '../../protocol/ind
 import { connectRequestOf, connectResponseOf, notificationEvent, opReply, opRequest, type OpRequest } from '../../protocol/op-bodies.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
-import { roundMs } from '../figures/latency.js';
+import { roundMs } from '../shared/latency.js';
 import { leaderReports } from './leaders.js';
 import { LockTracker } from './locks.js';
 import { OpStats } from './op-stats.js';

@@ -13,7 +13,7 @@
  */
 
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
+import { LatencyHistogram, latencySummary, roundMs } from '../shared/latency.js';
 import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 

@@ -1,8 +1,8 @@
 /** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
 
 import { errName } from '../../protocol/index.js';
-import { coarseBuckets, LatencyHistogram } from '../figures/latency.js';
-import { OpTotalsTable as Table, replied, type Totals } from '../figures/op-totals.js';
+import { coarseBuckets, LatencyHistogram } from '../shared/latency.js';
+import { OpTotalsTable as Table, replied, type Totals } from '../shared/op-totals.js';
 import type { OpsReport } from './report.js';
 
 /** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. Scans, no split: hot path. */

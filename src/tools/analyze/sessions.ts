@@ -5,7 +5,7 @@
  */
 
 import type { CaptureConnection } from '../capture/events.js';
-import { LatencyHistogram, roundMs } from '../figures/latency.js';
+import { LatencyHistogram, roundMs } from '../shared/latency.js';
 import type { SessionConnection, SessionEnd, SessionReport, Silence } from './report.js';
 
 /**

@@ -9,7 +9,7 @@ import { hexId } from '../../protocol/describe.js';
 import type { TxnEntry } from '../txnlog/txn-entry.js';
 import { underPath } from '../txnlog/txn-filter.js';
 import { nodeEvents, type NodeEvent } from '../txnlog/txn-summary.js';
-import { roundMs } from '../figures/latency.js';
+import { roundMs } from '../shared/latency.js';
 import type { SessionReport, TransactionsReport, TxnChange } from './report.js';
 
 /** The list is bounded like every list in the report; the counts stay exact. */

@@ -7,7 +7,7 @@
 
 import { EventType, eventTypeName } from '../../protocol/index.js';
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
+import { LatencyHistogram, latencySummary, roundMs } from '../shared/latency.js';
 import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './report.js';
 
 interface Armed {

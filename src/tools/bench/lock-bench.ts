@@ -14,7 +14,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../client.js';
+import { connectNode } from './connect.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
@@ -273,7 +274,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const uncorrected = new BucketHistogram();
   const startLag = new BucketHistogram();
 
-  const admin = await ZooKeeperClient.connect(opts.connectString);
+  const admin = await connectNode(opts.connectString);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
   let rawWatcher: RawConnection | undefined;
@@ -299,7 +300,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
+    const connecting = Array.from({ length: k }, () => connectNode(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
     const opened = await Promise.allSettled(connecting);
     for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
     const failed = opened.find((o) => o.status === 'rejected');

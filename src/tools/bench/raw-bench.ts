@@ -11,7 +11,8 @@
 import { ZooKeeperError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../client.js';
+import { connectNode } from './connect.js';
 import { floorCreateDelete, floorGetData, floorPing, floorPipelinedGetData, floorPipelinedPing, timedLoop } from './floor.js';
 import { measureIdleSessionsIsolated, type IdleSessionsResult } from './idle-sessions.js';
 import { RawConnection } from './raw-client.js';
@@ -107,7 +108,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   const interrupted = (): boolean => signal?.aborted === true;
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
-  const client = await ZooKeeperClient.connect(opts.connectString);
+  const client = await connectNode(opts.connectString);
   const raw = await RawConnection.open(host, port);
   const base = `/zkwire-bench-raw-${randomUUID()}`;
   const dataPath = `${base}/data`;
@@ -203,7 +204,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
     if (signal?.aborted === true) {
       await client.close();
       await work.catch(() => {});
-      const cleaner = await ZooKeeperClient.connect(opts.connectString).catch(() => undefined);
+      const cleaner = await connectNode(opts.connectString).catch(() => undefined);
       await cleaner?.deleteRecursive(base).catch(() => {});
       await cleaner?.close();
     } else {

@@ -4,7 +4,7 @@
  */
 
 import { CaptureFormatError } from './capture-error.js';
-import { ChunkBuffer } from './chunk-buffer.js';
+import { ChunkBuffer } from '../shared/chunk-buffer.js';
 import type { CaptureFileReader, NoteSink, PacketSink } from './packet.js';
 
 const FILE_HEADER = 24;

@@ -5,7 +5,7 @@
  */
 
 import { CaptureFormatError } from './capture-error.js';
-import { ChunkBuffer } from './chunk-buffer.js';
+import { ChunkBuffer } from '../shared/chunk-buffer.js';
 import type { CaptureFileReader, NoteSink, PacketSink } from './packet.js';
 
 const SHB = 0x0a0d0d0a;

@@ -11,7 +11,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { CaptureEvent } from '../capture/events.js';
-import { TraceEventAdapter } from '../capture/proxy-source.js';
+import { TraceEventAdapter } from './capture-source.js';
 import { TracedConnection, type TraceClock } from './connection.js';
 import type { CloseRecord, TraceRecord } from './records.js';
 import { TraceSummarizer, type TraceSummary } from './summary.js';

@@ -1,12 +1,12 @@
 /**
  * The summary `zkwire trace` prints when it stops (Ctrl-C, SIGTERM or stop()): a sink over the proxy's capture
- * events, counting per op with the same totals table `zkwire analyze` uses (figures/op-totals.ts).
+ * events, counting per op with the same totals table `zkwire analyze` uses (shared/op-totals.ts).
  */
 
 import { errName } from '../../protocol/index.js';
 import type { CaptureEvent, FrameEvent } from '../capture/events.js';
-import type { LatencySummary } from '../figures/latency.js';
-import { OpTotalsTable, replied } from '../figures/op-totals.js';
+import type { LatencySummary } from '../shared/latency.js';
+import { OpTotalsTable, replied } from '../shared/op-totals.js';
 
 export type { LatencySummary };
 

@@ -10,7 +10,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../../node.js';
+import type { ZooKeeperClient } from '../../../client.js';
+import { connectNode } from '../connect.js';
 import { DistributedDoubleBarrier } from '../../../recipes/index.js';
 import { isCode } from '../../../errors.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing } from '../floor.js';
@@ -136,7 +137,7 @@ export async function runLockBenchProcesses(opts: ProcessesBenchOptions): Promis
   const floorSamples = opts.floorSamples ?? 1000;
   const floorDir = `${RUNS_ROOT}/floor-${id}`;
   const server = await serverInfo(opts.connectString);
-  const admin = await ZooKeeperClient.connect(opts.connectString, { signal });
+  const admin = await connectNode(opts.connectString, { signal });
   const started: LocalWorker[] = [];
   let floor: CoordinatorFloor | undefined;
   let madeRun = false;

@@ -5,8 +5,8 @@
  * emitted, which is synchronous with the socket event) so latencies keep the monotonic clock's precision.
  */
 
-import type { TraceRecord } from '../trace/records.js';
-import type { CaptureConnection, CaptureEvent } from './events.js';
+import type { TraceRecord } from './records.js';
+import type { CaptureConnection, CaptureEvent } from '../capture/events.js';
 
 export class TraceEventAdapter {
   private readonly conns = new Map<number, CaptureConnection>();
