@@ -49,7 +49,7 @@ export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';
-export { pathProblem } from './client/paths.js';
+export { pathProblem } from './protocol/paths.js';
 export { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 export {
   clientError,
