@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ExclusionChecker } from '../../src/tools/bench/exclusion.js';
-import { logHistogram, renderHistogram } from '../../src/tools/bench/histogram.js';
+import { logHistogram, renderHistogram } from '../../src/tools/shared/histogram.js';
 import type { LockReport } from '../../src/tools/bench/lock-bench.js';
 import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
 import { renderLockSvg, xmlEscape } from '../../src/tools/bench/svg.js';

@@ -13,7 +13,7 @@
  */
 
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../shared/latency.js';
+import { latencySummary, msHistogram, roundMs } from '../shared/latency.js';
 import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 
@@ -259,7 +259,7 @@ export class LockTracker {
     }
     holders.sort((a, b) => a.fromMs - b.fromMs);
     const violations: LockViolation[] = [];
-    const handoff = new LatencyHistogram();
+    const handoff = msHistogram();
     const exclusive = (m: string): boolean => m !== 'read' && m !== 'lease';
     for (let i = 0; i < holders.length; i++) {
       const b = holders[i]!;
@@ -282,7 +282,7 @@ export class LockTracker {
       // A hand-off: b was already queued when the previous holder let go.
       if (prev !== undefined && exclusive(b.mode) && this.ms(b.c.createdUs) <= prev.toMs!) {
         b.handoffMs = roundMs(b.fromMs - prev.toMs!);
-        handoff.add(b.handoffMs);
+        handoff.record(b.handoffMs);
       }
     }
     const orphans = [...d.orphans];

@@ -1,7 +1,7 @@
 /** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
 
 import { errName } from '../../protocol/index.js';
-import { coarseBuckets, LatencyHistogram } from '../shared/latency.js';
+import { coarseBuckets, msHistogram } from '../shared/latency.js';
 import { OpTotalsTable as Table, replied, type Totals } from '../shared/op-totals.js';
 import type { OpsReport } from './report.js';
 
@@ -31,7 +31,7 @@ export class OpStats {
   private readonly byPath = new Table(5000);
   private readonly bySession = new Table(10000);
   private readonly byClient = new Table(10000);
-  private readonly all = new LatencyHistogram();
+  private readonly all = msHistogram();
   /**
    * Full path → its rolled-up row: every request and reply names a path, and rolling it up builds a string. A row,
    * once chosen for a key (even the "(other)" row), never changes, so remembering it is exact.
@@ -55,7 +55,7 @@ export class OpStats {
     if (path !== undefined) replied(this.pathRow(path), name, latencyMs);
     if (session !== undefined) replied(this.bySession.row(session), name, latencyMs);
     replied(this.byClient.row(client), name, latencyMs);
-    if (latencyMs !== undefined) this.all.add(latencyMs);
+    if (latencyMs !== undefined) this.all.record(latencyMs);
   }
 
   private pathRow(path: string): Totals {

@@ -5,7 +5,8 @@
  */
 
 import type { CaptureConnection } from '../capture/events.js';
-import { LatencyHistogram, roundMs } from '../shared/latency.js';
+import type { LatencyHistogram } from '../shared/histogram.js';
+import { msHistogram, roundMs } from '../shared/latency.js';
 import type { SessionConnection, SessionEnd, SessionReport, Silence } from './report.js';
 
 /**
@@ -76,7 +77,7 @@ export class SessionTracker {
   }
 
   ping(id: string, rttMs: number): void {
-    this.sessions.get(id)?.pings.add(rttMs);
+    this.sessions.get(id)?.pings.record(rttMs);
   }
 
   /** The client asked to close the session. */
@@ -139,7 +140,7 @@ export class SessionTracker {
         connections: s.conns.map(({ lastC2sUs: _, ...c }) => c),
         reconnects: s.conns.filter((c) => c.resumed).length,
         disconnects: s.disconnects,
-        pingMs: s.pings.count === 0 ? null : { count: s.pings.count, p50: roundMs(s.pings.percentile(0.5)!), p99: roundMs(s.pings.percentile(0.99)!) },
+        pingMs: s.pings.count === 0 ? null : { count: s.pings.count, p50: roundMs(s.pings.percentile(50)), p99: roundMs(s.pings.percentile(99)) },
         silences: s.silences,
         end: s.end ?? { kind: 'open' },
         ephemerals: [...s.ephemerals].map(([path, e]) => ({ path, atMs: this.ms(e.atUs), deletedAtMs: e.deletedUs === null ? null : this.ms(e.deletedUs) })),
@@ -157,7 +158,7 @@ export class SessionTracker {
         lastUs: atUs,
         conns: [],
         disconnects: 0,
-        pings: new LatencyHistogram(),
+        pings: msHistogram(),
         silences: [],
         end: undefined,
         ephemerals: new Map(),

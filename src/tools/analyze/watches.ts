@@ -7,7 +7,7 @@
 
 import { EventType, eventTypeName } from '../../protocol/index.js';
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../shared/latency.js';
+import { latencySummary, msHistogram, roundMs } from '../shared/latency.js';
 import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './report.js';
 
 interface Armed {
@@ -141,7 +141,7 @@ export class WatchTracker {
   private readonly herds: Herd[] = [];
   private readonly groups: HerdGroup[] = [];
   private readonly reconnects = new Map<string, Reconnect>();
-  private readonly fireLatency = new LatencyHistogram();
+  private readonly fireLatency = msHistogram();
   private setCount = 0;
   private firedCount = 0;
 
@@ -196,7 +196,7 @@ export class WatchTracker {
     a.report.fired = { atMs, event, path, latencyMs };
     for (const r of a.also ?? []) r.fired = { atMs, event, path, latencyMs: roundMs(atMs - r.setMs) };
     this.firedCount++;
-    this.fireLatency.add(latencyMs);
+    this.fireLatency.record(latencyMs);
   }
 
   /** The session reconnected on `conn`: remember what it had armed, to check the setWatches that should follow. */

@@ -16,7 +16,8 @@ import { connectNode } from './connect.js';
 import { floorCreateDelete, floorGetData, floorPing, floorPipelinedGetData, floorPipelinedPing, timedLoop } from './floor.js';
 import { measureIdleSessionsIsolated, type IdleSessionsResult } from './idle-sessions.js';
 import { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { LatencyRecorder, roundedSummary } from './recorder.js';
+import type { LatencyStats } from '../shared/histogram.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 
 export interface RawBenchOptions {
@@ -52,13 +53,13 @@ export interface RawReport {
   server: ServerInfo;
   environment: { node: string; cpu: string; cpus: number; platform: string };
   settings: { samples: number; rounds: number; pipelineRounds: number; pipelineTotal: number; window: number; idleSessions: number; dataBytes: number };
-  client: { getData: LatencySummary; create: LatencySummary; delete: LatencySummary; createDelete: LatencySummary; pipelinedGetData: Throughput };
+  client: { getData: LatencyStats; create: LatencyStats; delete: LatencyStats; createDelete: LatencyStats; pipelinedGetData: Throughput };
   floor: {
-    ping: LatencySummary;
-    getData: LatencySummary;
-    create: LatencySummary;
-    delete: LatencySummary;
-    createDelete: LatencySummary;
+    ping: LatencyStats;
+    getData: LatencyStats;
+    create: LatencyStats;
+    delete: LatencyStats;
+    createDelete: LatencyStats;
     pipelinedGetData: Throughput;
     pipelinedPing: Throughput;
   };

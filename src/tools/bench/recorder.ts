@@ -7,16 +7,7 @@
  * ceil(p/100 · n) (1-based). It is always a value that was measured, never an interpolation between two.
  */
 
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  min: number;
-  mean: number;
-}
+import type { LatencyStats } from '../shared/histogram.js';
 
 export class LatencyRecorder {
   private samples = new Float64Array(1024);
@@ -70,7 +61,7 @@ export class LatencyRecorder {
     return s[Math.min(s.length, Math.max(1, rank)) - 1]!;
   }
 
-  summary(): LatencySummary {
+  summary(): LatencyStats {
     const s = this.sortedValues();
     let sum = 0;
     for (const v of s) sum += v;
@@ -88,7 +79,7 @@ export class LatencyRecorder {
 }
 
 /** A summary with figures rounded to 0.1 µs, as reports carry them. */
-export function roundedSummary(r: LatencyRecorder): LatencySummary {
+export function roundedSummary(r: LatencyRecorder): LatencyStats {
   const s = r.summary();
   const round = (v: number): number => Math.round(v * 10) / 10;
   return {

@@ -6,7 +6,7 @@
  * attached to a ticket as is.
  */
 
-import type { Bin } from './histogram.js';
+import type { Bin } from '../shared/histogram.js';
 import type { LockReport } from './lock-bench.js';
 import type { Timeline } from './timeline.js';
 import { fmtRate, fmtUs } from '../shared/table.js';

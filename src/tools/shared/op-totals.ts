@@ -4,7 +4,8 @@
  * proxy prints when it stops (by op).
  */
 
-import { coarseBuckets, LatencyHistogram, latencySummary, type LatencyBucket, type LatencySummary } from './latency.js';
+import type { LatencyHistogram, LatencySummary } from './histogram.js';
+import { coarseBuckets, latencySummary, msHistogram, type LatencyBucket } from './latency.js';
 
 /** One row of an ops table. */
 export interface OpRow {
@@ -40,7 +41,7 @@ export class OpTotalsTable {
       if (this.rows.size >= this.limit) key = '(other)';
       t = this.rows.get(key);
       if (t === undefined) {
-        t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
+        t = { requests: 0, replies: 0, errors: new Map(), latency: msHistogram() };
         this.rows.set(key, t);
       }
     }
@@ -67,6 +68,6 @@ export class OpTotalsTable {
 /** Counts one reply into a row: `err` is the error's name (undefined for OK), `latencyMs` when the request was seen. */
 export function replied(t: Totals, err: string | undefined, latencyMs: number | undefined): void {
   t.replies++;
-  if (latencyMs !== undefined) t.latency.add(latencyMs);
+  if (latencyMs !== undefined) t.latency.record(latencyMs);
   if (err !== undefined) t.errors.set(err, (t.errors.get(err) ?? 0) + 1);
 }

@@ -5,7 +5,7 @@
 
 import { errName } from '../../protocol/index.js';
 import type { CaptureEvent, FrameEvent } from '../capture/events.js';
-import type { LatencySummary } from '../shared/latency.js';
+import type { LatencySummary } from '../shared/histogram.js';
 import { OpTotalsTable, replied } from '../shared/op-totals.js';
 
 export type { LatencySummary };
