@@ -12,38 +12,40 @@ export type Piece =
   | { kind: 'raw'; bytes: Uint8Array };
 
 export class FrameSplitter {
-  private pending: Uint8Array = new Uint8Array(0);
-  private rawMode = false;
+  readonly #maxLength: number;
+  #pending: Uint8Array = new Uint8Array(0);
+  #rawMode = false;
 
-  constructor(private readonly maxLength: number) {}
+  constructor(maxLength: number) {
+    this.#maxLength = maxLength;}
 
   get raw(): boolean {
-    return this.rawMode;
+    return this.#rawMode;
   }
 
   /** From now on pass everything through unparsed (e.g. the other direction turned out to be a 4lw). */
   switchToRaw(): Piece[] {
-    this.rawMode = true;
-    return this.takeRest();
+    this.#rawMode = true;
+    return this.#takeRest();
   }
 
   /** Bytes held because they are an incomplete frame. */
   get buffered(): number {
-    return this.pending.length;
+    return this.#pending.length;
   }
 
   push(chunk: Uint8Array): Piece[] {
-    if (this.rawMode) return chunk.length > 0 ? [{ kind: 'raw', bytes: chunk }] : [];
+    if (this.#rawMode) return chunk.length > 0 ? [{ kind: 'raw', bytes: chunk }] : [];
     // A plain Uint8Array view, so slice() below copies (Buffer#slice would alias the socket's chunk).
     const input = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const data = this.pending.length === 0 ? input : concat(this.pending, input);
+    const data = this.#pending.length === 0 ? input : concat(this.#pending, input);
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     const pieces: Piece[] = [];
     let offset = 0;
     while (data.length - offset >= 4) {
       const length = view.getInt32(offset);
-      if (length < 0 || length > this.maxLength) {
-        this.rawMode = true;
+      if (length < 0 || length > this.#maxLength) {
+        this.#rawMode = true;
         pieces.push({ kind: 'raw', bytes: data.slice(offset) });
         offset = data.length;
         break;
@@ -56,13 +58,13 @@ export class FrameSplitter {
       pieces.push(piece);
       offset = end;
     }
-    this.pending = data.slice(offset);
+    this.#pending = data.slice(offset);
     return pieces;
   }
 
-  private takeRest(): Piece[] {
-    const rest = this.pending;
-    this.pending = new Uint8Array(0);
+  #takeRest(): Piece[] {
+    const rest = this.#pending;
+    this.#pending = new Uint8Array(0);
     return rest.length > 0 ? [{ kind: 'raw', bytes: rest }] : [];
   }
 }

@@ -10,19 +10,19 @@
 import type { LatencyStats } from '../shared/histogram.js';
 
 export class LatencyRecorder {
-  private samples = new Float64Array(1024);
-  private n = 0;
-  private sorted: Float64Array | undefined;
+  #samples = new Float64Array(1024);
+  #n = 0;
+  #sorted: Float64Array | undefined;
 
   /** Adds one sample, in microseconds. */
   record(us: number): void {
-    if (this.n === this.samples.length) {
-      const grown = new Float64Array(this.samples.length * 2);
-      grown.set(this.samples);
-      this.samples = grown;
+    if (this.#n === this.#samples.length) {
+      const grown = new Float64Array(this.#samples.length * 2);
+      grown.set(this.#samples);
+      this.#samples = grown;
     }
-    this.samples[this.n++] = us;
-    this.sorted = undefined;
+    this.#samples[this.#n++] = us;
+    this.#sorted = undefined;
   }
 
   /** Adds the time since `startMs` (a performance.now() reading), converted to microseconds. */
@@ -38,18 +38,18 @@ export class LatencyRecorder {
   }
 
   get count(): number {
-    return this.n;
+    return this.#n;
   }
 
   /** The samples in recording order (a copy). */
   values(): Float64Array {
-    return this.samples.slice(0, this.n);
+    return this.#samples.slice(0, this.#n);
   }
 
   /** The samples in ascending order (cached until the next record). */
   sortedValues(): Float64Array {
-    this.sorted ??= this.samples.slice(0, this.n).sort();
-    return this.sorted;
+    this.#sorted ??= this.#samples.slice(0, this.#n).sort();
+    return this.#sorted;
   }
 
   /** Nearest-rank percentile, `p` in 0..100; 0 when there are no samples. */

@@ -13,43 +13,45 @@ export type CutResult =
   | { kind: 'broken'; error: string; bytes: Uint8Array };
 
 export class FrameCutter {
-  private chunks: Uint8Array[] = [];
-  private total = 0;
+  readonly #maxFrameSize: number;
+  #chunks: Uint8Array[] = [];
+  #total = 0;
 
-  constructor(private readonly maxFrameSize: number) {}
+  constructor(maxFrameSize: number) {
+    this.#maxFrameSize = maxFrameSize;}
 
   /** Bytes held that do not yet make a whole frame. */
   get buffered(): number {
-    return this.total;
+    return this.#total;
   }
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    this.chunks.push(chunk);
-    this.total += chunk.length;
+    this.#chunks.push(chunk);
+    this.#total += chunk.length;
   }
 
   next(): CutResult {
-    if (this.total < 4) return { kind: 'need-more' };
-    const len = this.peekLength();
-    if (len < 0 || len > this.maxFrameSize) {
+    if (this.#total < 4) return { kind: 'need-more' };
+    const len = this.#peekLength();
+    if (len < 0 || len > this.#maxFrameSize) {
       const error =
-        len < 0 ? `negative frame length ${len}` : `frame length ${len} exceeds the tracer's limit of ${this.maxFrameSize} bytes`;
+        len < 0 ? `negative frame length ${len}` : `frame length ${len} exceeds the tracer's limit of ${this.#maxFrameSize} bytes`;
       return { kind: 'broken', error, bytes: this.takeAll() };
     }
-    if (this.total < 4 + len) return { kind: 'need-more' };
-    return { kind: 'frame', bytes: this.take(4 + len), len };
+    if (this.#total < 4 + len) return { kind: 'need-more' };
+    return { kind: 'frame', bytes: this.#take(4 + len), len };
   }
 
   /** Everything held (an incomplete frame at close, or the rest after a break), emptying the cutter. */
   takeAll(): Uint8Array {
-    return this.take(this.total);
+    return this.#take(this.#total);
   }
 
-  private peekLength(): number {
+  #peekLength(): number {
     let v = 0;
     let n = 0;
-    for (const c of this.chunks) {
+    for (const c of this.#chunks) {
       for (let i = 0; i < c.length && n < 4; i++, n++) v = (v << 8) | c[i]!;
       if (n === 4) break;
     }
@@ -57,27 +59,27 @@ export class FrameCutter {
   }
 
   /** The first n held bytes: a view when they lie in the first chunk, else one copy. */
-  private take(n: number): Uint8Array {
+  #take(n: number): Uint8Array {
     if (n === 0) return new Uint8Array(0);
-    const first = this.chunks[0]!;
+    const first = this.#chunks[0]!;
     let out: Uint8Array;
     if (first.length >= n) {
       out = first.subarray(0, n);
-      if (first.length === n) this.chunks.shift();
-      else this.chunks[0] = first.subarray(n);
+      if (first.length === n) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(n);
     } else {
       out = new Uint8Array(n);
       let filled = 0;
       while (filled < n) {
-        const c = this.chunks[0]!;
+        const c = this.#chunks[0]!;
         const part = Math.min(c.length, n - filled);
         out.set(c.subarray(0, part), filled);
         filled += part;
-        if (part === c.length) this.chunks.shift();
-        else this.chunks[0] = c.subarray(part);
+        if (part === c.length) this.#chunks.shift();
+        else this.#chunks[0] = c.subarray(part);
       }
     }
-    this.total -= n;
+    this.#total -= n;
     return out;
   }
 }

@@ -67,13 +67,21 @@ async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 
 /** The floor of bench lock, measured from this host on bare sockets: half before the workers start, half after. */
 class CoordinatorFloor {
+  readonly #half: number;
+  readonly #dir: string;
+  readonly #watcher: RawConnection;
+  readonly #conn: RawConnection;
   readonly recorders = newFloorRecorders();
   private constructor(
-    private readonly conn: RawConnection,
-    private readonly watcher: RawConnection,
-    private readonly dir: string,
-    private readonly half: number,
-  ) {}
+    conn: RawConnection,
+    watcher: RawConnection,
+    dir: string,
+    half: number,
+  ) {
+    this.#half = half;
+    this.#dir = dir;
+    this.#watcher = watcher;
+    this.#conn = conn;}
 
   static async open(connectString: string, dir: string, samples: number): Promise<CoordinatorFloor> {
     const { host, port } = firstEndpoint(connectString);
@@ -87,14 +95,14 @@ class CoordinatorFloor {
 
   async first(): Promise<void> {
     // warm both sides first, as bench lock does, so the floor is not measured on a cold server
-    await floorPing(this.conn, 200, undefined);
-    await floorCreateEphemeralSequential(this.conn, this.dir, 500, undefined);
-    await floorHandoff(this.conn, this.watcher, this.dir, 100, undefined, 'hw');
-    await measureFloor(this.conn, this.watcher, this.dir, this.half, this.recorders, 'a');
+    await floorPing(this.#conn, 200, undefined);
+    await floorCreateEphemeralSequential(this.#conn, this.#dir, 500, undefined);
+    await floorHandoff(this.#conn, this.#watcher, this.#dir, 100, undefined, 'hw');
+    await measureFloor(this.#conn, this.#watcher, this.#dir, this.#half, this.recorders, 'a');
   }
 
   second(): Promise<void> {
-    return measureFloor(this.conn, this.watcher, this.dir, this.half, this.recorders, 'b');
+    return measureFloor(this.#conn, this.#watcher, this.#dir, this.#half, this.recorders, 'b');
   }
 
   summaries(): FloorSummaries {
@@ -102,8 +110,8 @@ class CoordinatorFloor {
   }
 
   async close(): Promise<void> {
-    await this.conn.close().catch(() => {});
-    await this.watcher.close().catch(() => {});
+    await this.#conn.close().catch(() => {});
+    await this.#watcher.close().catch(() => {});
   }
 }
 
