@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
-import { FrameCutter } from '../../src/tools/trace/frame-cutter.js';
+import { FrameSplitter } from '../../src/testing/frame-splitter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
 import { TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
 import { latencySummary, msHistogram } from '../../src/tools/shared/latency.js';
@@ -134,18 +134,17 @@ describe('LatencyHistogram', () => {
   });
 });
 
-describe('FrameCutter', () => {
+describe('FrameSplitter, as the tracer uses it', () => {
   it('keeps the length prefix, holds partial frames, and gives back everything after a broken prefix', () => {
-    const c = new FrameCutter(16);
-    c.push(Uint8Array.from([0, 0, 0, 2, 0xaa]));
-    expect(c.next()).toEqual({ kind: 'need-more' });
-    c.push(Uint8Array.from([0xbb, 0, 0, 0, 0, 0, 0]));
-    expect(c.next()).toEqual({ kind: 'frame', len: 2, bytes: Uint8Array.from([0, 0, 0, 2, 0xaa, 0xbb]) });
-    expect(c.next()).toEqual({ kind: 'frame', len: 0, bytes: Uint8Array.from([0, 0, 0, 0]) });
-    c.push(Uint8Array.from([0, 99, 1])); // with the two zero bytes still held: length 99
-    const broken = c.next();
-    expect(broken).toMatchObject({ kind: 'broken', error: expect.stringMatching(/99 exceeds/) });
-    expect(broken.kind === 'broken' && hex(broken.bytes)).toBe('0000006301');
+    const c = new FrameSplitter(16);
+    expect(c.push(Uint8Array.from([0, 0, 0, 2, 0xaa]))).toEqual([]);
+    expect(c.push(Uint8Array.from([0xbb, 0, 0, 0, 0, 0, 0]))).toEqual([
+      { kind: 'frame', bytes: Uint8Array.from([0, 0, 0, 2, 0xaa, 0xbb]) },
+      { kind: 'frame', bytes: Uint8Array.from([0, 0, 0, 0]) },
+    ]);
+    const [broken] = c.push(Uint8Array.from([0, 99, 1])); // with the two zero bytes still held: length 99
+    expect(broken).toMatchObject({ kind: 'raw', error: expect.stringMatching(/99 exceeds/) });
+    expect(hex(broken!.bytes)).toBe('0000006301');
     expect(c.buffered).toBe(0);
   });
 });

@@ -7,7 +7,7 @@
 
 import { ConversationDecoder, detectFourLetterWord, type Direction } from '../../protocol/index.js';
 import { RequestTimes } from '../capture/request-times.js';
-import { FrameCutter } from './frame-cutter.js';
+import { FrameSplitter } from '../../testing/frame-splitter.js';
 import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
 import { concatBytes } from '../../protocol/bytes.js';
 
@@ -32,7 +32,7 @@ export class TracedConnection {
   readonly #hooks: TracedConnectionHooks;
   #mode: Mode = 'start';
   readonly #conv = new ConversationDecoder();
-  readonly #cutters: Record<Direction, FrameCutter>;
+  readonly #splitters: Record<Direction, FrameSplitter>;
   readonly #broken: Record<Direction, boolean> = { c2s: false, s2c: false };
   readonly #bytes = { c2s: 0, s2c: 0 };
   /** c2s bytes before we know whether this is a ZooKeeper session or a four-letter word. */
@@ -49,7 +49,7 @@ export class TracedConnection {
     maxFrameSize: number,
   ) {
     this.#hooks = hooks;
-    this.#cutters = { c2s: new FrameCutter(maxFrameSize), s2c: new FrameCutter(maxFrameSize) };
+    this.#splitters = { c2s: new FrameSplitter(maxFrameSize), s2c: new FrameSplitter(maxFrameSize) };
   }
 
   /** Observes a chunk that was just forwarded. */
@@ -85,8 +85,8 @@ export class TracedConnection {
       if (this.#mode === '4lw') {
         const text = concatBytes(this.#text[dir]);
         if (text.length > 0) this.#emitFrame(dir, text, null);
-      } else if (this.#cutters[dir].buffered > 0) {
-        const held = this.#cutters[dir].takeAll();
+      } else if (this.#splitters[dir].buffered > 0) {
+        const held = this.#splitters[dir].takeAll();
         const error = this.#broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
         this.#emitRaw(dir, held, this.#broken[dir] ? 'unframed' : 'incomplete-frame', error);
       }
@@ -108,17 +108,13 @@ export class TracedConnection {
       this.#emitRaw(dir, chunk, 'unframed', undefined);
       return;
     }
-    const cutter = this.#cutters[dir];
-    cutter.push(chunk);
-    for (;;) {
-      const r = cutter.next();
-      if (r.kind === 'need-more') return;
-      if (r.kind === 'broken') {
+    for (const piece of this.#splitters[dir].push(chunk)) {
+      if (piece.kind === 'raw') {
         this.#broken[dir] = true;
-        this.#emitRaw(dir, r.bytes, 'unframed', `${r.error}; the rest of this direction is passed through undecoded`);
+        this.#emitRaw(dir, piece.bytes, 'unframed', `${piece.error ?? 'unframed bytes'}; the rest of this direction is passed through undecoded`);
         return;
       }
-      this.#emitFrame(dir, r.bytes, r.len);
+      this.#emitFrame(dir, piece.bytes, piece.bytes.length - 4);
     }
   }
 
