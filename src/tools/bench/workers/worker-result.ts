@@ -1,6 +1,6 @@
 /**
  * What a worker writes into its result znode when it is done, and how it is read back: counts as numbers,
- * latencies as serialised BucketHistograms (bounded, mergeable), the timeline binned (BinnedTimeline). A result is
+ * latencies as serialised LatencyHistograms (bounded, mergeable), the timeline binned (BinnedTimeline). A result is
  * a few tens of KB whatever the run's length; one that would not fit in a znode is refused before it is written.
  */
 
