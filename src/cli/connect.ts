@@ -7,12 +7,16 @@
  * not answer at all (a blackhole) keeps the full wait, but stderr says that it is waiting and for how long.
  */
 
-import { DEFAULT_SESSION_TIMEOUT_MS } from '../client/connecting.js';
-import { clientError } from '../errors.js';
-import { ZooKeeperClient, nodeTransport, type ClientOptions } from '../node.js';
-import { systemClock } from '../session/clock.js';
-import { parseConnectString } from '../session/connect-string.js';
-import type { Transport } from '../transport/types.js';
+import {
+  ZooKeeperError,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  nodeTransport,
+  parseConnectString,
+  systemClock,
+  ZooKeeperClient,
+  type ClientOptions,
+  type Transport,
+} from '../node.js';
 import type { CliIo, GlobalOptions } from './types.js';
 
 /** Socket errors that another attempt a moment later will meet again. */
@@ -51,7 +55,7 @@ export async function connectForCli(command: string, connectString: string, io: 
           hopeless.set(`${endpoint.host}:${endpoint.port}`, e instanceof Error ? e.message : String(code));
           if (hosts.every((h) => hopeless.has(h))) {
             const reasons = hosts.map((h) => `${h}: ${hopeless.get(h)!}`).join('; ');
-            giveUp.abort(clientError('CONNECTIONLOSS', `cannot connect: ${reasons}`, { op: 'connect' }));
+            giveUp.abort(new ZooKeeperError('CONNECTIONLOSS', `cannot connect: ${reasons}`, { op: 'connect' }));
           }
         }
         throw e;

@@ -14,6 +14,7 @@ import type { Resolver } from '../session/resolve.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import type { ClientOptions } from './types.js';
 
+/** The session timeout a client asks for when `sessionTimeoutMs` is not given (the server may grant another). */
 export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
 /**

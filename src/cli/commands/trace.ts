@@ -2,7 +2,7 @@
 
 import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { parseConnectString } from '../../session/connect-string.js';
+import { parseConnectString } from '../../node.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
 import {

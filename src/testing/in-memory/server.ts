@@ -6,7 +6,7 @@
  */
 
 import { JUTE_MAX_BUFFER } from '../../protocol/opcodes.js';
-import { base64, sha1 } from '../../client/sha1.js';
+import { base64, sha1 } from '../../util/sha1.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { clockOf, Timer, type Clock } from '../../session/clock.js';
 import type { Transport } from '../../transport/types.js';
