@@ -27,7 +27,7 @@ import { isSessionOver } from '../common/connection.js';
 import { badArgument, recipeError, sessionEnded } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
-import { checkRecipePath, cleanupsSettled } from '../common/nodes.js';
+import { checkRecipePath, cleanupsSettledWhileConnected } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
 import { leaderOf, participantsOf, type Participant } from './participant.js';
 import { clockOf, type Clock } from '../../session/clock.js';
@@ -197,7 +197,8 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#term?.abort(reason);
     await this.#running;
     // an attempt aborted with its create in flight leaves the node to a background cleanup: close() waits for it
-    await cleanupsSettled(this.#client);
+    // while the link is up, never for a server to come back (the cleanup goes on after the reconnect)
+    await cleanupsSettledWhileConnected(this.#client);
     this.#events.end();
   }
 
