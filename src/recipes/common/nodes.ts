@@ -25,7 +25,7 @@ import type { Stat } from '../../client/types.js';
 import { isCode, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { isConnected, isSessionRenewed, retryableOn } from './connection.js';
+import { isConnected, isSessionRenewed, retryableOn, settledWhileConnected } from './connection.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
 import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
@@ -416,22 +416,7 @@ export async function cleanupsSettled(client: ZooKeeperClient): Promise<void> {
   for (let set = cleanups.get(client); set !== undefined && set.size > 0; set = cleanups.get(client)) await Promise.all(set);
 }
 
-/**
- * cleanupsSettled while the link is up: resolves once every background cleanup of `client` has finished, or as
- * soon as the client is not connected (at once if it is not now), so a close() that waits for them never waits
- * for a server to come back; the cleanups go on after the reconnect.
- */
-export async function cleanupsSettledWhileConnected(client: ZooKeeperClient): Promise<void> {
-  if (!isConnected(client)) return;
-  let unsubscribe: () => void = () => undefined;
-  const down = new Promise<void>((resolve) => {
-    unsubscribe = client.onStateChange(() => {
-      if (!isConnected(client)) resolve();
-    });
-  });
-  try {
-    await Promise.race([cleanupsSettled(client), down]);
-  } finally {
-    unsubscribe();
-  }
+/** cleanupsSettled while the link is up (see settledWhileConnected): for a close() that must not wait for a server. */
+export function cleanupsSettledWhileConnected(client: ZooKeeperClient): Promise<void> {
+  return settledWhileConnected(client, cleanupsSettled(client));
 }
