@@ -44,6 +44,7 @@ export type {
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export { PersistentWatch } from './client/watch-handle.js';
+export type { ServerFeatures } from './client/server-features.js';
 export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
