@@ -3,7 +3,7 @@
  * as handles (addWatch; disposing the handle removes the watch), removeWatches and checkWatches.
  */
 
-import { clientError, isCode, type ZooKeeperError } from '../errors.js';
+import { clientError, type ZooKeeperError } from '../errors.js';
 import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
 import type { Session } from '../session/session.js';
 import { olderThan, type ServerVersion } from '../session/server-version.js';
@@ -46,11 +46,11 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
 /**
  * Forgets a persistent watcher and, when no other local handle of its kind needs the path, removes the server watch:
  *
- *  - by its own type (ZooKeeper 3.9: WatcherType Persistent / PersistentRecursive), so one-shot watches and the
- *    other persistent kind on the path stay armed;
- *  - on an older server (known by its version, or by its MARSHALLINGERROR answer to that type) with `any`, but only
- *    when no local watcher of any kind is left on the path: `any` would cancel a pending one-shot watch. Otherwise
- *    the server watch stays until the session ends; the client drops its events (nobody is registered for them).
+ *  - with `any` when no local watcher of any kind is left on the path;
+ *  - else by its own type (ZooKeeper 3.9: WatcherType Persistent / PersistentRecursive), so one-shot watches and
+ *    the other persistent kind on the path stay armed. An older server has only `any`, which would cancel a pending
+ *    one-shot watch: there the server watch stays until the session ends, and the client drops its events (nobody is
+ *    registered for them).
  */
 async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, handle: PersistentWatch): Promise<void> {
   ctx.persistentWatches.delete(handle);
@@ -59,21 +59,16 @@ async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, ha
   if (session.watches.has(server, [kind])) return;
   // Only on a live link: after a reconnect the watch is simply not re-armed, and a removal queued across
   // a reconnect could hit a watch added meanwhile.
-  const live = (): boolean => session.state === 'connected' || session.state === 'connected-read-only';
-  if (!live()) return;
-  const own: RemoveWatchType = kind === 'persistent' ? 'persistent' : 'persistent-recursive';
+  if (session.state !== 'connected' && session.state !== 'connected-read-only') return;
   try {
     // Through the public removal, so every local watcher the server drops with it is told (a one-shot watch whose
     // reply was still in flight when we sent this would otherwise wait for an event that can never come).
-    if (hasRemovalByPersistentType(session.serverVersion) !== false) {
-      try {
-        await removeWatches(ctx, handle.path, own, {});
-        return;
-      } catch (err) {
-        if (!isCode(err, 'UNIMPLEMENTED')) return;
-      }
+    // Nothing else local on the path: `any` is right on every release, and one request even when the version is
+    // not known. Otherwise only a removal by the watch's own type (3.9) leaves the others armed.
+    if (!session.watches.has(server)) await removeWatches(ctx, handle.path, 'any', {});
+    else if (hasRemovalByPersistentType(session.serverVersion) !== false) {
+      await removeWatches(ctx, handle.path, kind === 'persistent' ? 'persistent' : 'persistent-recursive', {});
     }
-    if (!session.watches.has(server) && live()) await removeWatches(ctx, handle.path, 'any', {});
   } catch {
     // Best effort: the session may be closing or the link dropping; either way the watch is gone.
   }
