@@ -135,6 +135,8 @@ export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatc
       ok(reply, 'removeWatches', path);
       const watches = ctx.session.watches;
       const notify = (kinds: WatchKind[], eventType: WatchEvent['type']): void => {
+        // A removed persistent watch is over: its handle ends and is not carried to a later session.
+        for (const [handle, at] of ctx.persistentWatches) if (at.server === server && kinds.includes(at.kind)) ctx.persistentWatches.delete(handle);
         for (const w of watches.take(server, kinds)) w({ type: eventType, state: 'SyncConnected', path: server });
       };
       if (type === 'any' || type === 'children') notify(['child'], 'ChildWatchRemoved');

@@ -32,6 +32,8 @@ describe('removing persistent watches by type', () => {
     const { watch } = await c.getData(path, { watch: true });
     await c.removeWatches(path, 'persistent-recursive');
     expect(await recursive.next()).toMatchObject({ type: 'PersistentWatchRemoved', path });
+    expect(recursive.closed).toBe(true);
+    expect(await recursive.next()).toBeUndefined();
     expect(await errorOf(c.removeWatches(path, 'persistent'))).toMatchObject({ code: 'NOWATCHER' });
     await c.setData(path, 'b');
     expect(await watch).toMatchObject({ type: 'NodeDataChanged', path });
