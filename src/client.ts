@@ -15,6 +15,7 @@ import type { Stat } from './protocol/index.js';
 import { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 import { clockOf, type Clock } from './session/clock.js';
 import { parseConnectString } from './session/connect-string.js';
+import { endpointKey } from './session/host-provider.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
@@ -23,6 +24,7 @@ import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
 import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { ClientContext, guard } from './client/context.js';
+import { EnsembleTracker } from './client/ensemble-tracker.js';
 import { SessionSeries } from './client/session-series.js';
 import { checkServerFeatures, type ServerFeatures } from './client/server-features.js';
 import * as multiOps from './client/multi-ops.js';
@@ -119,8 +121,10 @@ export class ZooKeeperClient implements AsyncDisposable {
       );
     }
     this.#clock = clockOf(options.clock);
-    if (options.renewSession !== undefined && typeof options.renewSession !== 'boolean') {
-      throw clientError('BAD_ARGUMENT', `renewSession must be a boolean, got ${String(options.renewSession)}`, { op: 'connect' });
+    for (const [name, value] of [['renewSession', options.renewSession], ['trackEnsemble', options.trackEnsemble]] as const) {
+      if (value !== undefined && typeof value !== 'boolean') {
+        throw clientError('BAD_ARGUMENT', `${name} must be a boolean, got ${String(value)}`, { op: 'connect' });
+      }
     }
     this.#sessions = new SessionSeries({
       session: sessionOptions(parsed.hosts, options.transport, this.#clock, options),
@@ -138,6 +142,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
     );
     this.#sessions.start();
+    if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
   }
 
   /** Creates a client and resolves once its session is established (TIMEOUT after `connectTimeoutMs`). */
@@ -213,6 +218,36 @@ export class ZooKeeperClient implements AsyncDisposable {
   /** The session timeout the server granted (0 before the first handshake); it may differ from the one asked for. */
   get negotiatedTimeoutMs(): number {
     return this.#sessions.current.negotiatedTimeoutMs;
+  }
+
+  /**
+   * The servers the client connects to (`host:port`), in the order it tries them: the connect string's, or those
+   * `updateServerList` or the ensemble tracker (`trackEnsemble`) set since.
+   */
+  get serverList(): readonly string[] {
+    return this.#sessions.current.hosts.map(endpointKey);
+  }
+
+  /**
+   * Replaces the servers the client connects to, as the Java client's `updateServerList`: `connectString` as
+   * `connect` takes it (`host:port,...`; a chroot, if given, must be the client's own). The session goes on; when
+   * the list changes, the client moves to another server with the probability that spreads clients evenly over the
+   * new list (for sure when its server left the list; never when the list shrank and its server stayed). A move
+   * waits for the replies to the calls in flight, then drops the connection and resumes the session on the chosen
+   * server; calls made meanwhile go out there. Returns whether it moves. The ensemble tracker (`trackEnsemble`) calls
+   * this after a `reconfig`.
+   */
+  updateServerList(connectString: string): boolean {
+    const root = this.#root ?? this;
+    if (typeof connectString !== 'string') throw clientError('BAD_ARGUMENT', `updateServerList takes a connect string, got ${String(connectString)}`, { op: 'updateServerList' });
+    const parsed = parseConnectString(connectString, 'updateServerList');
+    if (parsed.chroot !== undefined) {
+      validatePath(parsed.chroot, 'updateServerList');
+      if (parsed.chroot !== root.#ctx.chroot.root) {
+        throw clientError('BAD_ARGUMENT', `the chroot of a client cannot change (${parsed.chroot} given, ${root.#ctx.chroot.root ?? 'none'} in use)`, { op: 'updateServerList' });
+      }
+    }
+    return this.#sessions.updateServerList(parsed.hosts);
   }
 
   /**

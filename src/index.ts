@@ -27,6 +27,7 @@ export type {
   ChildrenWithStat,
   ClientIdentity,
   ClientOptions,
+  Resolver,
   CreateOptions,
   Created,
   Data,

@@ -13,11 +13,11 @@ import type { ClientOptions } from './client/types.js';
 import { nodeTransport } from './transport/node.js';
 
 export * from './index.js';
-export { nodeTransport, type NodeTransportOptions } from './transport/node.js';
+export { nodeResolver, nodeTransport, type NodeTransportOptions } from './transport/node.js';
 
 /**
- * The client with node:net/node:tls as its default transport: the same API as the portable `ZooKeeperClient`, and
- * `options.transport` may still override it.
+ * The client with node:net/node:tls as its default transport (which resolves host names with node:dns before each
+ * connect attempt): the same API as the portable `ZooKeeperClient`, and `options.transport` may still override it.
  */
 export class ZooKeeperClient extends PortableClient {
   constructor(connectString: string, options: ClientOptions = {}) {

@@ -10,6 +10,7 @@ import type { SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
+import type { Resolver } from '../session/resolve.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import type { ClientOptions } from './types.js';
 
@@ -37,6 +38,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnectDelay', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
+    ...(options.resolver === undefined ? {} : { resolver: resolverOption(options.resolver) }),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
     ...(options.sasl === undefined ? {} : { sasl: saslLogin(options.sasl) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
@@ -53,6 +55,11 @@ function passedOn<K extends PassedOn>(options: ClientOptions, keys: readonly K[]
   const out: Partial<Pick<SessionOptions, K>> = {};
   for (const key of keys) if (options[key] !== undefined) Object.assign(out, { [key]: options[key] });
   return out as Pick<SessionOptions, K>;
+}
+
+function resolverOption(resolver: Resolver): Resolver {
+  if (typeof resolver !== 'function') throw clientError('BAD_ARGUMENT', `resolver must be a function (host, { signal }) => addresses, got ${String(resolver)}`, { op: 'connect' });
+  return resolver;
 }
 
 function saslLogin(sasl: SaslMechanism): SaslMechanism {

@@ -14,6 +14,7 @@ import { Session, type SessionOptions } from '../session/session.js';
 import { changeStream, isConnectedState, isTerminal, type SessionState, type StateChange } from '../session/state.js';
 import { untilConnected } from '../session/wait-connected.js';
 import { FeatureBook } from './server-features.js';
+import type { Endpoint } from '../transport/types.js';
 
 type Listener = (change: StateChange) => void;
 
@@ -103,6 +104,14 @@ export class SessionSeries {
     return this.#current.lastConnectionFailure;
   }
 
+  /**
+   * Replaces the server list of the current session (and so of every session after it); true when the client
+   * leaves its server to spread the load (see host-provider.ts).
+   */
+  updateServerList(hosts: readonly Endpoint[]): boolean {
+    return this.#current.updateServerList(hosts);
+  }
+
   /** Closes the current session; no session follows. */
   close(): Promise<void> {
     this.#closing = true;
@@ -145,7 +154,8 @@ export class SessionSeries {
     const { sessionId: _id, sessionPassword: _password, ...rest } = this.#options.session;
     // The credentials held now (added ones included), and the newest zxid seen: a server behind it refuses the
     // handshake (the client tries the next), so the new session never reads older data than the old one did.
-    const next = new Session({ ...rest, authInfo: old.authInfo, lastZxidSeen: old.lastZxidSeen });
+    // The server list as it is now: updateServerList and the ensemble tracker may have changed it since the start.
+    const next = new Session({ ...rest, hosts: old.hosts, authInfo: old.authInfo, lastZxidSeen: old.lastZxidSeen });
     this.#current = next;
     this.#renewals++;
     this.#awaitingNew = true;

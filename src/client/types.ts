@@ -2,6 +2,7 @@
 
 import type { Stat } from '../protocol/index.js';
 import type { Clock } from '../session/clock.js';
+import type { Resolver } from '../session/resolve.js';
 import type { ReconnectDelay } from '../session/timing.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import type { FrameListener } from '../session/trace.js';
@@ -12,6 +13,7 @@ import type { CreateMode } from './create-mode.js';
 
 export type { Stat } from '../protocol/index.js';
 export type { WatchEvent, WatchEventType, WatchKeeperState } from '../session/watches.js';
+export type { Resolver } from '../session/resolve.js';
 
 /** Node data as given by callers: bytes, or a string sent as UTF-8. */
 export type Data = Uint8Array | string;
@@ -72,9 +74,26 @@ export interface ClientOptions {
    * side connection) the first time an op newer than 3.5 is sent.
    */
   readonly serverVersion?: string;
+  /**
+   * Follow the ensemble's membership (default true), as Curator's EnsembleTracker: the client reads
+   * /zookeeper/config on each new session and after each `reconfig`, and makes its members the server list
+   * (`updateServerList`), so it keeps its session when members are added, replaced or removed, and learns the
+   * members its connect string left out. Servers with nothing to follow (standalone, 3.4) cost one read per
+   * session. Turn it off for clients that must only use the addresses they were given (behind a load balancer or
+   * a proxy, or when the members' configured client addresses are not reachable from the client).
+   */
+  readonly trackEnsemble?: boolean;
+  /**
+   * Resolves each host name before each connect attempt, so a name whose addresses change is followed; one of the
+   * addresses it gives is picked at random. Default: the transport's own (`nodeTransport`, the Node entry's default,
+   * resolves with node:dns as `nodeResolver`); a transport without one is handed the name as given. Also a hook for
+   * custom discovery and tests. The web and Deno transports dial a resolved address over plain TCP only (under TLS
+   * they need the name).
+   */
+  readonly resolver?: Resolver;
   /** Injected time source (tests). */
   readonly clock?: Clock;
-  /** Host-shuffle randomness (tests). */
+  /** Randomness for host shuffling and rebalancing (tests). */
   readonly random?: () => number;
 }
 

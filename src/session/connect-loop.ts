@@ -1,14 +1,16 @@
 /**
- * The connect loop: takes the hosts in (shuffled) turn, opens a connection through the transport, lives
+ * The connect loop: takes the hosts in the host provider's turn, resolves the host's name when a resolver is
+ * given (again on every attempt), opens a connection through the transport, lives
  * through that connection until it ends, then pauses as the reconnect policy says and tries the next.
  * What happens on the connection (handshake, frames, loss) is the session's: the loop only dials and waits.
  */
 
 import { clientError, type ZooKeeperError } from '../errors.js';
-import type { Endpoint, Transport } from '../transport/types.js';
+import type { ByteStreamHandlers, Endpoint, Transport } from '../transport/types.js';
 import { Timer, type Clock } from './clock.js';
-import type { HostRing } from './connect-string.js';
 import { Connection } from './connection.js';
+import type { HostProvider } from './host-provider.js';
+import { resolveEndpoint, type Resolver } from './resolve.js';
 import type { ReconnectDelay } from './timing.js';
 
 /** After a fruitless pass over every host, wait at least this long whatever the policy says: never spin. */
@@ -16,8 +18,12 @@ const MIN_PAUSE_AFTER_PASS_MS = 10;
 
 export interface ConnectLoopOptions {
   readonly clock: Clock;
-  readonly hosts: HostRing;
+  readonly hosts: HostProvider;
   readonly transport: Transport;
+  /** Resolves each host before each attempt; none: the transport is given the host as it is. */
+  readonly resolver?: Resolver | undefined;
+  /** Picks among a host's addresses. */
+  readonly random: () => number;
   readonly reconnectDelay: ReconnectDelay;
   readonly maxFrameSize: number;
 }
@@ -63,7 +69,7 @@ export class ConnectLoop {
         if (this.#hooks.stopped()) break;
       }
       first = false;
-      const established = await this.#connectOnce(hosts.next().endpoint);
+      const established = await this.#connectOnce(hosts.next());
       attempt = established ? 0 : attempt + 1;
       if (attempt > 0 && attempt % hosts.size === 0 && !this.#hooks.stopped()) this.#hooks.passFailed(attempt);
     }
@@ -98,8 +104,8 @@ export class ConnectLoop {
   }
 
   /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
-  async #connectOnce(endpoint: Endpoint): Promise<boolean> {
-    const conn = new Connection(++this.#connections, `${endpoint.host}:${endpoint.port}`, this.#options.maxFrameSize, endpoint);
+  async #connectOnce(entry: Endpoint): Promise<boolean> {
+    const conn = new Connection(++this.#connections, `${entry.host}:${entry.port}`, this.#options.maxFrameSize, entry);
     const hooks = this.#hooks;
     hooks.begin(conn);
     const abort = new AbortController();
@@ -111,24 +117,34 @@ export class ConnectLoop {
         hooks.drop(conn, clientError('CONNECTIONLOSS', error === undefined ? `${conn.description} closed the connection` : error.message, { cause: error }));
       },
     };
-    // The transport's reason (refused, unreachable, a certificate the TLS handshake rejected) goes into the
-    // message as well as the cause: it is what a user needs to see when connect() gives up.
-    const cannotConnect = (e: unknown): void =>
-      hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}${e instanceof Error ? `: ${e.message}` : ''}`, { cause: e }));
-    try {
-      this.#options.transport.connect(endpoint, handlers, { signal: abort.signal }).then((stream) => {
-        if (conn.isOver) {
-          stream.close();
-          return;
-        }
-        conn.attach(stream);
-        hooks.opened(conn);
-      }, cannotConnect);
-    } catch (e) {
-      cannotConnect(e);
-    }
+    void this.#open(conn, entry, handlers, abort.signal);
     await conn.ended;
     if (this.#connectAbort === abort) this.#connectAbort = undefined;
     return conn.handshakeDone;
+  }
+
+  /**
+   * Resolves the host (when there is a resolver: with none, the transport is called in this very turn) and opens
+   * the stream; a failure of either ends the attempt. The connect timer and abortConnect bound both through `signal`.
+   */
+  async #open(conn: Connection, entry: Endpoint, handlers: ByteStreamHandlers, signal: AbortSignal): Promise<void> {
+    const { resolver, random, transport } = this.#options;
+    try {
+      const endpoint = resolver === undefined ? entry : await resolveEndpoint(entry, resolver, random, signal);
+      if (conn.isOver) return;
+      conn.endpoint = endpoint;
+      const stream = await transport.connect(endpoint, handlers, { signal });
+      if (conn.isOver) {
+        stream.close();
+        return;
+      }
+      conn.attach(stream);
+      this.#hooks.opened(conn);
+    } catch (e) {
+      // The transport's reason (refused, unreachable, a certificate the TLS handshake rejected) goes into the
+      // message as well as the cause: it is what a user needs to see when connect() gives up.
+      const detail = e instanceof Error ? `: ${e.message}` : '';
+      this.#hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}${detail}`, { cause: e }));
+    }
   }
 }

@@ -17,51 +17,52 @@ export interface ConnectString {
   readonly chroot: string | undefined;
 }
 
-function bad(detail: string): never {
-  throw clientError('BAD_ARGUMENT', detail, { op: 'connect' });
+/** `op`: what a bad connect string is reported against (`connect` or `updateServerList`). */
+function bad(detail: string, op: string): never {
+  throw clientError('BAD_ARGUMENT', detail, { op });
 }
 
-function parsePort(text: string, whole: string): number {
-  if (!/^\d{1,5}$/.test(text)) bad(`bad port in "${whole}"`);
+function parsePort(text: string, whole: string, op: string): number {
+  if (!/^\d{1,5}$/.test(text)) bad(`bad port in "${whole}"`, op);
   const port = Number(text);
-  if (port < 1 || port > 65535) bad(`port out of range in "${whole}"`);
+  if (port < 1 || port > 65535) bad(`port out of range in "${whole}"`, op);
   return port;
 }
 
-function parseHost(entry: string): Endpoint {
+function parseHost(entry: string, op: string): Endpoint {
   const text = entry.trim();
-  if (text === '') bad('empty host in connect string');
+  if (text === '') bad('empty host in connect string', op);
   if (text.startsWith('[')) {
     const close = text.indexOf(']');
-    if (close < 0) bad(`unclosed "[" in "${text}"`);
+    if (close < 0) bad(`unclosed "[" in "${text}"`, op);
     const host = text.slice(1, close);
     const rest = text.slice(close + 1);
-    if (host === '') bad(`empty IPv6 literal in "${text}"`);
+    if (host === '') bad(`empty IPv6 literal in "${text}"`, op);
     if (rest === '') return { host, port: DEFAULT_PORT };
-    if (!rest.startsWith(':')) bad(`unexpected "${rest}" after "]" in "${text}"`);
-    return { host, port: parsePort(rest.slice(1), text) };
+    if (!rest.startsWith(':')) bad(`unexpected "${rest}" after "]" in "${text}"`, op);
+    return { host, port: parsePort(rest.slice(1), text, op) };
   }
   const colons = text.split(':').length - 1;
   if (colons === 0) return { host: text, port: DEFAULT_PORT };
   if (colons > 1) return { host: text, port: DEFAULT_PORT }; // a bare IPv6 literal
   const i = text.indexOf(':');
   const host = text.slice(0, i);
-  if (host === '') bad(`empty host in "${text}"`);
-  return { host, port: parsePort(text.slice(i + 1), text) };
+  if (host === '') bad(`empty host in "${text}"`, op);
+  return { host, port: parsePort(text.slice(i + 1), text, op) };
 }
 
-export function parseConnectString(input: string): ConnectString {
+export function parseConnectString(input: string, op = 'connect'): ConnectString {
   const text = input.trim();
   // The chroot starts at the first '/', which cannot occur inside a host list.
   const slash = text.indexOf('/');
   const hostPart = slash < 0 ? text : text.slice(0, slash);
   let chroot: string | undefined = slash < 0 ? undefined : text.slice(slash);
   if (chroot !== undefined) {
-    if (chroot.length > 1 && chroot.endsWith('/')) bad(`chroot "${chroot}" must not end with "/"`);
+    if (chroot.length > 1 && chroot.endsWith('/')) bad(`chroot "${chroot}" must not end with "/"`, op);
     if (chroot === '/') chroot = undefined;
   }
-  const hosts = hostPart.split(',').map(parseHost);
-  if (hosts.length === 0) bad('no hosts in connect string');
+  const hosts = hostPart.split(',').map((entry) => parseHost(entry, op));
+  if (hosts.length === 0) bad('no hosts in connect string', op);
   return { hosts, chroot };
 }
 
@@ -75,35 +76,4 @@ export function shuffled<T>(items: readonly T[], random: () => number = Math.ran
     out[j] = a;
   }
   return out;
-}
-
-/** Cycles through the (shuffled) hosts; `next` also says when a full pass has been completed. */
-export class HostRing {
-  readonly #hosts: readonly Endpoint[];
-  #index = -1;
-
-  constructor(hosts: readonly Endpoint[], random: () => number = Math.random) {
-    this.#hosts = shuffled(hosts, random);
-  }
-
-  get size(): number {
-    return this.#hosts.length;
-  }
-
-  /** Every host, in ring order. */
-  all(): readonly Endpoint[] {
-    return this.#hosts;
-  }
-
-  /** Makes `endpoint` the next one `next` returns (a read-write server found while on a read-only one). */
-  preferNext(endpoint: Endpoint): void {
-    const i = this.#hosts.findIndex((h) => h.host === endpoint.host && h.port === endpoint.port);
-    if (i >= 0) this.#index = (i - 1 + this.#hosts.length) % this.#hosts.length;
-  }
-
-  /** The next host; `wrapped` is true when this starts another pass over the list. */
-  next(): { endpoint: Endpoint; wrapped: boolean } {
-    this.#index = (this.#index + 1) % this.#hosts.length;
-    return { endpoint: this.#hosts[this.#index] as Endpoint, wrapped: this.#index === 0 };
-  }
 }

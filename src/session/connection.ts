@@ -34,6 +34,11 @@ export class Connection {
   serverVersion: ServerVersion | null | undefined = undefined;
   /** The version is being asked for (on a side connection). */
   versionAsked = false;
+  /**
+   * The session is to leave this connection for another server (rebalancing after updateServerList): nothing more
+   * is written on it, and it is dropped once every request on it has been answered.
+   */
+  leaving = false;
   /** A SASL exchange is running on this connection: only its packets go out, and the session is not yet connected. */
   saslPending = false;
   readonly pending = new PendingQueue<Outgoing>();
@@ -60,8 +65,8 @@ export class Connection {
     readonly id: number,
     readonly description: string,
     maxFrameSize: number,
-    /** Where it goes (side connections to the same server use it). */
-    readonly endpoint?: Endpoint,
+    /** Where it goes (side connections to the same server use it); its `address` is set once resolved. */
+    public endpoint?: Endpoint,
   ) {
     this.frames = new FrameDecoder({ maxFrameSize });
     this.ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from 
 import type { Endpoint, Transport } from '../transport/types.js';
 import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
 import { ConnectLoop } from './connect-loop.js';
-import { HostRing } from './connect-string.js';
+import { HostProvider } from './host-provider.js';
 import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
@@ -23,6 +23,7 @@ import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
+import type { Resolver } from './resolve.js';
 import { ReadWriteSearch } from './rw-search.js';
 import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
@@ -44,8 +45,10 @@ export interface SessionOptions {
   readonly maxFrameSize?: number;
   readonly reconnectDelay?: ReconnectDelay;
   readonly onFrame?: FrameListener;
-  /** Randomness for host shuffling (tests pin it). */
+  /** Randomness for host shuffling and rebalancing (tests pin it). */
   readonly random?: () => number;
+  /** Resolves each host name before each connect attempt (see resolve.ts); default the transport's own, if any. */
+  readonly resolver?: Resolver;
   /** How long close() waits for the closeSession reply; default min(readTimeout, 2000 ms). */
   readonly closeTimeoutMs?: number;
   /** Authentication sent on every connection before anything else. */
@@ -70,7 +73,7 @@ export class Session {
   readonly watches = new WatchRegistry();
   readonly #machine: StateMachine;
   readonly #clock: Clock;
-  readonly #hostCount: number;
+  readonly #hosts: HostProvider;
   readonly #requestedTimeoutMs: number;
   readonly #canBeReadOnly: boolean;
   readonly #transport: Transport;
@@ -117,8 +120,7 @@ export class Session {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
     const clock = (this.#clock = clockOf(options.clock));
     this.#machine = new StateMachine(() => clock.now());
-    const hosts = new HostRing(options.hosts, options.random);
-    this.#hostCount = hosts.size;
+    const hosts = (this.#hosts = new HostProvider(options.hosts, options.random));
     this.#requestedTimeoutMs = options.sessionTimeoutMs;
     this.#canBeReadOnly = options.canBeReadOnly ?? false;
     this.#transport = options.transport;
@@ -161,6 +163,8 @@ export class Session {
         clock,
         hosts,
         transport: options.transport,
+        resolver: options.resolver ?? options.transport.resolver,
+        random: options.random ?? Math.random,
         reconnectDelay: options.reconnectDelay ?? defaultReconnectDelay,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
       },
@@ -233,6 +237,11 @@ export class Session {
     return this.#conn?.handshakeDone === true ? this.#conn.description : undefined;
   }
 
+  /** The endpoint the session is established on (with the address dialled, when resolved), if any. */
+  get connectedEndpoint(): Endpoint | undefined {
+    return this.#conn?.handshakeDone === true ? this.#conn.endpoint : undefined;
+  }
+
   get lastZxidSeen(): bigint {
     return this.#lastZxid;
   }
@@ -245,6 +254,39 @@ export class Session {
   /** Why the most recent connection failed or ended, if one did: the cause behind a connect TIMEOUT. */
   get lastConnectionFailure(): ZooKeeperError | undefined {
     return this.#lastFailure;
+  }
+
+  /** The servers the session connects to, in the order they are tried. */
+  get hosts(): readonly Endpoint[] {
+    return this.#hosts.all();
+  }
+
+  /**
+   * Replaces the server list (see host-provider.ts for the rebalancing rule). When the rule says this client
+   * leaves its server, the connection is dropped once the calls in flight on it are answered (later calls wait for
+   * the next connection), and the session resumes on the server the rule picks. True when the client moves.
+   */
+  updateServerList(hosts: readonly Endpoint[]): boolean {
+    if (hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts in the new server list', { op: 'updateServerList' });
+    if (this.#machine.terminal || this.#closing) return false;
+    const conn = this.#conn;
+    const move = this.#hosts.update(hosts, conn?.isOver === false ? conn.endpoint : undefined);
+    // Connect attempts share the session timeout between the hosts: a longer list gives each a shorter attempt.
+    this.#timing = timingFor(this.#timing.sessionTimeoutMs, this.#hosts.size);
+    if (move && conn !== undefined) {
+      // Unlike the Java client, which drops the link at once, the move waits for the replies to the calls in flight,
+      // so that no call fails (and no write is left of unknown outcome) because the client rebalanced.
+      conn.leaving = true;
+      if (conn.handshakeDone) this.#leaveIfIdle(conn);
+      else this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
+    }
+    return move;
+  }
+
+  /** Drops a connection the session is leaving once nothing on it awaits an answer. */
+  #leaveIfIdle(conn: Connection): void {
+    if (conn.isOver || conn.pending.size > 0 || conn.authInFlight.length > 0 || conn.saslPending) return;
+    this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
   }
 
   /** Begins connecting (idempotent). */
@@ -297,6 +339,7 @@ export class Session {
    * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
    */
   #admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
+    if (conn.leaving) return 'wait'; // for the next connection
     if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
     if (!needsVersion(item.opcode)) return true;
     const version = this.#knownVersion ?? conn.serverVersion;
@@ -372,8 +415,9 @@ export class Session {
     this.#id = res.sessionId;
     this.#passwd = res.passwd ?? ZERO_PASSWORD;
     this.#negotiatedMs = res.timeOut;
-    this.#timing = timingFor(res.timeOut, this.#hostCount);
+    this.#timing = timingFor(res.timeOut, this.#hosts.size);
     conn.handshakeDone = true;
+    this.#hosts.connected();
     this.#expiryTimer.cancel();
     this.#heartbeat.start(this.#timing);
     this.#outbox.putFirst(resumePackets(this.#credentials, this.watches, this.#lastZxid));
@@ -416,6 +460,7 @@ export class Session {
     this.#lastHeard = this.#clock.now();
     this.#tracer?.received(payload, this.#id);
     routeFrame(conn, payload, this.#routes);
+    if (conn.leaving) this.#leaveIfIdle(conn);
   };
 
   #onAuthReply(conn: Connection, err: number): void {
@@ -467,7 +512,7 @@ export class Session {
    */
   #onPassFailed(attempts: number): void {
     const last = this.#lastFailure;
-    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hostCount} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
     this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
   }

@@ -8,6 +8,7 @@
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import * as dns from 'node:dns/promises';
 import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './types.js';
 
 /** Options of `nodeTransport`. */
@@ -38,6 +39,7 @@ class NodeByteStream implements ByteStream {
 /** A Transport over node:net (or node:tls with `options.tls`), the Node entry's default. */
 export function nodeTransport(options: NodeTransportOptions = {}): Transport {
   return {
+    resolver: nodeResolver,
     connect(endpoint: Endpoint, handlers: ByteStreamHandlers, { signal }: ConnectOptions): Promise<ByteStream> {
       return new Promise<ByteStream>((resolve, reject) => {
         if (signal.aborted) {
@@ -48,12 +50,12 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
         const description = `${endpoint.host}:${endpoint.port}${useTls ? ' (tls)' : ''}`;
         const socket: net.Socket = useTls
           ? tls.connect({
-              host: endpoint.host,
+              host: endpoint.address ?? endpoint.host,
               port: endpoint.port,
               ...(net.isIP(endpoint.host) === 0 ? { servername: endpoint.host } : {}),
               ...(typeof options.tls === 'object' ? options.tls : {}),
             })
-          : net.connect({ host: endpoint.host, port: endpoint.port });
+          : net.connect({ host: endpoint.address ?? endpoint.host, port: endpoint.port });
         socket.setNoDelay(true);
         let open = false;
         let closed = false;
@@ -96,6 +98,16 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
       });
     },
   };
+}
+
+/**
+ * nodeTransport's `resolver`: every address node:dns's lookup (the system resolver, as `net.connect`
+ * itself uses) gives for the host, asked again before each connect attempt. An IP literal is returned as it is.
+ */
+export async function nodeResolver(host: string): Promise<readonly string[]> {
+  if (net.isIP(host) !== 0) return [host];
+  const found = await dns.lookup(host, { all: true });
+  return found.map((a) => a.address);
 }
 
 function abortError(signal: AbortSignal): Error {

@@ -9,9 +9,14 @@
  */
 
 export interface Endpoint {
-  /** Hostname or IP literal (IPv6 without brackets). */
+  /** Hostname or IP literal (IPv6 without brackets), as the connect string gives it. */
   readonly host: string;
   readonly port: number;
+  /**
+   * The address to dial when the client resolved `host` itself (the `resolver` option): transports connect to it
+   * and keep `host` for what names the server (TLS server name and certificate check, descriptions).
+   */
+  readonly address?: string;
 }
 
 /** What a ByteStream calls as bytes arrive and when it ends. */
@@ -41,8 +46,19 @@ export interface ConnectOptions {
   readonly signal: AbortSignal;
 }
 
+/**
+ * Resolves a host name to the addresses to dial (IP literals, or any name the transport can dial). Asked before
+ * every connect attempt; `signal` fires when the attempt is abandoned. An empty list dials the name as it is.
+ */
+export type Resolver = (host: string, options: { readonly signal: AbortSignal }) => Promise<readonly string[]> | readonly string[];
+
 /** Opens byte streams. Passed in the client options, so two transports can live in one process. */
 export interface Transport {
+  /**
+   * How this transport's host names are resolved before each connect attempt when the client's options give no
+   * `resolver` (nodeTransport: node:dns). None: the transport is handed the name as it is.
+   */
+  readonly resolver?: Resolver;
   /** Resolves once the stream is open (TLS handshake done); rejects with an Error if it cannot be. */
   connect(endpoint: Endpoint, handlers: ByteStreamHandlers, options: ConnectOptions): Promise<ByteStream>;
 }

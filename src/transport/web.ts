@@ -113,7 +113,9 @@ export async function openStreamSocket(
   const description = `${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}${secure ? ' (tls)' : ''}`;
   if (signal.aborted) throw abortError(signal, description);
   const socket = await untilAborted(
-    Promise.resolve().then(() => open({ hostname: endpoint.host, port: endpoint.port })),
+    // A resolved address is dialled over plain TCP only: these runtimes take one name for both dialling and the
+    // certificate check, so under TLS the host name the connect string gave is what must be used.
+    Promise.resolve().then(() => open({ hostname: secure ? endpoint.host : (endpoint.address ?? endpoint.host), port: endpoint.port })),
     signal,
     description,
     // A socket that arrives after the caller gave up is closed at once, so it cannot leak.

@@ -8,13 +8,16 @@ import { startEnsemble, type ZkEnsemble } from './zookeeper.js';
  * superuser, whom the server lets reconfig.
  */
 export function startReconfigEnsemble(superUser: string): Promise<ZkEnsemble> {
+  return startEnsemble(3, { extraConfig: reconfigServerConfig(superUser) });
+}
+
+/** The zoo.cfg keys of such an ensemble's members (also what a member joining it later needs). */
+export function reconfigServerConfig(superUser: string): Record<string, string> {
   const digest = createHash('sha1').update(superUser).digest('base64');
-  return startEnsemble(3, {
-    extraConfig: {
-      reconfigEnabled: 'true',
-      standaloneEnabled: 'false',
-      // Not a zoo.cfg key: the server turns it into the system property zookeeper.DigestAuthenticationProvider.superDigest.
-      'DigestAuthenticationProvider.superDigest': `${superUser.slice(0, superUser.indexOf(':'))}:${digest}`,
-    },
-  });
+  return {
+    reconfigEnabled: 'true',
+    standaloneEnabled: 'false',
+    // Not a zoo.cfg key: the server turns it into the system property zookeeper.DigestAuthenticationProvider.superDigest.
+    'DigestAuthenticationProvider.superDigest': `${superUser.slice(0, superUser.indexOf(':'))}:${digest}`,
+  };
 }

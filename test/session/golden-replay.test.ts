@@ -21,7 +21,8 @@ function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
 function newClient(transport: MemoryTransport, clock: ManualClock, sessionTimeoutMs: number): ZooKeeperClient {
   // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it. The
   // recorded conversations end with their session: no renewal to script.
-  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0', renewSession: false });
+  // No ensemble tracker: the golden conversations are the Java client's, which has none (Curator adds it).
+  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0', renewSession: false, trackEnsemble: false });
 }
 
 describe('replaying golden conversations', () => {

@@ -27,7 +27,8 @@ async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000, renewSes
   const transport = new MemoryTransport();
   const clock = new ManualClock();
   const changes: StateChange[] = [];
-  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99, renewSession });
+  // No ensemble tracker: the scripted server answers only the requests each test makes (its xids are counted).
+  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99, renewSession, trackEnsemble: false });
   zk.onStateChange((c) => changes.push(c));
   await settle();
   return { transport, clock, zk, changes };

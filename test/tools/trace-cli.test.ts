@@ -46,7 +46,8 @@ describe('zkwire trace (built CLI)', () => {
     const { child, stdout } = await startTrace(['--listen', `127.0.0.1:${port}`, '--upstream', upstream, '--out', out]);
     try {
       const path = `/trace-cli-${randomUUID()}`;
-      const client = await ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000 });
+      // No ensemble tracker: the trace is checked against exactly the ops this client makes.
+      const client = await ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000, trackEnsemble: false });
       try {
         await client.create(path, new TextEncoder().encode('x'));
         await expect(client.create(path)).rejects.toMatchObject({ code: 'NODEEXISTS' });
@@ -85,7 +86,8 @@ describe('zkwire trace (built CLI)', () => {
     const upstream = (await sharedServer()).connectString.split(',')[0]!;
     const { child, stdout, stderr } = await startTrace(['--listen', '127.0.0.1:0', '--upstream', upstream, '--json']);
     const port = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(stderr.join('\n'))![1]);
-    const client = await ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000 });
+    // No ensemble tracker (as above).
+    const client = await ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000, trackEnsemble: false });
     await client.exists('/');
     await client.close();
     const exited = exitOf(child);

@@ -62,7 +62,8 @@ interface Did {
 async function traffic(): Promise<{ did: Did[]; sessionId: string }> {
   const base = `/cap-${randomUUID()}`;
   const did: Did[] = [];
-  const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000 });
+  // No ensemble tracker: the captures are checked against exactly the ops this client makes.
+  const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000, trackEnsemble: false });
   const sessionId = `0x${client.sessionId.toString(16)}`;
   const step = async (op: string, path: string, run: () => Promise<unknown>): Promise<void> => {
     try {
@@ -395,7 +396,8 @@ describe('the live pipe', () => {
     const replied = (op: string): boolean => jsonLines(out.slice(0, out.lastIndexOf('\n') + 1)).some((l) => (l as Line).kind === 'reply' && (l as Line).op === op);
     const seen = waitFor(() => out.includes(`"path":"${path}"`) && replied('create'));
     const decoded = new Promise<number | null>((resolve) => decode.once('exit', resolve));
-    const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000 });
+    // No ensemble tracker (as above).
+    const client = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 30_000, trackEnsemble: false });
     try {
       await client.create(path, enc('live'));
       await seen; // the create and its reply are printed while the session is open
