@@ -26,6 +26,7 @@ import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './cli
 import { ClientContext, guard } from './client/context.js';
 import { EnsembleTracker } from './client/ensemble-tracker.js';
 import { SessionSeries } from './client/session-series.js';
+import { checkServerFeatures, type ServerFeatures } from './client/server-features.js';
 import * as multiOps from './client/multi-ops.js';
 import type { OpResult, ReadOp, WriteOp } from './client/multi.js';
 import * as reads from './client/node-reads.js';
@@ -423,6 +424,24 @@ export class ZooKeeperClient implements AsyncDisposable {
   /** Whether the server holds a watch of that kind on the node for this session. */
   checkWatches(path: string, type: RemoveWatchType, options: CallOptions = {}): Promise<boolean> {
     return watchOps.checkWatches(this.#ctx, path, type, options);
+  }
+
+  /**
+   * What the server can do, as known now (see ServerFeatures: `undefined` fields are not known yet). Learnt from
+   * the server's version when known, else from answers: a 3.4 server shows itself by answering an op of 3.5
+   * UNIMPLEMENTED. Ops it is known to lack then fail at once with UNIMPLEMENTED naming the release they need.
+   */
+  get serverFeatures(): ServerFeatures {
+    return this.#sessions.features.snapshot(this.#sessions.current.serverVersion);
+  }
+
+  /**
+   * The server's features, asking the server (one harmless checkWatches on "/") when it is not yet known whether it
+   * has the 3.5 ops: recipes call it before a first container create, which a 3.4 server answers by closing the
+   * connection.
+   */
+  checkServerFeatures(options: CallOptions = {}): Promise<ServerFeatures> {
+    return guard(() => checkServerFeatures(this.#ctx, options));
   }
 
   // ---- helpers users expect --------------------------------------------------------------------------

@@ -48,6 +48,7 @@ export type {
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export type { PersistentWatch } from './client/watch-handle.js';
+export type { ServerFeatures } from './client/server-features.js';
 export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';
 export type { CreateMode } from './client/create-mode.js';

@@ -108,8 +108,16 @@ export class ClientContext {
     onAbandoned: ((result: T) => void) | undefined,
   ): Promise<T> {
     const signal = checkSignal(options.signal, op, path);
+    const features = this.sessions.features;
+    const refused = features.refusal(opcode, op, path, this.session.serverVersion);
+    if (refused !== undefined) return Promise.reject(refused);
     const abandoned = onAbandoned === undefined ? {} : { onAbandoned };
     const root = this.chroot.root;
+    const learning = onReply;
+    onReply = (reply) => {
+      features.learn(opcode, reply.err);
+      return learning(reply);
+    };
     if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply, ...abandoned });
     // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
     // bare `NONODE (getChildren /)` would hide.

@@ -13,6 +13,7 @@ import { Timer, type Clock } from '../session/clock.js';
 import { Session, type SessionOptions } from '../session/session.js';
 import { changeStream, isConnectedState, isTerminal, type SessionState, type StateChange } from '../session/state.js';
 import { untilConnected } from '../session/wait-connected.js';
+import { FeatureBook } from './server-features.js';
 import type { Endpoint } from '../transport/types.js';
 
 type Listener = (change: StateChange) => void;
@@ -37,6 +38,8 @@ export interface SeriesOptions {
 }
 
 export class SessionSeries {
+  /** What the servers can do, learnt over every session of the series (client/server-features.ts). */
+  readonly features = new FeatureBook();
   readonly #options: SeriesOptions;
   readonly #listeners = new Set<Listener>();
   #current: Session;

@@ -163,8 +163,12 @@ export interface ChildrenWithStat {
 /** The mode of a persistent watch: on the node only, or on the node and its whole subtree. */
 export type AddWatchMode = 'persistent' | 'persistent-recursive';
 
-/** Which watches `removeWatches` removes: child watches, data watches, or both. */
-export type RemoveWatchType = 'children' | 'data' | 'any';
+/**
+ * Which watches `removeWatches` (and `checkWatches`) concern: child watches, data watches, every kind (`any`), or
+ * (ZooKeeper 3.9 and later) only the persistent or only the persistent-recursive watch, leaving one-shot watches on
+ * the same path in place. The last two fail with UNIMPLEMENTED, unsent, on an older server.
+ */
+export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
 
 /** One identity the server associates with the session, as `whoAmI` reports it. */
 export interface ClientIdentity {

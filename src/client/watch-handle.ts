@@ -52,8 +52,8 @@ export class PersistentWatch implements AsyncIterable<WatchEvent>, AsyncDisposab
     this.#remove = remove;
     this.watcher = (event) => {
       this.#queue.push(mapPath(event));
-      // A session-ending event is the last one.
-      if (event.type === 'None') this.#queue.end();
+      // A session-ending event is the last one, and so is the server's removal of the watch (removeWatches).
+      if (event.type === 'None' || event.type === 'PersistentWatchRemoved') this.#queue.end();
     };
   }
 

@@ -3,9 +3,11 @@
  * as handles (addWatch; disposing the handle removes the watch), removeWatches and checkWatches.
  */
 
-import { clientError } from '../errors.js';
+import { clientError, type ZooKeeperError } from '../errors.js';
 import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
 import type { Session } from '../session/session.js';
+import { olderThan, type ServerVersion } from '../session/server-version.js';
+import { RELEASE_3_9 } from './server-features.js';
 import type { WatchEvent, WatchKeeperState, WatchKind } from '../session/watches.js';
 import { guard, ok, type ClientContext } from './context.js';
 import type { AddWatchMode, CallOptions, RemoveWatchType } from './types.js';
@@ -41,22 +43,52 @@ export function addWatch(ctx: ClientContext, path: string, options: CallOptions 
   });
 }
 
-/** Forgets a persistent watcher; removes the server watch when nothing else local needs it. */
+/**
+ * Forgets a persistent watcher and, when no other local handle of its kind needs the path, removes the server watch:
+ *
+ *  - with `any` when no local watcher of any kind is left on the path;
+ *  - else by its own type (ZooKeeper 3.9: WatcherType Persistent / PersistentRecursive), so one-shot watches and
+ *    the other persistent kind on the path stay armed. An older server has only `any`, which would cancel a pending
+ *    one-shot watch: there the server watch stays until the session ends, and the client drops its events (nobody is
+ *    registered for them).
+ */
 async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, handle: PersistentWatch): Promise<void> {
   ctx.persistentWatches.delete(handle);
   const { session } = ctx;
   session.watches.remove(kind, server, handle.watcher);
-  if (session.watches.has(server)) return;
+  if (session.watches.has(server, [kind])) return;
   // Only on a live link: after a reconnect the watch is simply not re-armed, and a removal queued across
   // a reconnect could hit a watch added meanwhile.
   if (session.state !== 'connected' && session.state !== 'connected-read-only') return;
   try {
     // Through the public removal, so every local watcher the server drops with it is told (a one-shot watch whose
     // reply was still in flight when we sent this would otherwise wait for an event that can never come).
-    await removeWatches(ctx, handle.path, 'any', {});
+    // Nothing else local on the path: `any` is right on every release, and one request even when the version is
+    // not known. Otherwise only a removal by the watch's own type (3.9) leaves the others armed.
+    if (!session.watches.has(server)) await removeWatches(ctx, handle.path, 'any', {});
+    else if (hasRemovalByPersistentType(session.serverVersion) !== false) {
+      await removeWatches(ctx, handle.path, kind === 'persistent' ? 'persistent' : 'persistent-recursive', {});
+    }
   } catch {
     // Best effort: the session may be closing or the link dropping; either way the watch is gone.
   }
+}
+
+/** Whether the server takes removeWatches by persistent type (3.9); undefined while its version is unknown. */
+function hasRemovalByPersistentType(version: ServerVersion | undefined): boolean | undefined {
+  return version === undefined ? undefined : !olderThan([version.major, version.minor, version.patch], RELEASE_3_9);
+}
+
+/**
+ * A removal or check by persistent type needs 3.9: refused unsent when the server's version is known older, and a
+ * 3.6–3.8 server's answer to the unknown type (MARSHALLINGERROR) read as the same UNIMPLEMENTED.
+ */
+function persistentTypeUnsupported(op: string, path: string): ZooKeeperError {
+  return clientError('UNIMPLEMENTED', `removing or checking watches by persistent type needs ZooKeeper ${RELEASE_3_9.join('.')} or later`, { op, path });
+}
+
+function isPersistentType(type: RemoveWatchType): boolean {
+  return type === 'persistent' || type === 'persistent-recursive';
 }
 
 /**
@@ -96,15 +128,21 @@ export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatc
   return guard(() => {
     const server = ctx.serverPath(path, 'removeWatches');
     const wire = watcherType(type, 'removeWatches', path);
+    const byPersistentType = isPersistentType(type);
+    if (byPersistentType && hasRemovalByPersistentType(ctx.session.serverVersion) === false) throw persistentTypeUnsupported('removeWatches', path);
     return ctx.send('removeWatches', path, 'removeWatches', { path: server, type: wire }, options, (reply) => {
+      if (byPersistentType && reply.err === ErrorCode.MARSHALLINGERROR) throw persistentTypeUnsupported('removeWatches', path);
       ok(reply, 'removeWatches', path);
       const watches = ctx.session.watches;
       const notify = (kinds: WatchKind[], eventType: WatchEvent['type']): void => {
+        // A removed persistent watch is over: its handle ends and is not carried to a later session.
+        for (const [handle, at] of ctx.persistentWatches) if (at.server === server && kinds.includes(at.kind)) ctx.persistentWatches.delete(handle);
         for (const w of watches.take(server, kinds)) w({ type: eventType, state: 'SyncConnected', path: server });
       };
-      if (type !== 'data') notify(['child'], 'ChildWatchRemoved');
-      if (type !== 'children') notify(['data', 'exist'], 'DataWatchRemoved');
-      if (type === 'any') notify(['persistent', 'persistentRecursive'], 'PersistentWatchRemoved');
+      if (type === 'any' || type === 'children') notify(['child'], 'ChildWatchRemoved');
+      if (type === 'any' || type === 'data') notify(['data', 'exist'], 'DataWatchRemoved');
+      if (type === 'any' || type === 'persistent') notify(['persistent'], 'PersistentWatchRemoved');
+      if (type === 'any' || type === 'persistent-recursive') notify(['persistentRecursive'], 'PersistentWatchRemoved');
     });
   });
 }
@@ -112,8 +150,11 @@ export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatc
 export function checkWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<boolean> {
   return guard(() => {
     const body = { path: ctx.serverPath(path, 'checkWatches'), type: watcherType(type, 'checkWatches', path) };
+    const byPersistentType = isPersistentType(type);
+    if (byPersistentType && hasRemovalByPersistentType(ctx.session.serverVersion) === false) throw persistentTypeUnsupported('checkWatches', path);
     return ctx.send('checkWatches', path, 'checkWatches', body, options, (reply) => {
       if (reply.err === ErrorCode.NOWATCHER) return false;
+      if (byPersistentType && reply.err === ErrorCode.MARSHALLINGERROR) throw persistentTypeUnsupported('checkWatches', path);
       ok(reply, 'checkWatches', path);
       return true;
     });
@@ -128,6 +169,10 @@ function watcherType(type: RemoveWatchType, op: string, path: string): number {
       return WatcherType.Data;
     case 'any':
       return WatcherType.Any;
+    case 'persistent':
+      return WatcherType.Persistent;
+    case 'persistent-recursive':
+      return WatcherType.PersistentRecursive;
     default:
       throw clientError('BAD_ARGUMENT', `unknown watcher type "${String(type)}"`, { op, path });
   }

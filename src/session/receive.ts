@@ -105,7 +105,9 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
     case Xid.notification: {
       const event = decodeWatcherEvent(r);
       const type = knownEventType(event.type);
-      if (type !== undefined && event.path !== null) routes.notification({ type, state: 'SyncConnected', path: event.path });
+      // 3.9 puts the zxid of the transaction that fired the watch in the header (ZOOKEEPER-4655); older servers -1.
+      const zxid = header.zxid > 0n ? { zxid: header.zxid } : {};
+      if (type !== undefined && event.path !== null) routes.notification({ type, state: 'SyncConnected', path: event.path, ...zxid });
       return;
     }
     case Xid.ping: {

@@ -16,8 +16,18 @@ export interface ServerVersion {
   readonly text: string;
 }
 
-/** Opcodes newer than 3.5, with the release that introduced them. */
-const INTRODUCED: ReadonlyMap<number, readonly [number, number, number]> = new Map([
+/** A release as [major, minor, patch]. */
+export type Release = readonly [number, number, number];
+
+/** Opcodes newer than 3.4, with the release that introduced them. */
+const INTRODUCED: ReadonlyMap<number, Release> = new Map<number, Release>([
+  [OpCode.create2, [3, 5, 0]],
+  [OpCode.reconfig, [3, 5, 0]],
+  [OpCode.checkWatches, [3, 5, 0]],
+  [OpCode.removeWatches, [3, 5, 0]],
+  [OpCode.createContainer, [3, 5, 0]],
+  [OpCode.deleteContainer, [3, 5, 0]],
+  [OpCode.createTTL, [3, 5, 3]],
   [OpCode.multiRead, [3, 6, 0]],
   [OpCode.getEphemerals, [3, 6, 0]],
   [OpCode.getAllChildrenNumber, [3, 6, 0]],
@@ -26,9 +36,24 @@ const INTRODUCED: ReadonlyMap<number, readonly [number, number, number]> = new M
   [OpCode.whoAmI, [3, 7, 0]],
 ]);
 
-/** Whether an opcode needs a server newer than 3.5 (and so the server's version before it is sent). */
+/** The release that introduced `opcode`; undefined for the ops every supported server has (3.4's). */
+export function introducedIn(opcode: number): Release | undefined {
+  return INTRODUCED.get(opcode);
+}
+
+/** Whether `a` is an older release than `b`. */
+export function olderThan(a: Release, b: Release): boolean {
+  return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+}
+
+/**
+ * Whether an opcode needs a server newer than 3.5 (and so the server's version before it is sent). The 3.5 ops are
+ * sent without asking: a 3.4 server answers most of them UNIMPLEMENTED on a connection it keeps, and the client
+ * learns from that answer (client/server-features.ts) rather than delay every first create2 by a probe.
+ */
 export function needsVersion(opcode: number): boolean {
-  return INTRODUCED.has(opcode);
+  const since = INTRODUCED.get(opcode);
+  return since !== undefined && olderThan([3, 5, 9], since);
 }
 
 /** "3.8.4" from srvr's "Zookeeper version: 3.8.4-…, built on …" or envi's "zookeeper.version=3.8.4-…". */
@@ -44,8 +69,6 @@ export function refusal(opcode: number, version: ServerVersion, server: string):
   const since = INTRODUCED.get(opcode);
   if (since === undefined) return undefined;
   const [a, b, c] = since;
-  const v = [version.major, version.minor, version.patch];
-  const older = v[0]! !== a ? v[0]! < a : v[1]! !== b ? v[1]! < b : v[2]! < c;
-  if (!older) return undefined;
+  if (!olderThan([version.major, version.minor, version.patch], since)) return undefined;
   return clientError('UNIMPLEMENTED', `${server} runs ZooKeeper ${version.text}; ${opName(opcode)} needs ${a}.${b}.${c} or later (not sent)`);
 }

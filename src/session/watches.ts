@@ -24,6 +24,11 @@ export interface WatchEvent {
   readonly state: WatchKeeperState;
   /** The node's path; undefined for session events (type None). */
   readonly path: string | undefined;
+  /**
+   * The zxid of the transaction that fired the event (ZooKeeper 3.9 and later send it); absent on older servers, on
+   * session events (type None) and on the `*WatchRemoved` events a removal makes locally.
+   */
+  readonly zxid?: bigint;
 }
 
 export type Watcher = (event: WatchEvent) => void;

@@ -27,6 +27,7 @@ import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionRenewed, retryableOn, settledWhileConnected } from './connection.js';
+import { createWithStat, lacksCreate2, parentMode } from './compat-create.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
 import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
@@ -55,9 +56,11 @@ function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
  * travel together: one round trip. Existing nodes are fine; any other failure (NOAUTH, say) is thrown.
  */
 export async function ensureContainers(client: ZooKeeperClient, path: string, signal?: AbortSignal): Promise<void> {
+  // Persistent parents on a server without containers (3.4), as Curator 4 makes them there.
+  const mode = await parentMode(client, signal);
   const parts = path.split('/').slice(1);
   const creates = parts.map((_, i) =>
-    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode: 'container', ...sig(signal) }).then(
+    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode, ...sig(signal) }).then(
       () => undefined,
       (err: unknown) => {
         if (!isCode(err, 'NODEEXISTS')) throw err;
@@ -170,13 +173,16 @@ export class NodeOps {
     const ttl = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     // Both queue synchronously, so they leave in the same write and are answered in this order: the listing
     // includes our new node.
-    const created = this.client.create(protectedPath(dir, protectedId, name), data, { mode, stat: true, ...ttl, ...sig(signal) });
-    const children = options.list === true ? this.client.getChildren(dir, sig(signal)) : undefined;
+    // Without create2 (3.4) the stat is read after the create: a listing queued now would be answered before our node
+    // existed, so none is made and the caller lists for itself.
+    const viaRead = (): boolean => lacksCreate2(this.client);
+    const created = createWithStat(this.client, protectedPath(dir, protectedId, name), data, { mode, ...ttl, ...sig(signal) });
+    const children = options.list === true && !viaRead() ? this.client.getChildren(dir, sig(signal)) : undefined;
     children?.catch(() => undefined);
     options.alongside?.();
     try {
       const node = await created;
-      return { path: node.path, stat: node.stat, children: await children?.catch(() => undefined) };
+      return { path: node.path, stat: node.stat, children: viaRead() ? undefined : await children?.catch(() => undefined) };
     } catch (err) {
       if (isCode(err, 'ABORTED')) {
         // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may exist

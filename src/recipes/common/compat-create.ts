@@ -1,0 +1,55 @@
+/**
+ * Creates that hold on a ZooKeeper 3.4 server, as Curator 4's compatibility mode does: a create with its stat is a
+ * create2 where the server has it, else a plain create and then a read of the new node's stat; parents are made as
+ * containers where the server has them, else as persistent nodes (which nobody removes when empty, as on 3.4 with
+ * Curator). The client learns which from the server (`client.serverFeatures`).
+ */
+
+import type { ZooKeeperClient } from '../../client.js';
+import type { CreateMode } from '../../client/create-mode.js';
+import type { Stat } from '../../client/types.js';
+import { isCode } from '../../errors.js';
+import { nodeVanished } from './errors.js';
+
+/** What createWithStat takes besides the path and data. */
+export interface CreateWithStatOptions {
+  readonly mode: CreateMode;
+  readonly ttl?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Creates a node and resolves with its path and stat. The first request is queued synchronously (call order is wire
+ * order). On a server without create2 (3.4) the stat is read after the create, a second round trip; a node deleted
+ * in between rejects NONODE, like a create whose parent vanished.
+ */
+export async function createWithStat(client: ZooKeeperClient, path: string, data: Uint8Array, options: CreateWithStatOptions): Promise<{ path: string; stat: Stat }> {
+  if (!lacksCreate2(client)) {
+    try {
+      return await client.create(path, data, { ...options, stat: true });
+    } catch (err) {
+      // The first create2 a 3.4 server sees comes back UNIMPLEMENTED (and teaches the client): nothing was made.
+      if (!isCode(err, 'UNIMPLEMENTED') || !lacksCreate2(client)) throw err;
+    }
+  }
+  const made = await client.create(path, data, options);
+  const stat = await client.exists(made, options.signal === undefined ? {} : { signal: options.signal });
+  if (stat === null) throw nodeVanished('create', made, 'deleted before its stat could be read (a server without create2)');
+  return { path: made, stat };
+}
+
+/** Known to lack create2 (a function, so each call reads the client's features afresh). */
+export function lacksCreate2(client: ZooKeeperClient): boolean {
+  return client.serverFeatures.createWithStat === false;
+}
+
+/**
+ * The mode a recipe's parent directories are made with: containers, or persistent nodes on a server known to lack
+ * containers. Asks the server once per client when that is not known yet: a 3.4 server answers a container create
+ * by closing the connection.
+ */
+export async function parentMode(client: ZooKeeperClient, signal: AbortSignal | undefined): Promise<'container' | 'persistent'> {
+  let { containers } = client.serverFeatures;
+  if (containers === undefined) ({ containers } = await client.checkServerFeatures(signal === undefined ? {} : { signal }));
+  return containers === false ? 'persistent' : 'container';
+}
