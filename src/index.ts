@@ -67,7 +67,7 @@ export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
 export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
 export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
 export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
-export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
+export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, TlsOptions, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';
 export {
   streamSocketTransport,
