@@ -12,6 +12,7 @@ import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { makeTestPki, type TestPki } from '../security/certs.js';
 import { startTlsZooKeeper, type TlsZooKeeper } from '../security/tls-server.js';
+import { TmuxTerminal } from './shell/tmux.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
 /** Generous for a JVM under load; a failure that waited out a connect deadline instead of failing at once exceeds it. */
@@ -21,6 +22,7 @@ let pki: TestPki;
 let tlsZk: TlsZooKeeper;
 let saslZk: ZkServer;
 let saslCleanup = (): void => undefined;
+const terminals: TmuxTerminal[] = [];
 const file = (name: string, text: string): string => {
   const at = join(pki.dir, name);
   writeFileSync(at, text);
@@ -35,6 +37,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  for (const t of terminals.splice(0)) t.close();
   await Promise.all([tlsZk?.server.stop(), saslZk?.stop()]);
   saslCleanup();
   pki?.remove();
@@ -129,5 +132,38 @@ describe('the CLI with SASL DIGEST-MD5', () => {
     expect(inArgv.stderr).toMatch(/takes no password/);
     const gssapi = await zkwire(['ls', '/', '--server', saslZk.connectString, '--sasl', 'gssapi', '--principal', 'zkcli@EXAMPLE.COM']);
     expect(gssapi.stderr).toMatch(/GSSAPI .* is not available in this build/);
+  });
+});
+
+describe('zkwire shell on secured servers (a real terminal)', () => {
+  /** The shell in tmux; `ZKWIRE_SASL_PASSWORD` is unset so a SASL login has to ask. */
+  function shell(args: string): TmuxTerminal {
+    const t = TmuxTerminal.start(`env -u ZKWIRE_SASL_PASSWORD ZKWIRE_HISTORY=${join(pki.dir, 'history')} ${process.execPath} ${MAIN} shell ${args}`);
+    terminals.push(t);
+    return t;
+  }
+
+  it('connects with a client certificate and works as the x509 identity', async () => {
+    const t = shell(`--server ${tlsZk.secureConnectString} --tls-ca ${file('ca.pem', pki.ca)} --tls-cert ${file('client.pem', pki.client.cert)} --tls-key ${file('client.key', pki.client.key)}`);
+    await t.waitFor('the first prompt', /\[zk: \S+\(connected\) 0\] $/m, 30_000);
+    t.type('whoami');
+    t.keys('Enter');
+    await t.waitFor('the x509 identity', /x509 CN=zkwire test client/, 15_000);
+    t.keys('C-d');
+    expect(await t.exited(15_000)).toBe(0);
+  });
+
+  it('asks for the SASL password without echoing it, then logs in', async () => {
+    const t = shell(`--server ${saslZk.connectString} --sasl digest:alice`);
+    await t.waitFor('the password prompt', /SASL password for alice: $/m, 15_000);
+    t.type('alice-secret');
+    t.keys('Enter');
+    const screen = await t.waitFor('the first prompt', /\[zk: \S+\(connected\) 0\] $/m, 30_000);
+    expect(screen).not.toContain('alice-secret');
+    t.type('whoami');
+    t.keys('Enter');
+    await t.waitFor('the SASL identity', /sasl alice/, 15_000);
+    t.keys('C-d');
+    expect(await t.exited(15_000)).toBe(0);
   });
 });
