@@ -135,6 +135,20 @@ describe('the CLI with SASL DIGEST-MD5', () => {
   });
 });
 
+describe('zkwire bench lock on secured servers', () => {
+  const short = ['bench', 'lock', '--clients', '2', '--iterations', '20', '--floor-samples', '10', '--json', '-'];
+
+  it('over TLS with a client certificate (the floor over TLS too), and with SASL', async () => {
+    const overTls = await zkwire([...short, '--server', tlsZk.secureConnectString, '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key)]);
+    expect(overTls.code, overTls.stderr).toBe(0);
+    const tlsReport = JSON.parse(overTls.stdout) as { overlaps: number };
+    expect(tlsReport.overlaps).toBe(0);
+    const overSasl = await zkwire([...short, '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
+    expect(overSasl.code, overSasl.stderr).toBe(0);
+    expect((JSON.parse(overSasl.stdout) as { overlaps: number }).overlaps).toBe(0);
+  });
+});
+
 describe('zkwire shell on secured servers (a real terminal)', () => {
   /** The shell in tmux; `ZKWIRE_SASL_PASSWORD` is unset so a SASL login has to ask. */
   function shell(args: string): TmuxTerminal {
