@@ -12,6 +12,8 @@ import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { makeTestPki, type TestPki } from '../security/certs.js';
 import { startTlsZooKeeper, type TlsZooKeeper } from '../security/tls-server.js';
+import { ZooKeeperClient } from '../../src/node.js';
+import { runCliProcess } from './cli-process.js';
 import { TmuxTerminal } from './shell/tmux.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
@@ -146,6 +148,32 @@ describe('zkwire bench lock on secured servers', () => {
     const overSasl = await zkwire([...short, '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
     expect(overSasl.code, overSasl.stderr).toBe(0);
     expect((JSON.parse(overSasl.stdout) as { overlaps: number }).overlaps).toBe(0);
+  });
+});
+
+describe('zkwire trace in front of a TLS-only port', () => {
+  it('speaks TLS with the certificate upstream, so a plaintext client’s traffic is decoded', async () => {
+    const proxy = runCliProcess([
+      'trace', '--listen', '127.0.0.1:0', '--upstream', tlsZk.secureConnectString, '--json',
+      '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key),
+    ]);
+    let stderr = '';
+    proxy.child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      await proxy.until(/listening on 127\.0\.0\.1:\d+/);
+      const port = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
+      const client = await ZooKeeperClient.connect(`127.0.0.1:${port}`, { sessionTimeoutMs: 10_000 });
+      try {
+        expect(await client.whoAmI()).toContainEqual({ scheme: 'x509', user: 'CN=zkwire test client' });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      proxy.child.kill('SIGINT');
+    }
+    const { stdout } = await proxy.exit;
+    const ops = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { op?: string });
+    expect(ops.map((o) => o.op)).toContain('whoAmI');
   });
 });
 

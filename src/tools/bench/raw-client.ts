@@ -9,6 +9,7 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import type { TlsOptions } from '../../node.js';
+import { nodeTlsOptions } from '../tls-options.js';
 import {
   encodeConnectRequestFrame,
   encodeRequestFrame,
@@ -24,13 +25,6 @@ const PING_XID = -2;
 
 /** Called once per reply frame, in wire order, with its xid and error code. */
 type ReplyHandler = (xid: number, err: number) => void;
-
-/** The client's `tls` option in node:tls's words. */
-function pemOptions(secure: true | TlsOptions): tls.ConnectionOptions {
-  if (secure === true) return {};
-  const { ca, ...rest } = secure;
-  return { ...rest, ...(ca === undefined ? {} : { ca: [ca].flat() }) };
-}
 
 export class RawConnection {
   private leftover: Buffer | undefined;
@@ -61,7 +55,7 @@ export class RawConnection {
   /** Opens a TCP connection (TLS with `secure`, as the client's `tls` option) and performs the session handshake. */
   static async open(host: string, port: number, sessionTimeoutMs = 30_000, secure?: boolean | TlsOptions): Promise<RawConnection> {
     const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = secure === undefined || secure === false ? net.connect({ host, port, noDelay: true }) : tls.connect({ host, port, ...pemOptions(secure) });
+      const s = secure === undefined || secure === false ? net.connect({ host, port, noDelay: true }) : tls.connect({ host, port, ...nodeTlsOptions(secure) });
       s.setNoDelay(true);
       s.once('error', reject);
       s.once(s instanceof tls.TLSSocket ? 'secureConnect' : 'connect', () => {
