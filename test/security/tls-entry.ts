@@ -23,7 +23,7 @@ const [connectString = '', pkiDir = '', transportName = 'default'] = args;
 const ROOT: string = 'zkwire';
 const zk = (await import(ROOT)) as Root;
 const transport = transportName === 'deno' ? { transport: zk.denoTransport() } : {};
-const [ca, cert, key] = await Promise.all(['ca.pem', 'client.pem', 'client.key'].map((f) => readFile(join(pkiDir, f), 'utf8')));
+const [ca = '', cert = '', key = ''] = await Promise.all(['ca.pem', 'client.pem', 'client.key'].map((f) => readFile(join(pkiDir, f), 'utf8')));
 const CLIENT_DN = 'CN=zkwire test client';
 const results: Record<string, unknown> = {};
 
