@@ -80,7 +80,7 @@ export { systemClock } from './session/clock.js';
 export { parseConnectString, type ConnectString } from './session/connect-string.js';
 
 // Transports.
-export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
+export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, TlsOptions, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';
 export {
   streamSocketTransport,

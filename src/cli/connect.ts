@@ -17,6 +17,7 @@ import {
   type ClientOptions,
   type Transport,
 } from '../node.js';
+import { securityOptions } from './connection.js';
 import type { CliIo, GlobalOptions } from './types.js';
 
 /** Socket errors that another attempt a moment later will meet again. */
@@ -44,7 +45,9 @@ export async function connectForCli(command: string, connectString: string, io: 
   const hosts = parseConnectString(connectString).hosts.map((h) => `${h.host}:${h.port}`);
   const hopeless = new Map<string, string>();
   const giveUp = new AbortController();
-  const inner = nodeTransport();
+  // The TLS settings go to the transport this function watches (it has no withTls of its own to take `tls` later).
+  const { tls, ...security } = await securityOptions(io.globals.security);
+  const inner = tls === undefined || tls === false ? nodeTransport() : nodeTransport().withTls!(tls);
   const transport: Transport = {
     async connect(endpoint, handlers, options) {
       try {
@@ -69,7 +72,7 @@ export async function connectForCli(command: string, connectString: string, io: 
     SAY_WAITING_AFTER_MS,
   );
   try {
-    return await ZooKeeperClient.connect(connectString, { ...options, transport });
+    return await ZooKeeperClient.connect(connectString, { ...options, ...security, transport });
   } catch (e) {
     if (giveUp.signal.aborted) throw giveUp.signal.reason;
     throw e;

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import type { ZooKeeperClient } from '../../client.js';
 import { connectNode } from './connect.js';
+import type { ClientOptions } from '../../client/types.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
@@ -68,6 +69,8 @@ export interface LockBenchOptions {
   onCleanup?: (what: string) => void;
   /** The session timeout the contending sessions ask for, ms (default the client's). */
   sessionTimeoutMs?: number;
+  /** A secured server's TLS and SASL, for every session (and TLS for the floor's raw connections). */
+  security?: Pick<ClientOptions, 'tls' | 'sasl'>;
   /**
    * Watches the run through faults (run-observer.ts): failures are counted instead of ending the run, a hold ends
    * early when its lease's lock-lost signal fires (as a careful holder's would), and the floor's second half is
@@ -249,7 +252,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const hooks = opts.hooks ?? {};
   const withFloor = floorSamples > 0;
   const observer = opts.observer;
-  const sessionOptions = opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs };
+  const sessionOptions = { ...opts.security, ...(opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs }) };
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -275,7 +278,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const uncorrected = new LatencyHistogram();
   const startLag = new LatencyHistogram();
 
-  const admin = await connectNode(opts.connectString);
+  const admin = await connectNode(opts.connectString, opts.security);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
   let rawWatcher: RawConnection | undefined;
@@ -284,8 +287,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   try {
     if (withFloor) {
       await admin.mkdirp(floorDir, { containers: true });
-      raw = await RawConnection.open(host, port);
-      rawWatcher = await RawConnection.open(host, port);
+      raw = await RawConnection.open(host, port, undefined, opts.security?.tls);
+      rawWatcher = await RawConnection.open(host, port, undefined, opts.security?.tls);
     }
     const r = raw!;
     const w = rawWatcher!;
@@ -411,8 +414,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
         await admin.waitConnected(signal === undefined ? {} : { signal });
         const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
         await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
-        raw = await RawConnection.open(at.host, at.port);
-        rawWatcher = await RawConnection.open(at.host, at.port);
+        raw = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
+        rawWatcher = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
       });
     }
     const [r2, w2] = [raw!, rawWatcher!];

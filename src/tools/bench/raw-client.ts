@@ -7,6 +7,9 @@
  */
 
 import * as net from 'node:net';
+import * as tls from 'node:tls';
+import type { TlsOptions } from '../../node.js';
+import { nodeTlsOptions } from '../tls-options.js';
 import {
   encodeConnectRequestFrame,
   encodeRequestFrame,
@@ -51,12 +54,13 @@ export class RawConnection {
     });
   }
 
-  /** Opens a TCP connection and performs the session handshake. */
-  static async open(host: string, port: number, sessionTimeoutMs = 30_000): Promise<RawConnection> {
+  /** Opens a TCP connection (TLS with `secure`, as the client's `tls` option) and performs the session handshake. */
+  static async open(host: string, port: number, sessionTimeoutMs = 30_000, secure?: boolean | TlsOptions): Promise<RawConnection> {
     const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect({ host, port, noDelay: true });
+      const s = secure === undefined || secure === false ? net.connect({ host, port, noDelay: true }) : tls.connect({ host, port, ...nodeTlsOptions(secure) });
+      s.setNoDelay(true);
       s.once('error', reject);
-      s.once('connect', () => {
+      s.once(s instanceof tls.TLSSocket ? 'secureConnect' : 'connect', () => {
         s.off('error', reject);
         resolve(s);
       });

@@ -9,6 +9,9 @@
  */
 
 import net from 'node:net';
+import tls from 'node:tls';
+import type { TlsOptions } from '../../node.js';
+import { nodeTlsOptions } from '../tls-options.js';
 import { performance } from 'node:perf_hooks';
 import type { CaptureEvent } from '../capture/events.js';
 import { TraceEventAdapter } from './capture-source.js';
@@ -28,6 +31,11 @@ export interface TraceProxyOptions {
   listen: HostPort;
   /** The ZooKeeper server to forward to. */
   upstream: HostPort;
+  /**
+   * Speak TLS to the server (its secureClientPort), as the client option `tls` does; the client side stays
+   * plaintext, which is what lets the proxy decode a TLS-only ensemble's traffic.
+   */
+  upstreamTls?: true | TlsOptions;
   /** Every record, in the order things happened (synchronously, from socket events). */
   onRecord?: (record: TraceRecord) => void;
   /**
@@ -170,7 +178,11 @@ class Proxy implements TraceProxy {
     }
     const conn = ++this.#nextConn;
     const { upstream: to } = this.#opts;
-    const upstream = net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true });
+    const secure = this.#opts.upstreamTls;
+    const upstream =
+      secure === undefined
+        ? net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true })
+        : tls.connect({ host: to.host, port: to.port, ...nodeTlsOptions(secure) }).setNoDelay(true);
     client.setNoDelay(true);
     const traced = new TracedConnection(
       conn,
