@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Perms } from '../../src/client/acl.js';
 import { KerberosError } from '../../src/kerberos/errors.js';
 import { saslGssapi } from '../../src/kerberos-node.js';
+import { parseKrb5Config } from '../../src/kerberos/krb5-conf.js';
+import { createSaslGssapi } from '../../src/kerberos/sasl-gssapi.js';
+import { killSession } from '../../src/testing/kill-session.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { TestingKdc } from '../../src/testing/kdc.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';
@@ -116,5 +119,41 @@ describe('SASL GSSAPI', () => {
     } finally {
       silent.close();
     }
+  });
+
+  it('a clock an hour off is KRB_AP_ERR_SKEW', async () => {
+    const skewed = createSaslGssapi(
+      { principal: 'alice', password: 'alice-secret', kdc: kdc.kdc, realm: kdc.realm },
+      { keytabBytes: (k) => k as Uint8Array, krb5Config: () => undefined, now: () => new Date(Date.now() + 3600_000) },
+    );
+    const { code, cause } = await authFailure(skewed);
+    expect(code).toBe('AUTHFAILED');
+    expect(cause.code).toBe('KRB_AP_ERR_SKEW');
+  });
+
+  it('krb5.conf gives the realm and the KDC; a missing keytab file is BAD_CONFIG', async () => {
+    const conf = parseKrb5Config((await import('node:fs')).readFileSync(kdc.krb5ConfPath, 'utf8'));
+    expect(conf.defaultRealm).toBe(kdc.realm);
+    expect(conf.kdcs.get(kdc.realm)).toEqual([kdc.kdc]);
+    const { cause } = await authFailure(saslGssapi({ principal: 'alice', keytab: '/nonexistent/alice.keytab', krb5Config: kdc.krb5ConfPath }));
+    expect(cause.code).toBe('BAD_CONFIG');
+  });
+
+  it('bad options are BAD_ARGUMENT at once', () => {
+    expect(() => saslGssapi({ principal: '' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+    expect(() => saslGssapi({ principal: 'alice' })).toThrow(/exactly one of password and keytab/);
+    expect(() => saslGssapi({ principal: 'alice', password: 'x', keytab: 'y' })).toThrow(/exactly one/);
+  });
+
+  it('a new session after expiry logs in again, with the same identity', async () => {
+    await using zk = await ZooKeeperClient.connect(connectString, {
+      sessionTimeoutMs: 10_000,
+      sasl: saslGssapi({ principal: 'alice', password: 'alice-secret', kdc: kdc.kdc, realm: kdc.realm }),
+    });
+    const before = zk.sessionId;
+    await killSession(zk, { timeoutMs: 30_000 });
+    await zk.waitConnected({ timeoutMs: 30_000 });
+    expect(zk.sessionId).not.toBe(before);
+    expect(await zk.whoAmI()).toContainEqual({ scheme: 'sasl', user: `alice@${kdc.realm}` });
   });
 });
