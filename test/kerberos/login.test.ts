@@ -152,7 +152,7 @@ describe('SASL GSSAPI', () => {
     });
     const before = zk.sessionId;
     await killSession(zk, { timeoutMs: 30_000 });
-    await zk.waitConnected({ timeoutMs: 30_000 });
+    await zk.waitConnected({ signal: AbortSignal.timeout(30_000) });
     expect(zk.sessionId).not.toBe(before);
     expect(await zk.whoAmI()).toContainEqual({ scheme: 'sasl', user: `alice@${kdc.realm}` });
   });
