@@ -12,6 +12,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { CleanupRegistry } from './local-server/cleanup.js';
 import { freePort } from './local-server/free-port.js';
+import { FAST_START_JVM_FLAGS } from './local-server/server-process.js';
+
+/** Options of {@link TestingKdc.zooKeeperServerOptions}. */
+export interface KerberizedServerOptions {
+  /** The host part of the servers' principal `zookeeper/<host>`; clients connect by this name. Default `localhost`. */
+  readonly host?: string;
+  /** zoo.cfg `kerberos.removeHostFromPrincipal` (identity `sasl:svc@REALM` for `svc/host@REALM`). Default true. */
+  readonly removeHostFromPrincipal?: boolean;
+  /** zoo.cfg `kerberos.removeRealmFromPrincipal` (identity `sasl:alice` for `alice@REALM`). Default false. */
+  readonly removeRealmFromPrincipal?: boolean;
+}
 
 /** Options of {@link TestingKdc.start}. */
 export interface TestingKdcOptions {
@@ -117,6 +128,31 @@ export class TestingKdc {
     const target = path.join(this.dir, file ?? `${principals[0]!.replace(/[^A-Za-z0-9.-]/g, '_')}.keytab`);
     await this.#kadmin(`ktadd -k ${quote(target)} -norandkey ${principals.map(quote).join(' ')}`);
     return target;
+  }
+
+  /**
+   * Server options (for `TestingServer.start` or `TestingCluster.start`) that make ZooKeeper a Kerberized server of
+   * this realm, as production ensembles are set up: the principal `zookeeper/<host>` with a random key, its keytab, a
+   * JAAS `Server` section with the JDK's Krb5LoginModule on that keytab, the JVM pointed at this realm's krb5.conf,
+   * and the SASL authentication provider.
+   */
+  async zooKeeperServerOptions(options: KerberizedServerOptions = {}): Promise<{ jvmFlags: string[]; extraConfig: Record<string, string> }> {
+    const service = `zookeeper/${options.host ?? 'localhost'}`;
+    await this.addPrincipal(service);
+    const keytab = await this.keytab([service], `${service.replace('/', '_')}.keytab`);
+    const jaas = path.join(this.dir, `${service.replace('/', '_')}.jaas.conf`);
+    fs.writeFileSync(
+      jaas,
+      `Server {\n  com.sun.security.auth.module.Krb5LoginModule required\n  useKeyTab=true\n  keyTab="${keytab}"\n  storeKey=true\n  useTicketCache=false\n  isInitiator=false\n  principal="${service}@${this.realm}";\n};\n`,
+    );
+    return {
+      jvmFlags: [...FAST_START_JVM_FLAGS, `-Djava.security.auth.login.config=${jaas}`, `-Djava.security.krb5.conf=${this.krb5ConfPath}`],
+      extraConfig: {
+        'authProvider.sasl': 'org.apache.zookeeper.server.auth.SASLAuthenticationProvider',
+        'kerberos.removeHostFromPrincipal': String(options.removeHostFromPrincipal ?? true),
+        'kerberos.removeRealmFromPrincipal': String(options.removeRealmFromPrincipal ?? false),
+      },
+    };
   }
 
   /** Stops the KDC (SIGTERM, then SIGKILL) and removes its directory. */

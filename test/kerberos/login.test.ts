@@ -16,7 +16,6 @@ import { TestingKdc } from '../../src/testing/kdc.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from '../client/helpers.js';
-import { gssapiServer } from './kerberized-server.js';
 
 let kdc: TestingKdc;
 let server: ZkServer;
@@ -24,7 +23,7 @@ let connectString: string;
 
 beforeAll(async () => {
   kdc = await TestingKdc.start({ cleanup: harnessCleanup() });
-  server = await startZooKeeper(await gssapiServer(kdc));
+  server = await startZooKeeper(await kdc.zooKeeperServerOptions());
   // The servers' principal names localhost: connect by that name, as clients of a real ensemble use its hostnames.
   connectString = server.connectString.replace('127.0.0.1', 'localhost');
   await kdc.addPrincipal('alice', 'alice-secret');
