@@ -11,7 +11,7 @@ import { KerberosError, kerberosError } from './errors.js';
 import type { KdcCall } from './kdc-client.js';
 import { encodeApReq, encodeAuthenticator } from './messages/ap.js';
 import { KeyUsage, MsgType, NameType, PaType, principalText, type PaData, type Principal, type PrincipalName } from './messages/common.js';
-import { decodeEncKdcRepPart, decodeEtypeInfo2, decodeKdcRep, type EtypeInfo2Entry } from './messages/kdc-rep.js';
+import { decodeEncKdcRepPart, decodeEtypeInfo2, decodeKdcRep, type EncKdcRepPart, type EtypeInfo2Entry, type KdcRep } from './messages/kdc-rep.js';
 import { encodeKdcReq, encodeKdcReqBody, encodePaEncTsEnc, KdcOption, paEncTimestamp } from './messages/kdc-req.js';
 import { decodeKrbError, errorFromKdc, isKrbError } from './messages/krb-error.js';
 
@@ -100,6 +100,11 @@ export async function requestTgt(env: LoginEnvironment, client: Principal, secre
   }
   const part = decodeEncKdcRepPart(plain);
   if (part.nonce !== sent.nonce) throw kerberosError('BAD_REPLY', `${context}: the AS-REP answers another request (nonce mismatch)`);
+  return ticketFrom(rep, part);
+}
+
+/** The ticket a KDC-REP gives, with what its decrypted part says of it. */
+function ticketFrom(rep: KdcRep, part: EncKdcRepPart): Ticket {
   return {
     client: { realm: rep.crealm, name: rep.cname },
     server: { realm: part.srealm, name: part.sname },
@@ -156,13 +161,6 @@ export async function requestServiceTicket(env: LoginEnvironment, tgt: Ticket, s
   const rep = decodeKdcRep(reply, 13);
   const part = decodeEncKdcRepPart(await etype.decrypt(tgt.sessionKey, KeyUsage.TGS_REP_ENC_PART_SESSION, rep.encPart.cipher));
   if (part.nonce !== n) throw kerberosError('BAD_REPLY', `${context}: the TGS-REP answers another request (nonce mismatch)`);
-  return {
-    client: { realm: rep.crealm, name: rep.cname },
-    server: { realm: part.srealm, name: part.sname },
-    ticket: rep.ticket,
-    sessionKey: part.key,
-    authtime: part.authtime,
-    endtime: part.endtime,
-  };
+  return ticketFrom(rep, part);
 }
 
