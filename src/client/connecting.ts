@@ -57,7 +57,7 @@ function passedOn<K extends PassedOn>(options: ClientOptions, keys: readonly K[]
 
 function saslLogin(sasl: SaslMechanism): SaslMechanism {
   if (typeof sasl !== 'object' || sasl === null || typeof sasl.exchange !== 'function') {
-    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }) or saslGssapi({ principal, ... }) from zkwire/kerberos', { op: 'connect' });
+    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', { op: 'connect' });
   }
   return sasl;
 }

@@ -86,46 +86,21 @@ export function startSaslLogin(conn: Connection, mechanism: SaslMechanism, conte
   };
   const failed = (e: unknown): void => refused(e instanceof Error ? e.message : String(e), e);
   let exchange: SaslExchange;
-  try {
-    exchange = mechanism.exchange(context);
-  } catch (e) {
-    failed(e);
-    return;
-  }
+  // Each step goes through a promise: a mechanism may answer at once (DIGEST-MD5) or later (Kerberos asks its KDC),
+  // and a throw and a rejection both end the login as a refusal.
+  const step = (make: () => Uint8Array | undefined | Promise<Uint8Array | undefined>): void =>
+    void Promise.resolve()
+      .then(make)
+      .then((next) => {
+        if (!hooks.current()) return;
+        if (next !== undefined) return send(next);
+        conn.saslPending = false;
+        hooks.done();
+      }, failed);
   const onReply = (reply: Reply): void => {
     if (!hooks.current()) return;
-    if (reply.err !== 0) {
-      refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
-      return;
-    }
-    const token = (reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0);
-    let next: Uint8Array | undefined | Promise<Uint8Array | undefined>;
-    try {
-      next = exchange.next(token);
-    } catch (e) {
-      failed(e);
-      return;
-    }
-    // A synchronous mechanism (DIGEST-MD5) answers in the same turn, as before; an asynchronous one when it can.
-    if (next instanceof Promise) next.then(answer, failed);
-    else answer(next);
+    if (reply.err !== 0) refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
+    else step(() => exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0)));
   };
-  const answer = (next: Uint8Array | undefined): void => {
-    if (!hooks.current()) return;
-    if (next !== undefined) {
-      send(next);
-      return;
-    }
-    conn.saslPending = false;
-    hooks.done();
-  };
-  let first: Uint8Array | Promise<Uint8Array>;
-  try {
-    first = exchange.initial();
-  } catch (e) {
-    failed(e);
-    return;
-  }
-  if (first instanceof Promise) first.then((token) => hooks.current() && send(token), failed);
-  else send(first);
+  step(() => (exchange = mechanism.exchange(context)).initial());
 }
