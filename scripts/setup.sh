@@ -7,6 +7,10 @@
 #
 # Debian/Ubuntu only, as root:  sudo bash scripts/setup.sh
 #
+# The other ZooKeeper releases the suite runs against (3.9.3 from Debian 13, 3.4.13 from Debian 11) are fetched by
+# scripts/zookeeper-versions.sh into .zookeeper/<version>/ in the repository, never installed system-wide; this script
+# runs it last, on both paths (its own check makes it instant when they are there).
+#
 # Packages: libzookeeper-java holds the server and its jars (/usr/share/java/zookeeper.jar); the `zookeeper` package
 # adds only init scripts and a system user on top, and depends on the full desktop JRE, so it is not needed here.
 set -euo pipefail
@@ -15,6 +19,11 @@ ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
 DISCOVERY_JAR=/usr/share/java/curator-x-discovery.jar
 PACKAGES=(libzookeeper-java libcurator-recipes-java libcurator-discovery-java default-jre-headless openssl tcpdump tshark chromium tmux krb5-kdc krb5-admin-server krb5-user)
+
+# 3.9.3 and 3.4.13, unpacked beside the repository (see the header); fails with its own message when it cannot.
+fetch_other_versions() {
+  bash "$(dirname "${BASH_SOURCE[0]}")/zookeeper-versions.sh"
+}
 
 find_java() {
   if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then echo "$JAVA_HOME/bin/java"; return 0; fi
@@ -39,6 +48,7 @@ report() {
 if all_present; then
   echo "setup: Java, ZooKeeper, Curator (recipes, discovery), tcpdump, tshark, chromium and tmux are already installed; nothing to do."
   report
+  fetch_other_versions
   exit 0
 fi
 
@@ -91,3 +101,4 @@ if ! all_present; then
   exit 1
 fi
 report
+fetch_other_versions

@@ -4,9 +4,12 @@ import type { CleanupRegistry } from './local-server/cleanup.js';
 /** What every server the kit starts takes: the install to use, zoo.cfg additions, and the timers to start it on. */
 export interface TestingServerOptions {
   /**
-   * A ZooKeeper release directory (`lib/*.jar`, as in `apache-zookeeper-3.8.x-bin`) or a directory of jars holding
-   * `zookeeper.jar`. Default: `ZOOKEEPER_HOME`, then Debian's packages (`/usr/share/java`). When given, nothing
-   * else is tried.
+   * Which ZooKeeper to run: a release directory (`lib/*.jar`, as in `apache-zookeeper-3.9.x-bin`), a directory of
+   * Debian's jars holding `zookeeper.jar`, or a directory Debian's `libzookeeper-java` package was unpacked into
+   * (`dpkg -x`: `usr/share/java/zookeeper.jar` under it), so tests can run on several versions side by side. In
+   * Debian's layout the directory's own `zookeeper-jute.jar` goes first on the class path (the jar's manifest names
+   * the system's). Default: `ZOOKEEPER_HOME`, then Debian's packages (`/usr/share/java`). When given, nothing else
+   * is tried.
    */
   zooKeeperHome?: string | undefined;
   /** A Java home (`bin/java`). Default: `JAVA_HOME`, then `java` on `PATH`. When given, nothing else is tried. */

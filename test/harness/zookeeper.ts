@@ -23,6 +23,8 @@ export interface ZkServerOptions extends ZkConfigOptions {
   startTimeoutMs?: number;
   /** JVM flags replacing the launcher's defaults (FAST_START_JVM_FLAGS), e.g. to add a `-D` system property. */
   jvmFlags?: readonly string[];
+  /** The ZooKeeper jars to run (see zooKeeperHomeFor in zookeeper-versions.ts); default the system's 3.8. */
+  zooKeeperHome?: string;
 }
 
 export function startZooKeeper(opts: ZkServerOptions = {}): Promise<ServerProcess> {

@@ -19,20 +19,49 @@ export interface ZooKeeperInstall {
 export const DEBIAN_ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
 // slf4j-simple sends the server's log to stderr. The manifest's Class-Path omits netty-codec, which the Netty
 // connection factory (the only one that serves a TLS secureClientPort) needs: without it every TLS connection dies
-// with NoClassDefFoundError.
-const SYSTEM_EXTRA_JARS = ['slf4j-simple.jar', 'netty-codec.jar'];
+// with NoClassDefFoundError. 3.4's manifest omits slf4j-api, which its server needs to start at all. Each is taken
+// from the jar directory, else from the system's (a release unpacked from another Debian suite has only its own jars).
+const SYSTEM_EXTRA_JARS = ['slf4j-api.jar', 'slf4j-simple.jar', 'netty-codec.jar'];
 
 export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooKeeperInstall | null {
   const java = findJava(env);
   if (java === null) return null;
-  const fromHome = env['ZOOKEEPER_HOME'] ? zooKeeperHomeClasspath(env['ZOOKEEPER_HOME']) : null;
-  if (fromHome !== null) return { java, classpath: fromHome, source: `ZOOKEEPER_HOME=${env['ZOOKEEPER_HOME']}` };
+  const home = env['ZOOKEEPER_HOME'];
+  if (home) {
+    const jarDir = debianJarDir(home);
+    const fromHome = jarDir !== null ? debianClasspath(jarDir) : zooKeeperHomeClasspath(home);
+    if (fromHome !== null) return { java, classpath: fromHome, source: `ZOOKEEPER_HOME=${home}` };
+  }
   const dir = systemJarDir(env);
+  const classpath = debianClasspath(dir);
+  if (classpath !== null) return { java, classpath, source: `${dir} (Debian packages)` };
+  return null;
+}
+
+/**
+ * A ZOOKEEPER_HOME in Debian's layout: a directory of jars holding zookeeper.jar, or the root a Debian package was
+ * unpacked into (`dpkg -x`: usr/share/java/zookeeper.jar under it); null for a release directory (lib/*.jar).
+ */
+function debianJarDir(home: string): string | null {
+  for (const dir of [home, path.join(home, 'usr', 'share', 'java')]) if (isFile(path.join(dir, 'zookeeper.jar'))) return dir;
+  return null;
+}
+
+/** The class path for a directory of Debian's jars holding zookeeper.jar; null when it holds none. */
+function debianClasspath(dir: string): string | null {
   const zookeeperJar = path.join(dir, 'zookeeper.jar');
   if (isFile(zookeeperJar)) {
-    const jars = [zookeeperJar];
-    for (const extra of SYSTEM_EXTRA_JARS) if (isFile(path.join(dir, extra))) jars.push(path.join(dir, extra));
-    return { java, classpath: jars.join(path.delimiter), source: `${dir} (Debian packages)` };
+    // Debian's zookeeper.jar names /usr/share/java/zookeeper-jute.jar in its manifest, and a manifest's entries are
+    // searched right after the jar naming them: a release unpacked elsewhere (3.9.3 beside the system's 3.8) would
+    // load the system's jute classes. Its own jute jar, placed first, wins.
+    const ownJute = path.join(dir, 'zookeeper-jute.jar');
+    const jars = [...(isFile(ownJute) ? [ownJute] : []), zookeeperJar];
+    const systemDir = path.dirname(DEBIAN_ZOOKEEPER_JAR);
+    for (const extra of SYSTEM_EXTRA_JARS) {
+      const found = [path.join(dir, extra), path.join(systemDir, extra)].find(isFile);
+      if (found !== undefined) jars.push(found);
+    }
+    return jars.join(path.delimiter);
   }
   return null;
 }
