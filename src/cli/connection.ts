@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { clientError } from '../errors.js';
 import { saslDigestMd5, type ClientOptions, type SaslMechanism, type TlsOptions } from '../node.js';
+import { saslGssapi } from '../kerberos-node.js';
 import { configuredConnection, jaasLogin, parseJaas, parseProperties, splitPemKeyStore, type ConfiguredSasl } from './client-config.js';
 import { canPrompt, promptHidden } from './password-prompt.js';
 import type { SecurityFlags } from './types.js';
@@ -47,7 +48,7 @@ export async function securityOptions(flags: SecurityFlags | undefined, sources:
   }
 
   const sasl = flags.sasl === undefined ? configured.sasl : await fromSaslFlags(flags, sources);
-  if (sasl !== undefined) out.sasl = mechanism(sasl);
+  if (sasl !== undefined) out.sasl = await mechanism(sasl, flags, sources);
   return out;
 }
 
@@ -78,9 +79,11 @@ async function saslPassword(username: string, flags: SecurityFlags, sources: Sec
   throw usage(`--sasl digest:${username} needs a password: --sasl-password-file FILE, or ${SASL_PASSWORD_ENV} in the environment, or a terminal to ask at`);
 }
 
-function mechanism(sasl: ConfiguredSasl): SaslMechanism {
+async function mechanism(sasl: ConfiguredSasl, flags: SecurityFlags, sources: SecuritySources): Promise<SaslMechanism> {
   if (sasl.mechanism === 'digest') return saslDigestMd5({ username: sasl.username, password: sasl.password });
-  throw usage(`SASL GSSAPI (Kerberos, for ${sasl.principal}) is not available in this build of zkwire; DIGEST-MD5 is (--sasl digest:USER)`);
+  // Kerberos logs in with the keytab when there is one, else with the principal's password, asked for as DIGEST's is.
+  if (sasl.keytab !== undefined) return saslGssapi({ principal: sasl.principal, keytab: sasl.keytab });
+  return saslGssapi({ principal: sasl.principal, password: await saslPassword(sasl.principal, flags, sources) });
 }
 
 async function fromConfigFile(file: string, jvmFlags: string): Promise<{ tls?: { ca?: string; keyStore?: string }; sasl?: ConfiguredSasl }> {

@@ -1,0 +1,62 @@
+/**
+ * `zkwire --sasl gssapi` against real Kerberos (TestingKdc and a Kerberized ZooKeeper 3.8): the CLI logs in with a
+ * keytab, or with the principal's password from the environment, finding the KDC through KRB5_CONFIG as MIT's tools do.
+ */
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestingKdc } from '../../src/testing/kdc.js';
+import { harnessCleanup } from '../harness/exit-cleanup.js';
+import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+
+const MAIN = join(process.cwd(), 'dist/cli/main.js');
+
+let kdc: TestingKdc;
+let server: ZkServer;
+let connectString: string;
+
+beforeAll(async () => {
+  kdc = await TestingKdc.start({ cleanup: harnessCleanup() });
+  server = await startZooKeeper(await kdc.zooKeeperServerOptions());
+  connectString = server.connectString.replace('127.0.0.1', 'localhost'); // the server's principal names localhost
+  await kdc.addPrincipal('operator', 'operator-secret');
+}, 90_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await kdc?.stop();
+});
+
+function zkwire(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const { ZKWIRE_SASL_PASSWORD: _dropped, ...inherited } = process.env;
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('zkwire --sasl gssapi', () => {
+  it('logs in with a keytab, and with the password from the environment; a wrong one is AUTHFAILED', async () => {
+    const principal = `operator@${kdc.realm}`;
+    const env = { KRB5_CONFIG: kdc.krb5ConfPath };
+    const keytab = await kdc.keytab([principal], 'operator-cli.keytab');
+    const withKeytab = await zkwire(['whoami', '--server', connectString, '--sasl', 'gssapi', '--principal', principal, '--keytab', keytab], env);
+    expect(withKeytab.stderr).toBe('');
+    expect(withKeytab.stdout).toContain(`sasl ${principal}`);
+    const withPassword = await zkwire(['whoami', '--server', connectString, '--sasl', 'gssapi', '--principal', principal], {
+      ...env,
+      ZKWIRE_SASL_PASSWORD: 'operator-secret',
+    });
+    expect(withPassword.stderr).toBe('');
+    expect(withPassword.stdout).toContain(`sasl ${principal}`);
+    const wrong = await zkwire(['ls', '/', '--server', connectString, '--sasl', 'gssapi', '--principal', principal], { ...env, ZKWIRE_SASL_PASSWORD: 'not-it' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('AUTHFAILED');
+  }, 60_000);
+});
