@@ -53,4 +53,3 @@ function readFile(path: string, what: string): Uint8Array {
 export type { GssapiOptions } from './kerberos/sasl-gssapi.js';
 export { KerberosError, type KerberosClientCode } from './kerberos/errors.js';
 export { KDC_ERROR_NAMES } from './kerberos/messages/krb-error.js';
-export type { SaslMechanism } from './session/sasl-login.js';

@@ -36,4 +36,3 @@ export function saslGssapi(options: GssapiOptions): SaslMechanism {
 export type { GssapiOptions } from './kerberos/sasl-gssapi.js';
 export { KerberosError, type KerberosClientCode } from './kerberos/errors.js';
 export { KDC_ERROR_NAMES } from './kerberos/messages/krb-error.js';
-export type { SaslMechanism } from './session/sasl-login.js';

@@ -48,7 +48,7 @@ const MAX_CLIENT_MUTEX_GZIP = 27 * 1024;
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;
 
-const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/discovery', 'zkwire/protocol', 'zkwire/tools', 'zkwire/testing', 'zkwire/testing/portable'];
+const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/discovery', 'zkwire/kerberos', 'zkwire/protocol', 'zkwire/tools', 'zkwire/testing', 'zkwire/testing/portable'];
 
 /** An ESM consumer: every entry, and the one API whatever entry it is taken from. */
 const ESM_CONSUMER = `
