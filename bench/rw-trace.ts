@@ -11,9 +11,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { describeFrames, ZooKeeperClient } from '../src/node.js';
-import { InterProcessReadWriteLock } from '../src/recipes/index.js';
+import { InterProcessReadWriteLock } from '../src/index.js';
 import { FrameCounter, type FrameCounts } from './lock-scale/frames.js';
-import { fmtRate, renderTable } from '../src/tools/bench/table.js';
+import { fmtRate, renderTable } from '../src/tools/figures/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 import { plainAcquire } from './plain-rw.js';
 

@@ -18,10 +18,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ZooKeeperClient } from '../src/node.js';
-import { InterProcessMutex, type Lease } from '../src/recipes/index.js';
+import { InterProcessMutex, type Lease } from '../src/index.js';
 import { measureIdleSessionsIsolated } from '../src/tools/bench/idle-sessions.js';
 import { LatencyRecorder } from '../src/tools/bench/recorder.js';
-import { fmtMB, fmtUs, renderTable } from '../src/tools/bench/table.js';
+import { fmtMB, fmtUs, renderTable } from '../src/tools/figures/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 
 const CHAIN = 16;

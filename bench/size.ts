@@ -1,7 +1,7 @@
 /**
  * bench/size: what an application that uses the client and InterProcessMutex ships. Bundles
  * `import { ZooKeeperClient } from 'zkwire'` (the Node entry, with its node:net transport) plus
- * `import { InterProcessMutex } from 'zkwire/recipes'` with esbuild, minified, tree-shaken, and prints the bytes
+ * `import { InterProcessMutex } from 'zkwire'` with esbuild, minified, tree-shaken, and prints the bytes
  * raw, minified and gzipped, then the bytes by area (protocol, session, client, transport, recipes) and the largest
  * source files in the bundle (esbuild's metafile), which is where to look when the figure grows.
  *
@@ -10,7 +10,7 @@
  *   npm run bench:size [-- --top 15 | --price]
  */
 
-import { renderTable } from '../src/tools/bench/table.js';
+import { renderTable } from '../src/tools/figures/table.js';
 import { measure, ROOT } from './size-bundle.js';
 import { leaveOut, pricedParts } from './size-price.js';
 

@@ -20,6 +20,8 @@ export function connect(connectString: string, options: ClientOptions = {}): Pro
   return ZooKeeperClient.connect(connectString, options);
 }
 
+// The client and its options. Each name of the public surface is exported once, from one entry; docs/api.md lists
+// every entry and every name with what it is for.
 export { ZooKeeperClient } from './client.js';
 export type {
   AddWatchMode,
@@ -44,36 +46,41 @@ export type {
   WatchOptions,
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
-export { PersistentWatch } from './client/watch-handle.js';
+export type { PersistentWatch } from './client/watch-handle.js';
 export type { ServerFeatures } from './client/server-features.js';
 export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';
-export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { CreateMode } from './client/create-mode.js';
-export { pathProblem } from './client/paths.js';
 export { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
-export {
-  clientError,
-  errorFromServer,
-  isCode,
-  isRetryable,
-  isSessionLost,
-  ZooKeeperError,
-  type ErrorCodeName,
-  type ZooKeeperErrorOptions,
-} from './errors.js';
 export type { SessionState, ConnectionEvent, StateChange } from './session/state.js';
+export type { Clock, TimerHandle } from './session/clock.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
 export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
+
+// Retrying: one vocabulary for the client's reconnect option and the recipes' retry options.
+export {
+  exponentialBackoff,
+  noRetry,
+  retryForever,
+  retryNTimes,
+  retryUntilElapsed,
+  type ExponentialBackoffOptions,
+  type RetryPolicy,
+} from './session/retry-policy.js';
+
+// Errors.
+export { isCode, isRetryable, isSessionLost, ZooKeeperError, type ErrorCodeName, type ZooKeeperErrorOptions } from './errors.js';
+
+// ACLs and authentication.
+export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
 export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
-export { systemClock, type Clock, type TimerHandle } from './session/clock.js';
-export { defaultReconnectDelay, type ReconnectDelay } from './session/timing.js';
+
+// Transports.
 export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';
 export {
   streamSocketTransport,
-  webSocketTransport,
   type StreamSocket,
   type StreamSocketAddress,
   type StreamSocketConnect,
@@ -81,8 +88,18 @@ export {
   type StreamSocketTransportOptions,
   type StreamReader,
   type StreamWriter,
-  type WebSocketTransportOptions,
 } from './transport/web.js';
 
-// The recipes: built only on the client API above, re-exported so one import gives both.
-export * from './recipes/index.js';
+// The locks the project is named for (Curator's five). The other recipes are in zkwire/recipes, service discovery
+// in zkwire/discovery; all of them are built on the client's public API above.
+export { InterProcessMutex } from './recipes/locks/mutex.js';
+export { InterProcessSemaphoreMutex } from './recipes/locks/semaphore-mutex.js';
+export { InterProcessReadWriteLock, type ReadWriteHalf } from './recipes/locks/read-write-lock.js';
+export { InterProcessMultiLock, type MultiLease } from './recipes/locks/multi-lock.js';
+export { InterProcessSemaphoreV2, type SemaphoreAcquireOptions } from './recipes/locks/semaphore-v2.js';
+export { NOT_ACQUIRED, type Lease, type NotAcquired } from './recipes/locks/lease.js';
+export type { AcquireOptions, InterProcessLock } from './recipes/locks/reentrant-lock.js';
+export type { LockOptions } from './recipes/locks/options.js';
+export type { LockLostPolicy } from './recipes/locks/lock-lost.js';
+export { attemptRevoke, type RevocationListener } from './recipes/locks/revocation.js';
+export type { RecipeState } from './recipes/common/lifecycle.js';

@@ -65,7 +65,6 @@ export {
   ErrorCode,
   errorName,
   type ClientErrorName,
-  type ErrorCodeName,
   type ServerErrorName,
 } from './protocol/error-codes.js';
 
@@ -93,7 +92,6 @@ export {
 } from './protocol/four-letter.js';
 
 // The record types the bodies above carry.
-export type { ACL, Id } from './protocol/records/acl.js';
 export type { GetACLRequest, GetACLResponse, SetACLRequest, SetACLResponse } from './protocol/records/acl-ops.js';
 export type { ErrorResponse, ReconfigRequest } from './protocol/records/admin.js';
 export type { AuthPacket, ClientInfo, GetSASLRequest, SetSASLResponse, WhoAmIResponse } from './protocol/records/auth.js';
@@ -124,6 +122,5 @@ export type {
   SyncResponse,
 } from './protocol/records/node-data.js';
 export type { OpaqueBody } from './protocol/records/opaque.js';
-export type { Stat } from './protocol/records/stat.js';
 export type { WatcherEvent } from './protocol/records/watcher-event.js';
 export type { AddWatchRequest, CheckWatchesRequest, RemoveWatchesRequest, SetWatches, SetWatches2 } from './protocol/records/watches.js';

@@ -9,4 +9,3 @@
 export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';
 export { killSession } from './testing/kill-session-portable.js';
 export type { KillSessionOptions } from './testing/kill-session-core.js';
-export type { Clock, TimerHandle } from './session/clock.js';

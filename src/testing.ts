@@ -30,4 +30,3 @@ export {
 } from './testing/fault-proxy.js';
 export { ZooKeeperNotInstalledError } from './testing/local-server/install.js';
 export { CleanupRegistry, type CleanupOptions } from './testing/local-server/cleanup.js';
-export type { Clock, TimerHandle } from './session/clock.js';

@@ -7,7 +7,7 @@
 
 export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './tools/trace/proxy.js';
 export type { TraceClock } from './tools/trace/connection.js';
-export type { CloseRecord, Direction, FrameRecord, OpenRecord, RawRecord, TraceRecord } from './tools/trace/records.js';
+export type { CloseRecord, FrameRecord, OpenRecord, RawRecord, TraceRecord } from './tools/trace/records.js';
 export type { LatencySummary, OpSummary, TraceSummary } from './tools/trace/summary.js';
 export type {
   BadLineEvent,

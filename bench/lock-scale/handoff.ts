@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/index.js';
-import { InterProcessMutex } from '../../src/recipes/index.js';
+import { InterProcessMutex } from '../../src/index.js';
 import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { RawConnection } from '../../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';

@@ -9,7 +9,7 @@
  * acquire ÷ create at each level with the same ratio at 0 held: the part that grows there is the client's.
  */
 
-import { InterProcessMutex, type Lease } from '../../src/recipes/index.js';
+import { InterProcessMutex, type Lease } from '../../src/index.js';
 import type { ZooKeeperClient } from '../../src/client.js';
 import { floorCreateEphemeralSequential } from '../../src/tools/bench/floor.js';
 import type { RawConnection } from '../../src/tools/bench/raw-client.js';

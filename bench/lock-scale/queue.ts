@@ -15,7 +15,7 @@
  */
 
 import type { ZooKeeperClient } from '../../src/client.js';
-import { InterProcessMutex, type Lease } from '../../src/recipes/index.js';
+import { InterProcessMutex, type Lease } from '../../src/index.js';
 import { getChildrenCalls, type FrameCounter, type FrameCounts } from './frames.js';
 import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
 

@@ -3,7 +3,7 @@
 import type { LockScaleReport } from './run.js';
 import { SEGMENTS, type HandoffReport } from './handoff.js';
 import type { LatencySummary } from '../../src/tools/bench/recorder.js';
-import { fmtUs, renderTable } from '../../src/tools/bench/table.js';
+import { fmtUs, renderTable } from '../../src/tools/figures/table.js';
 
 const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
 const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');

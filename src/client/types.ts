@@ -3,7 +3,7 @@
 import type { Stat } from '../protocol/index.js';
 import type { Clock } from '../session/clock.js';
 import type { Resolver } from '../session/resolve.js';
-import type { ReconnectDelay } from '../session/timing.js';
+import type { RetryPolicy } from '../session/retry-policy.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import type { FrameListener } from '../session/trace.js';
 import type { WatchEvent } from '../session/watches.js';
@@ -41,8 +41,14 @@ export interface ClientOptions {
    * decoded (op, xid, records, a one-line summary).
    */
   readonly onFrame?: FrameListener;
-  /** Pause before each reconnect attempt (see timing.ts for the default). */
-  readonly reconnectDelay?: ReconnectDelay;
+  /**
+   * When to reconnect after the link ends, in the recipes' retry vocabulary (`exponentialBackoff`, `retryForever`,
+   * `retryNTimes`, `retryUntilElapsed`, `noRetry`). The policy is asked before the first reconnect and after each
+   * pass over the hosts that found no server (`retryCount` = passes so far); hosts inside a pass are tried without a
+   * pause. When it gives up, the client ends in state `closed` and its calls fail with CONNECTIONLOSS. Default:
+   * forever, 100–200 ms before the first reconnect, then doubling up to 500–1000 ms.
+   */
+  readonly reconnect?: RetryPolicy;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */
   readonly authInfo?: readonly { readonly scheme: string; readonly auth: Data }[];
   /**

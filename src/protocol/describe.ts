@@ -10,8 +10,8 @@ import { AddWatchMode, CreateFlags, knownEventType, opName, Perms, WatcherType }
 import { OpaqueBody } from './records/opaque.js';
 import { isValidUtf8, utf8Decode } from './utf8.js';
 
-/** A JSON value, as toJsonValue produces it. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON value, as JSON.parse returns it and toJsonValue produces it; the one JSON type of the package (also the discovery payloads'). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /**
  * bigint → decimal string, Uint8Array → {len, hex, text?} (text only when the bytes are valid UTF-8),

@@ -2,6 +2,8 @@
  * The connect loop: takes the hosts in the host provider's turn, resolves the host's name when a resolver is
  * given (again on every attempt), opens a connection through the transport, lives
  * through that connection until it ends, then pauses as the reconnect policy says and tries the next.
+ * The policy is asked once per pass over the hosts (and before the first reconnect after a link ends); between hosts
+ * inside a pass there is no pause, as in the Java client, whose HostProvider sleeps only after a full round.
  * What happens on the connection (handshake, frames, loss) is the session's: the loop only dials and waits.
  */
 
@@ -11,10 +13,17 @@ import { Timer, type Clock } from './clock.js';
 import { Connection } from './connection.js';
 import type { HostProvider } from './host-provider.js';
 import { resolveEndpoint, type Resolver } from './resolve.js';
-import type { ReconnectDelay } from './timing.js';
+import { exponentialBackoff, type RetryPolicy } from './retry-policy.js';
 
 /** After a fruitless pass over every host, wait at least this long whatever the policy says: never spin. */
 const MIN_PAUSE_AFTER_PASS_MS = 10;
+
+/**
+ * The default reconnect policy: forever, a pause of 100–200 ms before the first reconnect (so many clients cut off
+ * together do not stampede one server; the Java client sleeps 0–1000 ms, a large share of a short session timeout),
+ * then doubling after each fruitless pass over the hosts up to 500–1000 ms (the Java HostProvider's 1 s).
+ */
+export const DEFAULT_RECONNECT_POLICY: RetryPolicy = exponentialBackoff({ baseDelayMs: 200, maxDelayMs: 1000, maxRetries: Infinity });
 
 export interface ConnectLoopOptions {
   readonly clock: Clock;
@@ -24,7 +33,7 @@ export interface ConnectLoopOptions {
   readonly resolver?: Resolver | undefined;
   /** Picks among a host's addresses. */
   readonly random: () => number;
-  readonly reconnectDelay: ReconnectDelay;
+  readonly reconnect: RetryPolicy;
   readonly maxFrameSize: number;
 }
 
@@ -38,8 +47,11 @@ export interface ConnectionHooks {
   opened(conn: Connection): void;
   data(conn: Connection, chunk: Uint8Array): void;
   drop(conn: Connection, reason: ZooKeeperError): void;
-  /** A whole pass over the hosts ended without a session: `attempts` failed since the link was last up. */
-  passFailed(attempts: number): void;
+  /**
+   * A whole pass over the hosts ended without a session (`attempts` failed since the link was last up), or the
+   * reconnect policy gave up (`final`: the loop has ended).
+   */
+  passFailed(attempts: number, final: boolean): void;
 }
 
 export class ConnectLoop {
@@ -58,20 +70,21 @@ export class ConnectLoop {
 
   /** Runs until the hooks say stop. */
   async run(): Promise<void> {
-    const { hosts, reconnectDelay } = this.#options;
+    const { hosts, reconnect, clock } = this.#options;
     let attempt = 0;
-    let first = true;
+    // When the run of failures began: the link's end, or the first attempt of a client never connected.
+    let downSince = clock.now();
     while (!this.#hooks.stopped()) {
-      if (!first) {
-        const passes = Math.floor(attempt / hosts.size);
-        const delay = reconnectDelay(attempt, passes);
-        await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
-        if (this.#hooks.stopped()) break;
-      }
-      first = false;
       const established = await this.#connectOnce(hosts.next());
+      if (established) downSince = clock.now();
       attempt = established ? 0 : attempt + 1;
-      if (attempt > 0 && attempt % hosts.size === 0 && !this.#hooks.stopped()) this.#hooks.passFailed(attempt);
+      // Inside a pass the next host is tried at once; the policy speaks after a link ends and after each pass.
+      if (this.#hooks.stopped() || attempt % hosts.size !== 0) continue;
+      const passes = attempt / hosts.size;
+      const delay = reconnect.nextDelay(passes, clock.now() - downSince);
+      if (passes > 0 || delay === undefined) this.#hooks.passFailed(attempt, delay === undefined);
+      if (delay === undefined) break;
+      await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
     }
   }
 

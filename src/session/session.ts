@@ -13,7 +13,7 @@ import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from '../protocol/index.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
-import { ConnectLoop } from './connect-loop.js';
+import { ConnectLoop, DEFAULT_RECONNECT_POLICY } from './connect-loop.js';
 import { HostProvider } from './host-provider.js';
 import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
@@ -28,7 +28,8 @@ import { ReadWriteSearch } from './rw-search.js';
 import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
 import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
-import { defaultReconnectDelay, timingFor, type ReconnectDelay, type SessionTiming } from './timing.js';
+import { timingFor, type SessionTiming } from './timing.js';
+import type { RetryPolicy } from './retry-policy.js';
 import { Tracer, type FrameListener } from './trace.js';
 import { untilConnected } from './wait-connected.js';
 import { WatchRegistry } from './watches.js';
@@ -43,7 +44,7 @@ export interface SessionOptions {
   readonly clock?: Clock;
   /** Largest frame accepted from a server (payload bytes). */
   readonly maxFrameSize?: number;
-  readonly reconnectDelay?: ReconnectDelay;
+  readonly reconnect?: RetryPolicy;
   readonly onFrame?: FrameListener;
   /** Randomness for host shuffling and rebalancing (tests pin it). */
   readonly random?: () => number;
@@ -165,7 +166,7 @@ export class Session {
         transport: options.transport,
         resolver: options.resolver ?? options.transport.resolver,
         random: options.random ?? Math.random,
-        reconnectDelay: options.reconnectDelay ?? defaultReconnectDelay,
+        reconnect: options.reconnect ?? DEFAULT_RECONNECT_POLICY,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
       },
       {
@@ -174,7 +175,7 @@ export class Session {
         opened: (conn) => this.#sendConnectRequest(conn),
         data: (conn, chunk) => receiveChunk(conn, chunk, this.#onFrame, this.#routes.drop),
         drop: this.#routes.drop,
-        passFailed: (attempts) => this.#onPassFailed(attempts),
+        passFailed: (attempts, final) => this.#onPassFailed(attempts, final),
       },
     );
     this.#rwSearch = new ReadWriteSearch(
@@ -509,10 +510,13 @@ export class Session {
    * Java client's do when a connect attempt fails: without this, a client made with the bare constructor against
    * servers that never answer would hold them until close() (no session id yet, so no local expiry to end them).
    * The session itself goes on trying; later calls queue again. Credentials stay and go out on the next link.
+   * Unless the reconnect policy gave up (`final`): then the session ends, `closed` with that CONNECTIONLOSS (its
+   * message is the pass's: a sentence of its own cost 20 bytes gzipped in the client+mutex bundle).
    */
-  #onPassFailed(attempts: number): void {
+  #onPassFailed(attempts: number, final: boolean): void {
     const last = this.#lastFailure;
     const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    if (final) return this.#finish('closed', err);
     this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
   }

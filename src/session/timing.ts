@@ -49,22 +49,3 @@ export function timingFor(sessionTimeoutMs: number, hostCount: number): SessionT
     clientExpiryMs: Math.floor((t * 4) / 3),
   };
 }
-
-/**
- * How long to wait before a connect attempt.
- * `attempt` counts attempts since the link was last up (0 = the first reconnect), `passes` the full passes
- * over the host list completed without success.
- */
-export type ReconnectDelay = (attempt: number, passes: number) => number;
-
-/**
- * The default: a small random pause before the first reconnect (so many clients cut off together do not
- * stampede one server — the Java client sleeps 0–1000 ms, which is a large share of a short session
- * timeout, so we use 0–250 ms), nothing between hosts inside a pass, and a growing pause (100 ms doubling
- * up to 1 s, as the Java HostProvider's 1 s) after each fruitless full pass.
- */
-export const defaultReconnectDelay: ReconnectDelay = (attempt, passes) => {
-  if (attempt === 0) return Math.floor(Math.random() * 250);
-  if (passes === 0) return 0;
-  return Math.min(1000, 100 * 2 ** (passes - 1));
-};

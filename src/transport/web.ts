@@ -88,18 +88,6 @@ export function streamSocketTransport(connect: StreamSocketConnect, options: Str
 }
 
 /**
- * The old name of {@link streamSocketTransport}: it never spoke the WebSocket protocol, it wraps stream sockets.
- * @deprecated Use {@link streamSocketTransport}.
- */
-export const webSocketTransport: typeof streamSocketTransport = streamSocketTransport;
-
-/**
- * The old name of {@link StreamSocketTransportOptions}.
- * @deprecated Use {@link StreamSocketTransportOptions}.
- */
-export type WebSocketTransportOptions = StreamSocketTransportOptions;
-
-/**
  * Opens one socket and wraps it as a ByteStream. Exported for adapters whose runtime needs its own connect
  * options (deno.ts); `open` receives the endpoint as a `{hostname, port}` address.
  */

@@ -18,7 +18,8 @@
 
 import readline from 'node:readline';
 import type { WorkerProcessOptions } from './paused-process.js';
-import { connect, CuratorCache, GroupMember, InterProcessMutex, LeaderLatch, ZooKeeperError, type ZooKeeperClient } from '../../src/node.js';
+import { connect, InterProcessMutex, ZooKeeperError, type ZooKeeperClient } from '../../src/node.js';
+import { CuratorCache, GroupMember, LeaderLatch } from '../../src/recipes/index.js';
 
 /** The parent's options, less the resources it keeps (paused-process.ts): they come as JSON in argv[2]. */
 type Config = Omit<WorkerProcessOptions, 'locks' | 'election'>;

@@ -20,7 +20,7 @@ import {
   InterProcessSemaphoreV2,
   type Lease,
   type NotAcquired,
-} from '../../src/recipes/index.js';
+} from '../../src/index.js';
 import type { FencedResource, HolderKind } from './fenced-resource.js';
 import type { OpTracker } from './op-tracker.js';
 import type { Prng } from '../harness/prng.js';

@@ -6,8 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InterProcessMutex } from '../../src/recipes/index.js';
-import { isCode, reconfig, ZooKeeperClient } from '../../src/node.js';
+import { InterProcessMutex, isCode, reconfig, ZooKeeperClient } from '../../src/node.js';
 import type { StateChange } from '../../src/session/state.js';
 import { reconfigServerConfig, startReconfigEnsemble } from '../harness/reconfig-ensemble.js';
 import type { ZkEnsemble } from '../harness/zookeeper.js';

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 import type { StateChange } from '../../src/session/state.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
@@ -23,7 +24,7 @@ describe('ensemble tracker (scripted server)', () => {
   it('reads /zookeeper/config once without a watch, and stops quietly on NONODE (a 3.4 server)', async () => {
     const transport = new MemoryTransport();
     const clock = new ManualClock();
-    const zk = new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs: 3000, reconnectDelay: () => 0 });
+    const zk = new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs: 3000, reconnect: retryForever(0) });
     const changes: StateChange[] = [];
     zk.onStateChange((c) => changes.push(c));
     await settle();

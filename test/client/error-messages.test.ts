@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { abortError } from '../../src/recipes/retry.js';
+import { aborted } from '../../src/recipes/common/errors.js';
 import { clientError, ZooKeeperError, withContext } from '../../src/errors.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { sharedServer, startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
@@ -22,8 +22,8 @@ describe('ZooKeeperError messages', () => {
       new ZooKeeperError('CONNECTIONLOSS', 'CONNECTIONLOSS (lock /a)'),
       clientError('CONNECTIONLOSS', 'link dropped', { op: 'getData', path: '/a' }),
       withContext(clientError('CONNECTIONLOSS', 'link dropped'), 'lock', '/a'),
-      abortError(AbortSignal.abort(new ZooKeeperError('ABORTED', 'ABORTED: interrupted')), 'acquire'),
-      abortError(AbortSignal.abort('why'), 'acquire'),
+      aborted(AbortSignal.abort(new ZooKeeperError('ABORTED', 'ABORTED: interrupted')), 'acquire'),
+      aborted(AbortSignal.abort('why'), 'acquire'),
     ];
     for (const e of made) {
       expect(e.message.startsWith(e.code), e.message).toBe(true);

@@ -1,7 +1,7 @@
 /** isCode: the one test for "a ZooKeeperError with one of these codes" that the client and the recipes share. */
 
 import { describe, expect, it } from 'vitest';
-import { clientError, errorFromServer, isCode } from '../../src/index.js';
+import { clientError, errorFromServer, isCode } from '../../src/errors.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 
 describe('isCode', () => {

@@ -13,6 +13,7 @@ import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { expireSession, nextChange } from '../harness/expire-session.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from './helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 let server: ZkServer;
 let other: ZooKeeperClient;
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 async function viaProxy(options: ClientOptions = {}, suffix = ''): Promise<{ proxy: FaultProxy; zk: ZooKeeperClient; changes: StateChange[] } & AsyncDisposable> {
   const proxy = await startFaultProxy({ host: server.host, port: server.port });
-  const zk = await ZooKeeperClient.connect(proxy.connectString + suffix, { sessionTimeoutMs: 4000, reconnectDelay: () => 20, ...options });
+  const zk = await ZooKeeperClient.connect(proxy.connectString + suffix, { sessionTimeoutMs: 4000, reconnect: retryForever(20), ...options });
   const changes: StateChange[] = [];
   zk.onStateChange((c) => changes.push(c));
   return {

@@ -32,6 +32,6 @@ it('builds the API reference with every export documented', { timeout: 120_000 }
   expect(result.output).not.toMatch(/\[warning\]|\[error\]/);
   // One page per entry point, and the API a newcomer looks for first.
   const modules = fs.readdirSync(path.join(out, 'modules'));
-  expect(modules.sort()).toEqual(['zkwire_node.html', 'zkwire_portable.html', 'zkwire_protocol.html', 'zkwire_recipes.html', 'zkwire_testing.html', 'zkwire_testing_portable.html', 'zkwire_tools.html']);
+  expect(modules.sort()).toEqual(['zkwire_discovery.html', 'zkwire_node.html', 'zkwire_portable.html', 'zkwire_protocol.html', 'zkwire_recipes.html', 'zkwire_testing.html', 'zkwire_testing_portable.html', 'zkwire_tools.html']);
   expect(fs.readFileSync(path.join(out, 'functions', 'zkwire_portable.connect.html'), 'utf8')).toContain('options.transport');
 });

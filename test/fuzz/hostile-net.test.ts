@@ -11,6 +11,7 @@ import { HostileServer, type ReplyAct } from './engine/hostile-server.js';
 import { listenHostile } from './engine/net-server.js';
 import { Prng } from '../harness/prng.js';
 import { trapCrashes } from './crash-trap.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 const crashes = trapCrashes();
 
@@ -33,7 +34,7 @@ describe('hostile server over node:net', () => {
       });
       const net = await listenHostile(server);
       try {
-        const zk = await ZooKeeperClient.connect(net.connectString, { sessionTimeoutMs: 3000, maxFrameSize: 4096, reconnectDelay: () => 5 });
+        const zk = await ZooKeeperClient.connect(net.connectString, { sessionTimeoutMs: 3000, maxFrameSize: 4096, reconnect: retryForever(5) });
         const first = await settle(zk.getData('/a'));
         expect(first === 'ok' || !first.startsWith('untyped')).toBe(true);
         expect(await settle(zk.getData('/a'))).toBe('ok');
@@ -51,7 +52,7 @@ describe('hostile server over node:net', () => {
     const net = await listenHostile(server);
     const outcomes: string[] = [];
     try {
-      const zk = new ZooKeeperClient(net.connectString, { sessionTimeoutMs: 2000, maxFrameSize: 8192, reconnectDelay: () => 5 });
+      const zk = new ZooKeeperClient(net.connectString, { sessionTimeoutMs: 2000, maxFrameSize: 8192, reconnect: retryForever(5) });
       const calls: Promise<void>[] = [];
       for (let i = 0; i < 120; i++) {
         calls.push(settle(i % 3 === 0 ? zk.create(`/n${i}`, 'x') : i % 3 === 1 ? zk.getData('/a', { watch: true }) : zk.getChildren('/')).then((o) => void outcomes.push(o)));

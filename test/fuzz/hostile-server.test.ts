@@ -13,6 +13,7 @@ import type { HandshakeAct, ReplyAct } from './engine/hostile-server.js';
 import { Prng } from '../harness/prng.js';
 import { VirtualLink } from './engine/virtual-link.js';
 import { describeFrames } from '../../src/session/describe-frames.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 const T = 6000;
 /** A dead link is noticed after 2/3 T and the session given up 4/3 T after the last frame: 3 T is generous. */
@@ -34,7 +35,7 @@ function setup(plan: Setup = {}, maxFrameSize?: number, renewSession = true) {
     clock: link.clock,
     sessionTimeoutMs: T,
     random: () => 0.5,
-    reconnectDelay: () => 10,
+    reconnect: retryForever(10),
     renewSession,
     ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
     onFrame: describeFrames((f) => {

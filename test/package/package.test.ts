@@ -47,14 +47,15 @@ const MAX_CLIENT_MUTEX_GZIP = 27 * 1024;
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;
 
-const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/protocol', 'zkwire/tools', 'zkwire/testing', 'zkwire/testing/portable'];
+const ENTRIES = ['zkwire', 'zkwire/portable', 'zkwire/node', 'zkwire/recipes', 'zkwire/discovery', 'zkwire/protocol', 'zkwire/tools', 'zkwire/testing', 'zkwire/testing/portable'];
 
 /** An ESM consumer: every entry, and the one API whatever entry it is taken from. */
 const ESM_CONSUMER = `
 import { connect, streamSocketTransport, ZooKeeperClient, ZooKeeperError, InterProcessMutex, type ClientOptions } from 'zkwire';
 import * as portable from 'zkwire/portable';
 import * as node from 'zkwire/node';
-import { InterProcessReadWriteLock } from 'zkwire/recipes';
+import { LeaderLatch } from 'zkwire/recipes';
+import { ServiceDiscovery } from 'zkwire/discovery';
 import { ConversationDecoder, FrameDecoder, OpCode } from 'zkwire/protocol';
 import { startTraceProxy, type TraceRecord } from 'zkwire/tools';
 import { InMemoryZooKeeper, killSession, startFaultProxy, TestingCluster, TestingServer, ZooKeeperNotInstalledError, type FaultProxy } from 'zkwire/testing';
@@ -72,7 +73,8 @@ export async function use(socketConnect: Parameters<typeof streamSocketTransport
   const lock = new InterProcessMutex(zk, '/locks/a');
   const lease = await lock.acquire();
   await lease.release();
-  new InterProcessReadWriteLock(zk, '/locks/rw');
+  new LeaderLatch(zk, '/latch');
+  new ServiceDiscovery(zk, { basePath: '/services' });
   const err: ZooKeeperError | undefined = undefined;
   new FrameDecoder();
   new ConversationDecoder();
@@ -112,6 +114,9 @@ import { connect, streamSocketTransport, InterProcessMutex, type ZooKeeperClient
 import * as portable from 'zkwire/portable';
 import { FrameDecoder } from 'zkwire/protocol';
 import { InMemoryZooKeeper, killSession } from 'zkwire/testing/portable';
+import { CuratorCache } from 'zkwire/recipes';
+import { serviceInstance } from 'zkwire/discovery';
+export const recipesAndDiscovery = [CuratorCache, serviceInstance];
 export async function open(socketConnect: Parameters<typeof streamSocketTransport>[0]): Promise<ZooKeeperClient> {
   const zk: portable.ZooKeeperClient = await connect('zk:2181', { transport: streamSocketTransport(socketConnect) });
   new InterProcessMutex(zk, '/locks/a');
@@ -343,7 +348,7 @@ export { streamSocketTransport, InterProcessMutex, FrameDecoder };
 describe('bundle size', () => {
   it(`the client and InterProcessMutex bundle to at most ${MAX_CLIENT_MUTEX_GZIP} bytes minified and gzipped`, { timeout: COMPILE_TIMEOUT_MS }, async () => {
     const entryFile = path.join(pkg.consumer, 'size-entry.mjs');
-    fs.writeFileSync(entryFile, "export { ZooKeeperClient } from 'zkwire';\nexport { InterProcessMutex } from 'zkwire/recipes';\n");
+    fs.writeFileSync(entryFile, "export { ZooKeeperClient, InterProcessMutex } from 'zkwire';\n");
     const out = await build({ entryPoints: [entryFile], bundle: true, minify: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent' });
     const bundle = out.outputFiles[0]!.contents;
     // The bundle really is the client and the mutex, not an empty module that would pass any budget.

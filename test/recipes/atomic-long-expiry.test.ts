@@ -9,12 +9,13 @@ import { OpCode } from '../../src/protocol/opcodes.js';
 import { DistributedAtomicLong, longFromBytes } from '../../src/recipes/atomic/distributed-atomic-long.js';
 import { expireSession } from '../harness/expire-session.js';
 import { codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 describe('DistributedAtomicLong across a session expiry', () => {
   const fx = useProxiedServer();
 
   const connect = (options: { renewSession?: boolean } = {}): Promise<ZooKeeperClient> =>
-    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnectDelay: () => 20, ...options });
+    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnect: retryForever(20), ...options });
 
   const serverValue = async (path: string): Promise<bigint> => longFromBytes((await fx.direct.getData(path)).data, path);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { DistributedAtomicLong, longFromBytes } from '../../src/recipes/atomic/distributed-atomic-long.js';
-import { noRetry } from '../../src/recipes/retry.js';
+import { noRetry } from '../../src/session/retry-policy.js';
 import { codeOf, lockPath, useClients, useProxiedServer } from './helpers.js';
 
 describe('DistributedAtomicLong', () => {

@@ -10,12 +10,13 @@ import { DistributedBarrier } from '../../src/recipes/barriers/distributed-barri
 import { DistributedDoubleBarrier } from '../../src/recipes/barriers/double-barrier.js';
 import { expireSession, nextChange } from '../harness/expire-session.js';
 import { childrenOf, codeOf, eventually, lockPath, stillPending, useProxiedServer } from './helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 describe('barriers across a session expiry', () => {
   const fx = useProxiedServer();
 
   const connect = (options: { renewSession?: boolean } = {}): Promise<ZooKeeperClient> =>
-    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnectDelay: () => 20, ...options });
+    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnect: retryForever(20), ...options });
 
   it('DistributedBarrier: a waiter looks again on the new session: held while the barrier stands, released when it goes', async () => {
     fx.proxy.pass();

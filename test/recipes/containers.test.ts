@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InterProcessMutex, InterProcessSemaphoreV2 } from '../../src/recipes/index.js';
+import { InterProcessMutex, InterProcessSemaphoreV2 } from '../../src/index.js';
 import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/server-process.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { connectClient, eventually } from './helpers.js';

@@ -10,12 +10,13 @@ import { CuratorCache } from '../../src/recipes/cache/curator-cache.js';
 import { expireSession, nextChange } from '../harness/expire-session.js';
 import { converged, showEvent as show } from './cache-helpers.js';
 import { codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 describe('CuratorCache across a session expiry', () => {
   const fx = useProxiedServer();
 
   const connect = (options: { renewSession?: boolean } = {}): Promise<ZooKeeperClient> =>
-    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnectDelay: () => 20, ...options });
+    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnect: retryForever(20), ...options });
 
   for (const watchMode of ['persistent', 'one-shot'] as const) {
     it(`emits exactly the changes, deletes and creates of the outage, then RESYNCED, and goes on (${watchMode})`, async () => {
@@ -88,7 +89,7 @@ describe('CuratorCache across a session expiry', () => {
     const root = lockPath('cache');
     await fx.direct.mkdirp(`${root}/changed`, { data: 'c0' });
     await fx.direct.create(`${root}/doomed`);
-    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000, reconnectDelay: () => 20 });
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 4000, reconnect: retryForever(20) });
     await using cache = new CuratorCache(client, root, { watchMode: 'one-shot' });
     await cache.start();
     const events: string[] = [];

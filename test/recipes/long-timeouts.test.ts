@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
-import type { Lease, NotAcquired } from '../../src/recipes/index.js';
+import type { Lease, NotAcquired } from '../../src/index.js';
 import type { Clock } from '../../src/session/clock.js';
 import { childrenOf, closeAll, codeOf, connectClients, lockPath } from './helpers.js';
 

@@ -9,6 +9,7 @@ import { countToBytes, SharedCount } from '../../src/recipes/shared/shared-count
 import { SharedValue, type SharedValueEvent } from '../../src/recipes/shared/shared-value.js';
 import { expireSession } from '../harness/expire-session.js';
 import { eventually, lockPath, useProxiedServer } from './helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -21,7 +22,7 @@ describe('SharedValue / SharedCount across a session expiry', () => {
   const fx = useProxiedServer();
 
   const connect = (): Promise<ZooKeeperClient> =>
-    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnectDelay: () => 20 });
+    ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, reconnect: retryForever(20) });
 
   it('SharedValue: writes made during the outage arrive as one valueChanged on the new session; it goes on following', async () => {
     fx.proxy.pass();

@@ -1,20 +1,24 @@
 /**
  * The in-memory ZooKeeper's smoke run, the same under Node, Deno, Bun (in-memory-entry.ts) and workerd
  * (workerd-worker.ts): create, a watch fires, an ephemeral node goes when its session expires, a mutex from the
- * recipes acquires and releases. The caller passes the package's exports, so this file imports nothing at run time.
+ * recipes acquires and releases, a service registered through `zkwire/discovery` is found. The caller passes the
+ * package's exports, so this file imports nothing at run time.
  */
 
 import type { connect as Connect, InterProcessMutex as Mutex } from '../../src/index.js';
+import type { ServiceDiscovery as Discovery, serviceInstance as instanceOf } from '../../src/discovery.js';
 import type { InMemoryZooKeeper as Server } from '../../src/testing-portable.js';
 
 export interface InMemoryExports {
   readonly connect: typeof Connect;
   readonly InterProcessMutex: typeof Mutex;
   readonly InMemoryZooKeeper: typeof Server;
+  readonly ServiceDiscovery: typeof Discovery;
+  readonly serviceInstance: typeof instanceOf;
 }
 
 /** Step name → true, or what went wrong. */
-export async function runInMemorySmoke({ connect, InterProcessMutex, InMemoryZooKeeper }: InMemoryExports): Promise<Record<string, true | string>> {
+export async function runInMemorySmoke({ connect, InterProcessMutex, InMemoryZooKeeper, ServiceDiscovery, serviceInstance }: InMemoryExports): Promise<Record<string, true | string>> {
   const results: Record<string, true | string> = {};
   const step = async (name: string, body: () => Promise<true | string>): Promise<void> => {
     try {
@@ -48,6 +52,13 @@ export async function runInMemorySmoke({ connect, InterProcessMutex, InMemoryZoo
       const held = (await mutex.getParticipantNodes()).length;
       await lease.release();
       return held === 1 && (await mutex.getParticipantNodes()).length === 0 ? true : `participants while held: ${held}`;
+    });
+    await step('discovery', async () => {
+      await using discovery = new ServiceDiscovery(zk, { basePath: '/smoke-services' });
+      await discovery.start();
+      await discovery.registerService(serviceInstance({ name: 'smoke', id: 'one', address: '127.0.0.1', port: 8080 }));
+      const found = await discovery.queryForInstances('smoke');
+      return found.length === 1 && found[0]?.id === 'one' ? true : `found ${JSON.stringify(found.map((i) => i.id))}`;
     });
   } finally {
     await zk.close();

@@ -99,7 +99,7 @@ describe('the in-memory ZooKeeper on every runtime', () => {
       const run = await runScript(runtime, [...flags, 'test/runtimes/in-memory-entry.js'], { cwd: project.dir, timeoutMs: 20_000 });
       const output = run.output as { runtime: string; results: Record<string, unknown> };
       expect(output.runtime.startsWith(`${runtime} `)).toBe(true);
-      expect(output.results).toEqual({ create: true, 'watch fires': true, 'ephemeral goes on expiry': true, mutex: true });
+      expect(output.results).toEqual({ create: true, 'watch fires': true, 'ephemeral goes on expiry': true, mutex: true, discovery: true });
     });
   }
 });

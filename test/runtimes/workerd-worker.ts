@@ -11,6 +11,7 @@
 import { connect as socketConnect } from 'cloudflare:sockets';
 import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from '../../src/index.js';
 import { InMemoryZooKeeper } from '../../src/testing-portable.js';
+import { ServiceDiscovery, serviceInstance } from '../../src/discovery.js';
 import { runInMemorySmoke } from './in-memory-smoke.js';
 import { runSmoke, type SmokeResults } from './smoke.js';
 
@@ -46,7 +47,7 @@ export default {
       results['mutex'] = `threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
     }
     try {
-      const inMemory = await runInMemorySmoke({ connect, InterProcessMutex, InMemoryZooKeeper });
+      const inMemory = await runInMemorySmoke({ connect, InterProcessMutex, InMemoryZooKeeper, ServiceDiscovery, serviceInstance });
       const failed = Object.entries(inMemory).filter(([, outcome]) => outcome !== true);
       results['in-memory'] = failed.length === 0 ? true : JSON.stringify(failed);
     } catch (err) {

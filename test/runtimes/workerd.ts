@@ -55,6 +55,11 @@ export async function prepareWorker(pkg: PackedPackage): Promise<string> {
             if (resolved.errors.length > 0) return { errors: resolved.errors };
             return { path: resolved.path };
           });
+          b.onResolve({ filter: /\/src\/discovery\.js$/ }, async () => {
+            const resolved = await b.resolve('zkwire/discovery', { kind: 'import-statement', resolveDir: pkg.consumer });
+            if (resolved.errors.length > 0) return { errors: resolved.errors };
+            return { path: resolved.path };
+          });
           // The in-memory server: `zkwire/testing`, which resolves to its portable part under the workerd condition.
           b.onResolve({ filter: /\/src\/testing-portable\.js$/ }, async () => {
             const resolved = await b.resolve('zkwire/testing', { kind: 'import-statement', resolveDir: pkg.consumer });

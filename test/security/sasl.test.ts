@@ -13,6 +13,7 @@ import { startFaultProxy } from '../harness/fault-proxy.js';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, dec, uniquePath } from '../client/helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 let server: ZkServer;
 let cleanup: () => void = () => undefined;
@@ -58,7 +59,7 @@ describe('SASL DIGEST-MD5', () => {
     try {
       await using zk = await ZooKeeperClient.connect(proxy.connectString, {
         sessionTimeoutMs: 10_000,
-        reconnectDelay: () => 20,
+        reconnect: retryForever(20),
         sasl: saslDigestMd5({ username: 'alice', password: 'alice-secret' }),
       });
       const id = zk.sessionId;

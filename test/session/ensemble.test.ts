@@ -9,6 +9,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import type { StateChange } from '../../src/session/state.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
 import { uniquePath } from '../client/helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 let ensemble: ZkEnsemble;
 
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 describe('reconnect to another ensemble member', () => {
   it('keeps the session and its one-shot and recursive watches', async () => {
-    await using zk = await ZooKeeperClient.connect(ensemble.connectString, { sessionTimeoutMs: 8000, reconnectDelay: () => 50 });
+    await using zk = await ZooKeeperClient.connect(ensemble.connectString, { sessionTimeoutMs: 8000, reconnect: retryForever(50) });
     const root = uniquePath();
     await zk.create(root, 'v0');
     await zk.create(`${root}/kid`);

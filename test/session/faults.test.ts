@@ -11,6 +11,7 @@ import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from '../client/helpers.js';
 import { CountingClock, CountingTransport } from './counting.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 let server: ZkServer;
 
@@ -25,7 +26,7 @@ afterAll(async () => {
 
 async function viaProxy(options: ClientOptions = {}): Promise<{ proxy: FaultProxy; zk: ZooKeeperClient; changes: StateChange[] }> {
   const proxy = await startFaultProxy({ host: server.host, port: server.port });
-  const zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 2000, reconnectDelay: () => 20, ...options });
+  const zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 2000, reconnect: retryForever(20), ...options });
   const changes: StateChange[] = [];
   zk.onStateChange((c) => changes.push(c));
   return { proxy, zk, changes };
@@ -72,7 +73,7 @@ describe('faults through the proxy', () => {
   });
 
   it('resuming with a wrong password is refused as expired; the live session reconnects and survives', async () => {
-    const { proxy, zk } = await viaProxy({ sessionTimeoutMs: 1000, reconnectDelay: () => 0 });
+    const { proxy, zk } = await viaProxy({ sessionTimeoutMs: 1000, reconnect: retryForever(0) });
     const id = zk.sessionId;
     // The server answers a wrong password with timeOut 0 and also closes the session's live connection. With no
     // reconnect delay zk is often back before the thief has even closed, so its way back is watched from before

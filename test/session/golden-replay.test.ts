@@ -11,6 +11,7 @@ import type { WatchEvent } from '../../src/session/watches.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
 import { golden, settle } from './fakes.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 function frames(file: string, conn: number, dir: 'c2s' | 's2c'): string[] {
   return golden(file)
@@ -22,7 +23,7 @@ function newClient(transport: MemoryTransport, clock: ManualClock, sessionTimeou
   // The captures come from a 3.8.0 server; a scripted server cannot answer the srvr a client would ask it. The
   // recorded conversations end with their session: no renewal to script.
   // No ensemble tracker: the golden conversations are the Java client's, which has none (Curator adds it).
-  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, serverVersion: '3.8.0', renewSession: false, trackEnsemble: false });
+  return new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs, reconnect: retryForever(0), serverVersion: '3.8.0', renewSession: false, trackEnsemble: false });
 }
 
 describe('replaying golden conversations', () => {

@@ -10,6 +10,7 @@ import type { StateChange } from '../../src/session/state.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport, type MemoryStream } from '../harness/memory-transport.js';
 import { settle } from './fakes.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 const SESSION = '0100000000000001';
 const PASSWD = '00000010' + '11'.repeat(16);
@@ -28,7 +29,7 @@ async function setup(hosts = '127.0.0.1:2181', sessionTimeoutMs = 3000, renewSes
   const clock = new ManualClock();
   const changes: StateChange[] = [];
   // No ensemble tracker: the scripted server answers only the requests each test makes (its xids are counted).
-  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnectDelay: () => 0, random: () => 0.99, renewSession, trackEnsemble: false });
+  const zk = new ZooKeeperClient(hosts, { transport, clock, sessionTimeoutMs, reconnect: retryForever(0), random: () => 0.99, renewSession, trackEnsemble: false });
   zk.onStateChange((c) => changes.push(c));
   await settle();
   return { transport, clock, zk, changes };
@@ -241,7 +242,7 @@ describe('session state machine', () => {
     const transport = new MemoryTransport();
     transport.refuse = true;
     const clock = new ManualClock();
-    const p = ZooKeeperClient.connect('a:1', { transport, clock, sessionTimeoutMs: 3000, reconnectDelay: () => 10 });
+    const p = ZooKeeperClient.connect('a:1', { transport, clock, sessionTimeoutMs: 3000, reconnect: retryForever(10) });
     const result = p.catch((e: unknown) => e);
     for (let i = 0; i < 40; i++) {
       clock.advance(100);

@@ -13,6 +13,7 @@ import { sleep } from '../harness/real-timers.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
 import { codeOf, dec, uniquePath } from '../client/helpers.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 let ensemble: ZkEnsemble;
 
@@ -65,7 +66,7 @@ describe('read-only mode', () => {
       sessionTimeoutMs: 10_000,
       connectTimeoutMs: 60_000,
       canBeReadOnly: true,
-      reconnectDelay: () => 100,
+      reconnect: retryForever(100),
     });
     expect(zk.state).toBe('connected-read-only');
     expect(zk.connectedServer).toBe(`${host}:${port}`);
@@ -105,7 +106,7 @@ describe('read-only mode', () => {
         sessionTimeoutMs: 40_000,
         connectTimeoutMs: 60_000,
         canBeReadOnly: true,
-        reconnectDelay: () => 100,
+        reconnect: retryForever(100),
       });
       expect(zk.state).toBe('connected-read-only');
       expect(zk.connectedServer).toBe(proxy.connectString);

@@ -10,12 +10,13 @@ import { errorOf } from '../client/helpers.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
 import { settle } from './fakes.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 
 describe('a refused handshake', () => {
   it('reads a reply header in place of the ConnectResponse as the server refusing the session', async () => {
     const transport = new MemoryTransport();
     const clock = new ManualClock();
-    const zk = new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs: 10_000, reconnectDelay: () => 0, canBeReadOnly: true });
+    const zk = new ZooKeeperClient('127.0.0.1:2181', { transport, clock, sessionTimeoutMs: 10_000, reconnect: retryForever(0), canBeReadOnly: true });
     const call = errorOf(zk.getData('/'));
     await settle();
     // length 16 | xid 0 | zxid 0x100000004 | err -119 (NOTREADONLY), captured from a read-only ZooKeeper 3.8.0.

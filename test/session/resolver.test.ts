@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/client.js';
+import { retryForever } from '../../src/session/retry-policy.js';
 import type { Resolver } from '../../src/session/resolve.js';
 import { ManualClock } from '../harness/manual-clock.js';
 import { MemoryTransport } from '../harness/memory-transport.js';
@@ -15,7 +16,7 @@ function setup(resolver: Resolver, hosts = 'zk.example:2181') {
   const transport = new MemoryTransport();
   transport.refuse = true;
   const clock = new ManualClock();
-  const zk = new ZooKeeperClient(hosts, { transport, clock, resolver, sessionTimeoutMs: 3000, reconnectDelay: () => 0, random: () => 0.6, trackEnsemble: false });
+  const zk = new ZooKeeperClient(hosts, { transport, clock, resolver, sessionTimeoutMs: 3000, reconnect: retryForever(0), random: () => 0.6, trackEnsemble: false });
   return { transport, clock, zk };
 }
 
@@ -72,7 +73,7 @@ describe('resolver', () => {
       };
       const transport = new MemoryTransport();
       const clock = new ManualClock();
-      const connecting = ZooKeeperClient.connect('zk.example:2181', { transport, clock, resolver: counting, connectTimeoutMs: 100, reconnectDelay: () => 0, trackEnsemble: false });
+      const connecting = ZooKeeperClient.connect('zk.example:2181', { transport, clock, resolver: counting, connectTimeoutMs: 100, reconnect: retryForever(0), trackEnsemble: false });
       await settle();
       clock.advance(10);
       await settle();

@@ -6,7 +6,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { connect, LeaderLatch, type StateChange, type Transport, type ZooKeeperClient } from '../../src/index.js';
+import { connect, type StateChange, type Transport, type ZooKeeperClient } from '../../src/index.js';
+import { LeaderLatch } from '../../src/recipes/index.js';
 import { InMemoryZooKeeper } from '../../src/testing/in-memory/server.js';
 import { killSession } from '../../src/testing/kill-session-portable.js';
 import { ManualClock } from '../harness/manual-clock.js';

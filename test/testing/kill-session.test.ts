@@ -6,7 +6,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, LeaderLatch, type LeaderLatchEvent } from '../../src/node.js';
+import { connect } from '../../src/node.js';
+import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/index.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { TestingServer } from '../../src/testing/server.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';

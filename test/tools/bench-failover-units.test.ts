@@ -11,7 +11,7 @@ import { windowsAround } from '../../src/tools/bench/failover/window.js';
 import { parseBenchArgs } from '../../src/cli/commands/bench.js';
 import { FaultObserver } from '../../src/tools/bench/failover/fault-observer.js';
 import type { ZooKeeperClient } from '../../src/client.js';
-import type { Lease } from '../../src/recipes/index.js';
+import type { Lease } from '../../src/index.js';
 
 describe('windowsAround', () => {
   it('per session: from its last completion before the fault to its first after', () => {

@@ -14,7 +14,7 @@ import {
   InterProcessSemaphoreV2,
   type Lease,
   type NotAcquired,
-} from '../../recipes/index.js';
+} from '../../index.js';
 import { systemClock } from '../../session/clock.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import { commandInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';

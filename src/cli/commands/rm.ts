@@ -1,6 +1,6 @@
 /** `zkwire rm PATH [-r]`: deletes a node, or with -r the node and everything below it. */
 
-import { clientError } from '../../node.js';
+import { clientError } from '../../errors.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, integerOption, parseCommandArgs, runWithClient, usageError } from './node-client.js';
 

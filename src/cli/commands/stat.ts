@@ -1,6 +1,6 @@
 /** `zkwire stat PATH`: a node's Stat. */
 
-import { clientError } from '../../node.js';
+import { clientError } from '../../errors.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, parseCommandArgs, print, runWithClient, statToJson, statToText, usageError } from './node-client.js';
 

@@ -25,8 +25,9 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { InterProcessMutex } from '../locks/mutex.js';
-import { abortError, exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
-import { badArgument, recipeError } from '../common/errors.js';
+import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
+import { sleep } from '../retry.js';
+import { aborted, badArgument, recipeError } from '../common/errors.js';
 import { retryableOn } from '../common/connection.js';
 import { isCode } from '../../errors.js';
 import { checkRecipePath, ensureContainers, parentPath } from '../common/nodes.js';
@@ -264,7 +265,7 @@ export class DistributedAtomicLong {
   ): Promise<{ succeeded: boolean; preValue: bigint; postValue: bigint }> {
     const first = this.#clock.now();
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted === true) throw abortError(signal, 'DistributedAtomicLong');
+      if (signal?.aborted === true) throw aborted(signal, 'DistributedAtomicLong');
       counted();
       const current = await this.#read(signal);
       const value = BigInt.asIntN(64, next(current.value));

@@ -7,8 +7,10 @@
  * for integers (a Java double such as 2.0 has no JavaScript counterpart).
  */
 
-/** A JSON value (what JSON.parse returns). */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+import type { JsonValue } from '../../protocol/describe.js';
+
+// zkwire's one JSON value type, the frame describer's as well (what JSON.parse returns).
+export type { JsonValue };
 
 const SHORT: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
 

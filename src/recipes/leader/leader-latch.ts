@@ -34,10 +34,10 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { abortError, sleep } from '../retry.js';
+import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, isSessionRenewed, onConnectionEvent } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
+import { aborted, badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
@@ -238,7 +238,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         else if (this.#ended !== undefined) reject(this.#ended);
         else if (deadline.signal.aborted) {
           if (deadline.timedOut) resolve(false);
-          else reject(abortError(deadline.signal, 'LeaderLatch.await'));
+          else reject(aborted(deadline.signal, 'LeaderLatch.await'));
         } else return false;
         unsubscribe();
         deadline.signal.removeEventListener('abort', onAbort);

@@ -19,7 +19,8 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isSessionLost, ZooKeeperError } from '../../errors.js';
-import { exponentialBackoff, sleep, type RetryPolicy } from '../retry.js';
+import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
+import { sleep } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';

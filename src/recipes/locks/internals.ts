@@ -16,7 +16,8 @@ import { isSessionRenewed } from '../common/connection.js';
 import type { NodeOps } from '../common/nodes.js';
 import { joinPath, nodeName } from '../common/znode-names.js';
 import { isCode } from '../../errors.js';
-import { sleep, type RetryPolicy } from '../retry.js';
+import type { RetryPolicy } from '../../session/retry-policy.js';
+import { sleep } from '../retry.js';
 import { sortLockChildren } from './predicate.js';
 import { OurNodeGone, WaitUntilHeld, type Decide } from './wait-until-held.js';
 

@@ -5,7 +5,7 @@ import { clockOf, type Clock } from '../../session/clock.js';
 import { badArgument } from '../common/errors.js';
 import { NodeOps } from '../common/nodes.js';
 import { isValidNodePath } from '../common/znode-names.js';
-import { exponentialBackoff, type RetryPolicy } from '../retry.js';
+import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
 import type { LockLostPolicy } from './lock-lost.js';
 
 /** Options of the lock recipes. */

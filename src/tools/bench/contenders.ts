@@ -4,7 +4,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { InterProcessMutex, InterProcessReadWriteLock, InterProcessSemaphoreV2, type Lease } from '../../recipes/index.js';
+import { InterProcessMutex, InterProcessReadWriteLock, InterProcessSemaphoreV2, type Lease } from '../../index.js';
 import type { HolderRole } from './exclusion.js';
 
 export type LockKind = 'mutex' | 'read-write' | 'semaphore';

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ZooKeeperClient } from '../../node.js';
-import { abortError, sleep } from '../../recipes/retry.js';
+import { aborted } from '../../recipes/common/errors.js';
+import { sleep } from '../../recipes/retry.js';
 import { systemClock } from '../../session/clock.js';
 
 export interface IdleSessionsResult {
@@ -50,7 +51,7 @@ export async function measureIdleSessions(opts: IdleSessionsOptions): Promise<Id
   const t0 = performance.now();
   try {
     while (clients.length < opts.sessions) {
-      if (opts.signal?.aborted === true) throw abortError(opts.signal, 'idle sessions');
+      if (opts.signal?.aborted === true) throw aborted(opts.signal, 'idle sessions');
       const n = Math.min(batch, opts.sessions - clients.length);
       const opened = await Promise.allSettled(
         Array.from({ length: n }, () => ZooKeeperClient.connect(opts.connectString, { sessionTimeoutMs: 30_000, connectTimeoutMs: 20_000 })),
@@ -91,7 +92,7 @@ export async function measureIdleSessionsIsolated(opts: IdleSessionsOptions): Pr
   if (!existsSync(child)) return { ...(await measureIdleSessions(opts)), isolated: false };
   const arg = JSON.stringify({ connectString: opts.connectString, sessions: opts.sessions, batch: opts.batch, holdMs: opts.holdMs });
   const { signal } = opts;
-  if (signal?.aborted === true) throw abortError(signal, 'idle sessions');
+  if (signal?.aborted === true) throw aborted(signal, 'idle sessions');
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--expose-gc', child, arg], { stdio: ['ignore', 'pipe', 'pipe'] });
     // The child closes its sessions on SIGTERM; the promise settles only once it has exited, so nothing it opened
@@ -120,7 +121,7 @@ export async function measureIdleSessionsIsolated(opts: IdleSessionsOptions): Pr
     proc.once('error', reject);
     proc.once('exit', (code) => {
       signal?.removeEventListener('abort', stop);
-      if (signal?.aborted === true) reject(abortError(signal, 'idle sessions'));
+      if (signal?.aborted === true) reject(aborted(signal, 'idle sessions'));
       else if (code !== 0) reject(new Error(`idle-sessions child exited with ${code}: ${err.trim()}`));
     });
   });

@@ -18,7 +18,7 @@ import { ZooKeeperClient } from '../../node.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
-import type { Lease } from '../../recipes/index.js';
+import type { Lease } from '../../index.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing, measureFloor, newFloorRecorders, summarizeFloor, type FloorSummaries } from './floor.js';
 import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
 import { RawConnection } from './raw-client.js';

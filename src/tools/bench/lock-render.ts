@@ -4,7 +4,7 @@ import { faultMarkerRow, renderFailover } from './failover/failover-render.js';
 import { renderHistogram } from './histogram.js';
 import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.js';
 import type { LatencySummary } from './recorder.js';
-import { fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
+import { fmtRate, fmtRatio, fmtUs, renderTable } from '../figures/table.js';
 import { sparkline } from './timeline.js';
 import { renderProcesses } from './workers/processes-render.js';
 

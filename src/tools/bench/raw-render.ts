@@ -2,7 +2,7 @@
 
 import type { LatencySummary } from './recorder.js';
 import type { RawReport } from './raw-bench.js';
-import { fmtMB, fmtRate, fmtRatio, fmtUs, renderTable } from './table.js';
+import { fmtMB, fmtRate, fmtRatio, fmtUs, renderTable } from '../figures/table.js';
 
 function latencyRow(name: string, s: LatencySummary, floor?: LatencySummary): string[] {
   return [name, String(s.count), fmtUs(s.p50), fmtUs(s.p90), fmtUs(s.p99), fmtUs(s.max), floor === undefined ? '' : fmtRatio(s.p50, floor.p50)];

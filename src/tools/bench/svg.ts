@@ -9,7 +9,7 @@
 import type { Bin } from './histogram.js';
 import type { LockReport } from './lock-bench.js';
 import type { Timeline } from './timeline.js';
-import { fmtRate, fmtUs } from './table.js';
+import { fmtRate, fmtUs } from '../figures/table.js';
 
 const W = 820;
 const PAD_L = 70;

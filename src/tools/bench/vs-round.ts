@@ -4,7 +4,7 @@
  */
 
 import { ZooKeeperClient } from '../../node.js';
-import type { Lease } from '../../recipes/index.js';
+import type { Lease } from '../../index.js';
 import { makeContender } from './contenders.js';
 import { LatencyRecorder } from './recorder.js';
 

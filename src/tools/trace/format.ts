@@ -182,12 +182,17 @@ export function formatRecordJson(rec: TraceRecord): { [key: string]: JsonValue }
  * Live output is for reading and pasting into tickets: an AuthPacket's credentials (digest "user:password") are
  * replaced by their length, as the text lines do. The --out capture keeps the exact bytes; it is the traffic itself.
  */
+/** A JSON object (Array.isArray does not narrow a readonly array out of a union). */
+function isJsonObject(v: JsonValue | undefined): v is { readonly [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 function redactCredentials(f: DescribedFrame, decoded: JsonValue): JsonValue {
-  if (f.op !== 'auth' || f.kind !== 'request' || typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return decoded;
+  if (f.op !== 'auth' || f.kind !== 'request' || !isJsonObject(decoded)) return decoded;
   const body = decoded['body'];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return decoded;
+  if (!isJsonObject(body)) return decoded;
   const auth = body['auth'];
-  const len = typeof auth === 'object' && auth !== null && !Array.isArray(auth) ? (auth['len'] ?? null) : null;
+  const len = isJsonObject(auth) ? (auth['len'] ?? null) : null;
   return { ...decoded, body: { ...body, auth: { len, redacted: true } } };
 }
 

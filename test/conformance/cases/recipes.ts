@@ -4,7 +4,8 @@
  */
 
 import { expect } from 'vitest';
-import { CuratorCache, GroupMember, InterProcessMutex, LeaderLatch, type ZooKeeperClient } from '../../../src/node.js';
+import { InterProcessMutex, type ZooKeeperClient } from '../../../src/node.js';
+import { CuratorCache, GroupMember, LeaderLatch } from '../../../src/recipes/index.js';
 import { converged, showEvent } from '../../recipes/cache-helpers.js';
 import { childrenOf, eventually } from '../../recipes/helpers.js';
 import type { Topic } from '../suite.js';

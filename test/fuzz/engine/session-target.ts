@@ -130,7 +130,7 @@ export async function runSessionScenario(
       serverVersion: '3.8.0',
       ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
       random: () => rng.float(),
-      reconnectDelay: (attempt, passes) => (attempt === 0 ? rng.int(100) : passes === 0 ? 0 : 100 * Math.min(10, passes)),
+      reconnect: { nextDelay: (passes) => (passes === 0 ? rng.int(100) : 100 * Math.min(10, passes)) },
       onFrame: describeFrames((t) => {
         traced++;
         if (typeof t.frame.summary !== 'string') problems.push('trace frame without a summary');

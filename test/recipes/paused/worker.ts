@@ -6,18 +6,16 @@
  * line per round; it needs no code for an expiry. Usage: node worker.mjs <server> <base path>.
  */
 
+import { connect, InterProcessReadWriteLock, InterProcessSemaphoreV2 } from 'zkwire';
 import {
-  connect,
   DistributedAtomicLong,
   DistributedBarrier,
-  InterProcessReadWriteLock,
-  InterProcessSemaphoreV2,
   LeaderSelector,
   PersistentNode,
   PersistentTtlNode,
   SharedCount,
   SharedValue,
-} from 'zkwire';
+} from 'zkwire/recipes';
 
 const [server = '127.0.0.1:2181', base = '/paused'] = process.argv.slice(2);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);

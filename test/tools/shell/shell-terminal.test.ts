@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../../src/node.js';
-import { InterProcessMutex } from '../../../src/recipes/index.js';
+import { InterProcessMutex } from '../../../src/index.js';
 import { sharedServer, startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
 import { TmuxTerminal } from './tmux.js';
 
