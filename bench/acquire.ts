@@ -18,7 +18,7 @@ import { InterProcessMutex } from '../src/index.js';
 import { RawConnection } from '../src/tools/bench/raw-client.js';
 import { LatencyRecorder, roundedSummary } from '../src/tools/bench/recorder.js';
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
-import { fmtUs, renderTable } from '../src/tools/figures/table.js';
+import { fmtUs, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 
 /** Ephemeral, as a lock node is (the sequence suffix aside). */

@@ -17,7 +17,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analyzer } from '../src/tools/analyze/index.js';
 import { readCaptureEventBatches } from '../src/tools/capture/index.js';
-import { fmtMB, renderTable } from '../src/tools/figures/table.js';
+import { fmtMB, renderTable } from '../src/tools/shared/table.js';
 import { CaptureEventPrinter } from '../src/tools/decode/printer.js';
 import { writeBenchCapture } from './decode-capture-gen.js';
 

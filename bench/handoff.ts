@@ -35,9 +35,10 @@ import { InterProcessMutex, type Lease } from '../src/index.js';
 import type { FrameTrace } from '../src/session/trace.js';
 import { floorHandoff } from '../src/tools/bench/floor.js';
 import { RawConnection } from '../src/tools/bench/raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from '../src/tools/bench/recorder.js';
+import { LatencyRecorder, roundedSummary } from '../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../src/tools/shared/histogram.js';
 import { firstEndpoint } from '../src/tools/bench/server-info.js';
-import { fmtUs, renderTable } from '../src/tools/figures/table.js';
+import { fmtUs, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 import { InMemoryZooKeeper } from '../src/testing/in-memory/server.js';
 import type { ByteStream, ByteStreamHandlers, Transport } from '../src/transport/types.js';
@@ -233,21 +234,21 @@ interface HandoffReport {
   rounds: number;
   samplesPerRound: number;
   loopSessions: number;
-  floor: LatencySummary;
-  idle: Record<keyof Parts, LatencySummary>;
-  loop: Record<keyof Parts, LatencySummary>;
+  floor: LatencyStats;
+  idle: Record<keyof Parts, LatencyStats>;
+  loop: Record<keyof Parts, LatencyStats>;
   /** The idle hand-off on the in-memory server: the client's JavaScript alone. */
-  js: Record<keyof Parts, LatencySummary>;
+  js: Record<keyof Parts, LatencyStats>;
 }
 
-function summarize(p: Parts): Record<keyof Parts, LatencySummary> {
+function summarize(p: Parts): Record<keyof Parts, LatencyStats> {
   return { before: roundedSummary(p.before), server: roundedSummary(p.server), after: roundedSummary(p.after), total: roundedSummary(p.total) };
 }
 
 function render(r: HandoffReport): string {
   const f = r.floor.p50;
   const ratio = (us: number): string => `${(us / f).toFixed(2)}×`;
-  const row = (label: string, idle: LatencySummary, loop: LatencySummary, withRatio: boolean): string[] => [
+  const row = (label: string, idle: LatencyStats, loop: LatencyStats, withRatio: boolean): string[] => [
     label,
     fmtUs(idle.p50),
     fmtUs(idle.p90),

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import type { LockKind } from '../src/tools/bench/contenders.js';
 import { runLockBench, type LockReport } from '../src/tools/bench/lock-bench.js';
 import { renderLockReport } from '../src/tools/bench/lock-render.js';
-import { fmtRate, fmtUs, renderTable } from '../src/tools/figures/table.js';
+import { fmtRate, fmtUs, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 
 interface Round {

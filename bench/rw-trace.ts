@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { describeFrames, ZooKeeperClient } from '../src/node.js';
 import { InterProcessReadWriteLock } from '../src/index.js';
 import { FrameCounter, type FrameCounts } from './lock-scale/frames.js';
-import { fmtRate, renderTable } from '../src/tools/figures/table.js';
+import { fmtRate, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 import { plainAcquire } from './plain-rw.js';
 

@@ -21,7 +21,7 @@ import { ZooKeeperClient } from '../src/node.js';
 import { InterProcessMutex, type Lease } from '../src/index.js';
 import { measureIdleSessionsIsolated } from '../src/tools/bench/idle-sessions.js';
 import { LatencyRecorder } from '../src/tools/bench/recorder.js';
-import { fmtMB, fmtUs, renderTable } from '../src/tools/figures/table.js';
+import { fmtMB, fmtUs, renderTable } from '../src/tools/shared/table.js';
 import { withServer } from '../src/testing/local-server/index.js';
 
 const CHAIN = 16;

@@ -10,7 +10,7 @@
  *   npm run bench:size [-- --top 15 | --price]
  */
 
-import { renderTable } from '../src/tools/figures/table.js';
+import { renderTable } from '../src/tools/shared/table.js';
 import { measure, ROOT } from './size-bundle.js';
 import { leaveOut, pricedParts } from './size-price.js';
 

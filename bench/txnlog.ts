@@ -13,7 +13,7 @@
 import { createReadStream, openSync, closeSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmtMB, renderTable } from '../src/tools/figures/table.js';
+import { fmtMB, renderTable } from '../src/tools/shared/table.js';
 import { TxnLogDecoder } from '../src/tools/txnlog/index.js';
 import { createTxn, setDataTxn, txnLogEntry, txnLogHeader } from '../test/tools/txnlog/txnlog-writer.js';
 

@@ -22,7 +22,8 @@ import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
 import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
-import { DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
+import { checkClientOptions, DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
+import { clientTransport, TlsFailures } from './client/tls-option.js';
 import { ClientContext, guard } from './client/context.js';
 import { EnsembleTracker } from './client/ensemble-tracker.js';
 import { SessionSeries } from './client/session-series.js';
@@ -76,6 +77,8 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #ctx: ClientContext;
   readonly #sessions: SessionSeries;
   readonly #clock: Clock;
+  /** TLS failures of this client's connections, which `connect()` reports at once. */
+  readonly #tlsFailures = new TlsFailures();
   /** For a namespace view, the client it is a view of (which owns the session). */
   readonly #root: ZooKeeperClient | undefined;
   /** The views of this client, one per key (their persistent watches are carried on renewal too). */
@@ -111,6 +114,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       return;
     }
     this.#root = undefined;
+    checkClientOptions(options);
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== undefined) validatePath(parsed.chroot, 'connect');
     if (options.transport === undefined) {
@@ -127,7 +131,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       }
     }
     this.#sessions = new SessionSeries({
-      session: sessionOptions(parsed.hosts, options.transport, this.#clock, options),
+      session: sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options),
       renew: options.renewSession ?? true,
       clock: this.#clock,
       renewed: (old) => {
@@ -155,7 +159,7 @@ export class ZooKeeperClient implements AsyncDisposable {
     const client = new this(connectString, options);
     try {
       const timeoutMs = options.connectTimeoutMs ?? options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-      await waitConnected(client.#sessions, client.#clock, timeoutMs, options.signal);
+      await waitConnected(client.#sessions, client.#clock, timeoutMs, options.signal, client.#tlsFailures);
     } catch (e) {
       await client.close();
       throw e;

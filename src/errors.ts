@@ -5,7 +5,7 @@
  * client does not know, which become UNKNOWN_ERROR instead of a crash).
  */
 
-import type { OpResult } from './client/op-result.js';
+import type { OpResult } from './protocol/op-result.js';
 import { ErrorCode, errorName, type ErrorCodeName } from './protocol/error-codes.js';
 
 export type { ErrorCodeName } from './protocol/error-codes.js';

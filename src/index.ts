@@ -23,6 +23,7 @@ export function connect(connectString: string, options: ClientOptions = {}): Pro
 // The client and its options. Each name of the public surface is exported once, from one entry; docs/api.md lists
 // every entry and every name with what it is for.
 export { ZooKeeperClient } from './client.js';
+export { DEFAULT_SESSION_TIMEOUT_MS } from './client/connecting.js';
 export type {
   AddWatchMode,
   CallOptions,
@@ -75,9 +76,11 @@ export { isCode, isRetryable, isSessionLost, ZooKeeperError, type ErrorCodeName,
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
 export type { SaslExchange, SaslMechanism } from './session/sasl-login.js';
 export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
+export { systemClock } from './session/clock.js';
+export { parseConnectString, type ConnectString } from './session/connect-string.js';
 
 // Transports.
-export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './transport/types.js';
+export type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, TlsOptions, Transport } from './transport/types.js';
 export { denoTransport, type DenoTlsOptions, type DenoTransportOptions } from './transport/deno.js';
 export {
   streamSocketTransport,

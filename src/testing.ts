@@ -21,6 +21,7 @@ export type { TestingServerOptions } from './testing/options.js';
 export { TestingCluster, type ClusterMember, type TestingClusterOptions } from './testing/cluster.js';
 export { killSession, type KillSessionOptions } from './testing/kill-session.js';
 export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';
+export type { InMemoryZooKeeperVersion } from './testing/in-memory/version.js';
 export {
   startFaultProxy,
   type FaultProxy,

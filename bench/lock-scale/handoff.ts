@@ -20,7 +20,8 @@ import { OpCode } from '../../src/protocol/index.js';
 import { InterProcessMutex } from '../../src/index.js';
 import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { RawConnection } from '../../src/tools/bench/raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 import { firstEndpoint } from '../../src/tools/bench/server-info.js';
 
 export interface HandoffOptions {
@@ -43,13 +44,13 @@ export type Segment = (typeof SEGMENTS)[number];
 export interface HandoffReport {
   sessions: number;
   requeueDelayMs: number;
-  handoffTraced: LatencySummary;
-  handoffUntraced: LatencySummary;
+  handoffTraced: LatencyStats;
+  handoffUntraced: LatencyStats;
   /** p50 of each segment over the traced hand-offs that could be cut (µs). */
-  segments: Record<Segment, LatencySummary>;
+  segments: Record<Segment, LatencyStats>;
   /** Traced rounds: requests per acquisition by operation, notifications per acquisition. */
   perAcquisition: { requests: Record<string, number>; notifications: number; acquisitions: number };
-  floor: { deleteGetChildren: LatencySummary; getChildren: LatencySummary; delete: LatencySummary };
+  floor: { deleteGetChildren: LatencyStats; getChildren: LatencyStats; delete: LatencyStats };
   /** untraced hand-off p50 ÷ floor delete + getChildren p50. */
   untracedToFloor: number;
 }
@@ -197,7 +198,7 @@ export async function runHandoffAnalysis(opts: HandoffOptions): Promise<HandoffR
     requeueDelayMs,
     handoffTraced: roundedSummary(traced),
     handoffUntraced: u,
-    segments: Object.fromEntries(SEGMENTS.map((s) => [s, roundedSummary(segments[s])])) as Record<Segment, LatencySummary>,
+    segments: Object.fromEntries(SEGMENTS.map((s) => [s, roundedSummary(segments[s])])) as Record<Segment, LatencyStats>,
     perAcquisition: {
       requests: Object.fromEntries([...requests].sort(([a], [b]) => a.localeCompare(b)).map(([op, n]) => [op, per(n)])),
       notifications: per(notifications),

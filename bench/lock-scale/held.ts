@@ -13,7 +13,8 @@ import { InterProcessMutex, type Lease } from '../../src/index.js';
 import type { ZooKeeperClient } from '../../src/client.js';
 import { floorCreateEphemeralSequential } from '../../src/tools/bench/floor.js';
 import type { RawConnection } from '../../src/tools/bench/raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 
 export interface HeldOptions {
   /** The client every measured acquire goes through (it also holds half of the held locks). */
@@ -46,10 +47,10 @@ export interface HeldLevel {
   heldViaOtherClients: number;
   /** Wall time to acquire the locks added for this level. */
   buildMs: number;
-  acquire: LatencySummary;
-  release: LatencySummary;
-  cycle: LatencySummary;
-  floorCreate: LatencySummary;
+  acquire: LatencyStats;
+  release: LatencyStats;
+  cycle: LatencyStats;
+  floorCreate: LatencyStats;
   /** p50/p90/p99 of acquire and release at this level ÷ the same figure at 0 held (first level). */
   ratioToZero: { acquireP50: number; acquireP90: number; acquireP99: number; releaseP50: number; floorCreateP50: number };
   /** acquire p50 ÷ floor create p50 at this level. */

@@ -17,7 +17,8 @@
 import type { ZooKeeperClient } from '../../src/client.js';
 import { InterProcessMutex, type Lease } from '../../src/index.js';
 import { getChildrenCalls, type FrameCounter, type FrameCounts } from './frames.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 
 export interface QueueOptions {
   /** Traced clients (their onFrame is `counter.listener`); waiter i queues through clients[i % length]. */
@@ -43,13 +44,13 @@ export interface QueueReport {
   outOfOrder: number;
   queueMs: number;
   chainMs: number;
-  handoff: LatencySummary;
+  handoff: LatencyStats;
   /**
    * Hand-offs of the first tenth of the chain (nearly all W still queued: each hand-off lists ~W children) and of
    * the last tenth (a short list): the listing grows with the queue, so the hand-off does too.
    */
-  handoffFirstTenth: LatencySummary;
-  handoffLastTenth: LatencySummary;
+  handoffFirstTenth: LatencyStats;
+  handoffLastTenth: LatencyStats;
   frames: FrameCounts;
   perHandoff: { notifications: number; getChildren: number; requests: number; framesSent: number; framesReceived: number };
   targets: { inOrder: boolean; notificationsPerHandoffAtMost: number; noHerd: boolean; getChildrenPerHandoffAtMost: number; getChildrenMet: boolean; met: boolean };

@@ -2,8 +2,8 @@
 
 import type { LockScaleReport } from './run.js';
 import { SEGMENTS, type HandoffReport } from './handoff.js';
-import type { LatencySummary } from '../../src/tools/bench/recorder.js';
-import { fmtUs, renderTable } from '../../src/tools/figures/table.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
+import { fmtUs, renderTable } from '../../src/tools/shared/table.js';
 
 const x = (v: number): string => (v > 0 ? `${v.toFixed(2)}×` : '–');
 const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
@@ -75,7 +75,7 @@ export function renderHandoffs(reports: readonly HandoffReport[]): string {
   if (reports.length === 0) return '';
   let out = `\n3. Where a contended hand-off goes (bench lock's loop: K sessions, acquire → release at once → queue again)\n\n`;
   const head = ['figure', ...reports.map((r) => `${r.sessions} sessions${r.requeueDelayMs > 0 ? `, re-queue after ${r.requeueDelayMs} ms` : ''}`)];
-  const p50 = (s: LatencySummary): string => (s.count === 0 ? '–' : `${fmtUs(s.p50)} (p90 ${fmtUs(s.p90)})`);
+  const p50 = (s: LatencyStats): string => (s.count === 0 ? '–' : `${fmtUs(s.p50)} (p90 ${fmtUs(s.p90)})`);
   const rows: string[][] = [
     ['hand-off p50, untraced', ...reports.map((r) => p50(r.handoffUntraced))],
     ['… ÷ floor delete+getChildren', ...reports.map((r) => `${x(r.untracedToFloor)} of ${fmtUs(r.floor.deleteGetChildren.p50)}`)],

@@ -15,7 +15,8 @@ import { runHeldLocks, type HeldReport } from './held.js';
 import { FrameCounter } from './frames.js';
 import { runQueue, type QueueReport } from './queue.js';
 import { RawConnection } from '../../src/tools/bench/raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from '../../src/tools/bench/recorder.js';
+import { LatencyRecorder, roundedSummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from '../../src/tools/bench/server-info.js';
 
 export interface LockScaleOptions {
@@ -42,7 +43,7 @@ export interface QueuePart extends QueueReport {
    * delete + getChildren on a bare socket, listing a directory of one child (the end of the chain) and of W
    * children (its start: a waiter's getChildren returns the whole queue).
    */
-  floor: { deleteGetChildren: LatencySummary; deleteGetChildrenFull: LatencySummary };
+  floor: { deleteGetChildren: LatencyStats; deleteGetChildrenFull: LatencyStats };
   /** p50 ratios (informational): the chain's first tenth to the full-directory floor, its last tenth to the small one. */
   firstTenthToFullFloor: number;
   lastTenthToFloor: number;

@@ -6,7 +6,7 @@
  */
 
 import { parseArgs as parseNodeArgs } from 'node:util';
-import type { GlobalOptions } from './types.js';
+import type { GlobalOptions, SecurityFlags } from './types.js';
 
 /** The global flags, the command name and the command's own arguments (in order), or the first problem. */
 export interface ParsedArgs {
@@ -27,7 +27,28 @@ const GLOBAL_OPTIONS = {
   auth: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  tls: { type: 'boolean' },
+  'tls-ca': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  sasl: { type: 'string' },
+  'sasl-password-file': { type: 'string' },
+  principal: { type: 'string' },
+  keytab: { type: 'string' },
+  config: { type: 'string' },
 } as const;
+
+/** The security flags and the SecurityFlags field each sets. */
+const SECURITY_FLAGS = {
+  'tls-ca': 'tlsCa',
+  'tls-cert': 'tlsCert',
+  'tls-key': 'tlsKey',
+  sasl: 'sasl',
+  'sasl-password-file': 'saslPasswordFile',
+  principal: 'principal',
+  keytab: 'keytab',
+  config: 'config',
+} as const satisfies Partial<Record<GlobalName, keyof SecurityFlags>>;
 
 type GlobalName = keyof typeof GLOBAL_OPTIONS;
 const isGlobal = (name: string): name is GlobalName => Object.hasOwn(GLOBAL_OPTIONS, name);
@@ -99,6 +120,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       }
       case 'json':
         out.globals.json = true;
+        break;
+      case 'tls':
+        (out.globals.security ??= {}).tls = true;
+        break;
+      case 'tls-ca':
+      case 'tls-cert':
+      case 'tls-key':
+      case 'sasl':
+      case 'sasl-password-file':
+      case 'principal':
+      case 'keytab':
+      case 'config':
+        (out.globals.security ??= {})[SECURITY_FLAGS[t.name]] = value;
         break;
       case 'help':
         out.help = true;

@@ -20,6 +20,16 @@ Global options (before or after the command):
   --connect-timeout MS    give up connecting after MS ms (default: the session timeout)
   --auth SCHEME:CRED      credentials sent on connecting, e.g. digest:user:password (repeatable)
   --max-frame-size BYTES  largest reply frame accepted (default ${DEFAULT_MAX_FRAME_SIZE})
+  --tls                   speak TLS (to a secureClientPort); implied by the --tls-* files
+  --tls-ca FILE           PEM CA certificate(s) to trust instead of the system's
+  --tls-cert FILE         PEM client certificate (with --tls-key), e.g. for x509 ACLs
+  --tls-key FILE          PEM private key of --tls-cert
+  --sasl digest:USER      SASL DIGEST-MD5 login; the password from --sasl-password-file,
+                          else $ZKWIRE_SASL_PASSWORD, else a prompt (never from argv)
+  --sasl gssapi           SASL Kerberos login as --principal P [--keytab FILE]
+  --sasl-password-file F  the DIGEST-MD5 password (one trailing newline dropped)
+  --config FILE           ZooKeeper client properties (zkCli.sh -client-configuration):
+                          zookeeper.client.secure, PEM trust/key stores, the JAAS login
   --json                  machine-readable output; errors as {"error":{"code","message"}} on stderr
   --help, -h              help for zkwire or for a command
   --version               the zkwire version (without a command)

@@ -7,12 +7,17 @@
  * not answer at all (a blackhole) keeps the full wait, but stderr says that it is waiting and for how long.
  */
 
-import { DEFAULT_SESSION_TIMEOUT_MS } from '../client/connecting.js';
-import { clientError } from '../errors.js';
-import { ZooKeeperClient, nodeTransport, type ClientOptions } from '../node.js';
-import { systemClock } from '../session/clock.js';
-import { parseConnectString } from '../session/connect-string.js';
-import type { Transport } from '../transport/types.js';
+import {
+  ZooKeeperError,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  nodeTransport,
+  parseConnectString,
+  systemClock,
+  ZooKeeperClient,
+  type ClientOptions,
+  type Transport,
+} from '../node.js';
+import { securityOptions } from './connection.js';
 import type { CliIo, GlobalOptions } from './types.js';
 
 /** Socket errors that another attempt a moment later will meet again. */
@@ -40,7 +45,9 @@ export async function connectForCli(command: string, connectString: string, io: 
   const hosts = parseConnectString(connectString).hosts.map((h) => `${h.host}:${h.port}`);
   const hopeless = new Map<string, string>();
   const giveUp = new AbortController();
-  const inner = nodeTransport();
+  // The TLS settings go to the transport this function watches (it has no withTls of its own to take `tls` later).
+  const { tls, ...security } = await securityOptions(io.globals.security);
+  const inner = tls === undefined || tls === false ? nodeTransport() : nodeTransport().withTls!(tls);
   const transport: Transport = {
     async connect(endpoint, handlers, options) {
       try {
@@ -51,7 +58,7 @@ export async function connectForCli(command: string, connectString: string, io: 
           hopeless.set(`${endpoint.host}:${endpoint.port}`, e instanceof Error ? e.message : String(code));
           if (hosts.every((h) => hopeless.has(h))) {
             const reasons = hosts.map((h) => `${h}: ${hopeless.get(h)!}`).join('; ');
-            giveUp.abort(clientError('CONNECTIONLOSS', `cannot connect: ${reasons}`, { op: 'connect' }));
+            giveUp.abort(new ZooKeeperError('CONNECTIONLOSS', `cannot connect: ${reasons}`, { op: 'connect' }));
           }
         }
         throw e;
@@ -65,7 +72,7 @@ export async function connectForCli(command: string, connectString: string, io: 
     SAY_WAITING_AFTER_MS,
   );
   try {
-    return await ZooKeeperClient.connect(connectString, { ...options, transport });
+    return await ZooKeeperClient.connect(connectString, { ...options, ...security, transport });
   } catch (e) {
     if (giveUp.signal.aborted) throw giveUp.signal.reason;
     throw e;

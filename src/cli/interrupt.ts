@@ -9,7 +9,7 @@
 
 import { constants } from 'node:os';
 import { ZooKeeperError } from '../errors.js';
-import { systemClock } from '../session/clock.js';
+import { systemClock } from '../node.js';
 import type { CliIo } from './types.js';
 
 /** The signals a long-running command winds down on, all alike. */

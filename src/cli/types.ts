@@ -15,6 +15,28 @@ export interface GlobalOptions {
   auth?: { scheme: string; auth: string }[];
   /** --json: machine-readable output where a command supports it. */
   json: boolean;
+  /** --tls…, --sasl…, --config: how to reach a secured ensemble (connection.ts reads the files). */
+  security?: SecurityFlags;
+}
+
+/** The security flags as given (file names, not contents); flags win over `--config`. */
+export interface SecurityFlags {
+  /** --tls: speak TLS (implied by any --tls-* flag). */
+  tls?: boolean;
+  /** --tls-ca FILE: PEM CA certificate(s) to trust instead of the system's. */
+  tlsCa?: string;
+  /** --tls-cert FILE / --tls-key FILE: PEM client certificate and its key. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** --sasl digest:USER | gssapi */
+  sasl?: string;
+  /** --sasl-password-file FILE: the digest password (else ZKWIRE_SASL_PASSWORD, else a prompt). */
+  saslPasswordFile?: string;
+  /** --principal P / --keytab FILE: for --sasl gssapi. */
+  principal?: string;
+  keytab?: string;
+  /** --config FILE: ZooKeeper's client configuration properties (zkCli.sh's -client-configuration). */
+  config?: string;
 }
 
 export interface CliIo {

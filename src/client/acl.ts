@@ -5,7 +5,7 @@
 import { Perms } from '../protocol/opcodes.js';
 import type { ACL, Id } from '../protocol/records/acl.js';
 import { utf8Encode } from '../protocol/utf8.js';
-import { base64, sha1 } from './sha1.js';
+import { base64, sha1 } from '../util/sha1.js';
 
 export { Perms };
 // The one ACL/Id type: the codec's records are readonly and never null, so the client hands them out as they are.

@@ -12,9 +12,46 @@ import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
 import type { Resolver } from '../session/resolve.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
+import { checkKnownKeys } from './option-names.js';
+import type { TlsFailures } from './tls-option.js';
 import type { ClientOptions } from './types.js';
 
+/** The session timeout a client asks for when `sessionTimeoutMs` is not given (the server may grant another). */
 export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
+
+/** Every client option, once: the compiler holds it to ClientOptions both ways (none missing, none extra). */
+const CLIENT_OPTION_NAMES = {
+  sessionTimeoutMs: true,
+  transport: true,
+  tls: true,
+  canBeReadOnly: true,
+  maxFrameSize: true,
+  maxDataSize: true,
+  onFrame: true,
+  reconnect: true,
+  trackEnsemble: true,
+  resolver: true,
+  authInfo: true,
+  sasl: true,
+  defaultAcl: true,
+  closeTimeoutMs: true,
+  connectTimeoutMs: true,
+  signal: true,
+  renewSession: true,
+  sessionId: true,
+  sessionPassword: true,
+  serverVersion: true,
+  clock: true,
+  random: true,
+} satisfies Record<keyof ClientOptions, true>;
+
+/** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
+export function checkClientOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw clientError('BAD_ARGUMENT', `the client options must be an object, got ${options === null ? 'null' : typeof options}`, { op: 'connect' });
+  }
+  checkKnownKeys(options, Object.keys(CLIENT_OPTION_NAMES), 'options', 'connect', { ssl: 'tls', secure: 'tls' });
+}
 
 /**
  * The one place client options are checked (BAD_ARGUMENT before any connection is made) and turned into the
@@ -81,9 +118,24 @@ interface Connectable {
   readonly lastConnectionFailure: ZooKeeperError | undefined;
 }
 
-/** Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first. */
-export async function waitConnected(session: Connectable, clock: Clock, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Waits for the session to be established: TIMEOUT after `timeoutMs`, ABORTED if `signal` fires first, and the
+ * first of `tlsFailures` at once (a certificate refused now is refused on every retry).
+ */
+export async function waitConnected(
+  session: Connectable,
+  clock: Clock,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  tlsFailures?: TlsFailures,
+): Promise<void> {
   const stop = new AbortController();
+  let tlsFailure = tlsFailures?.first;
+  const unsubscribe = tlsFailures?.subscribe((e) => {
+    tlsFailure ??= e;
+    stop.abort();
+  });
+  if (tlsFailure !== undefined) stop.abort();
   let timedOut = false;
   const timer = new Timer(clock, () => {
     timedOut = true;
@@ -96,6 +148,7 @@ export async function waitConnected(session: Connectable, clock: Clock, timeoutM
   try {
     await session.waitConnected(stop.signal);
   } catch (e) {
+    if (tlsFailure !== undefined) throw tlsFailure;
     if (timedOut) {
       // A bare "time ran out" hides the usual real reason (refused, wrong CA, a server closing on us): the last
       // connection failure is both the cause and part of the message.
@@ -106,6 +159,7 @@ export async function waitConnected(session: Connectable, clock: Clock, timeoutM
     throw e;
   } finally {
     timer.cancel();
+    unsubscribe?.();
     signal?.removeEventListener('abort', onAbort);
   }
 }

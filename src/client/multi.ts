@@ -11,7 +11,7 @@ import type { ACL } from './acl.js';
 import type { CreateMode } from './create-mode.js';
 import type { Data } from './types.js';
 
-export type { OpResult } from './op-result.js';
+export type { OpResult } from '../protocol/op-result.js';
 
 /** One write of a `multi()`: built with `Op.create`, `Op.delete`, `Op.setData` or `Op.check`. */
 export type WriteOp =

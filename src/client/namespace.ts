@@ -13,7 +13,7 @@ import { clientContext, clientView, type ZooKeeperClient } from '../client.js';
 import { clientError, isCode } from '../errors.js';
 import { Chroot } from './chroot.js';
 import { ClientContext, type ReplyTo, type WireOp } from './context.js';
-import { pathProblem } from './paths.js';
+import { pathProblem } from '../protocol/paths.js';
 import type { RequestBodyByOp } from '../protocol/ops.js';
 import type { CallOptions } from './types.js';
 

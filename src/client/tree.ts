@@ -7,7 +7,8 @@ import { isCode } from '../errors.js';
 import type { ClientContext } from './context.js';
 import * as reads from './node-reads.js';
 import * as writes from './node-writes.js';
-import { joinPath, validatePath } from './paths.js';
+import { joinPath } from '../protocol/paths.js';
+import { validatePath } from './paths.js';
 import type { CallOptions, CreateOptions, MkdirpOptions } from './types.js';
 
 /** All creates are issued at once (FIFO order puts parents first), so this costs one round trip. */

@@ -7,11 +7,12 @@ import type { RetryPolicy } from '../session/retry-policy.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import type { FrameListener } from '../session/trace.js';
 import type { WatchEvent } from '../session/watches.js';
-import type { Transport } from '../transport/types.js';
+import type { TlsOptions, Transport } from '../transport/types.js';
 import type { ACL } from './acl.js';
 import type { CreateMode } from './create-mode.js';
 
 export type { Stat } from '../protocol/index.js';
+export type { TlsOptions } from '../transport/types.js';
 export type { WatchEvent, WatchEventType, WatchKeeperState } from '../session/watches.js';
 export type { Resolver } from '../session/resolve.js';
 
@@ -24,6 +25,14 @@ export interface ClientOptions {
   readonly sessionTimeoutMs?: number;
   /** The byte-stream transport. The Node entry point supplies node:net by default. */
   readonly transport?: Transport;
+  /**
+   * Speak TLS (to a server's secureClientPort): `true` for the runtime's trusted roots, or PEM `ca`, a client
+   * certificate `cert` with its `key` (for `ssl.clientAuth=need` and x509 ACLs) and a `servername`. Applied through
+   * the transport's `withTls`: node:tls on Node, Bun and Deno (all fields; `denoTransport()` all but servername),
+   * `secureTransport: 'on'` on workerd stream sockets (no CA, no client certificate). A certificate either side
+   * refuses makes `connect()` reject at once with TLS_ERROR, as does a TLS-only server met without this option.
+   */
+  readonly tls?: boolean | TlsOptions;
   /** Accept read-only servers (state `connected-read-only`; writes then fail with NOTREADONLY). */
   readonly canBeReadOnly?: boolean;
   /** Largest frame accepted from a server, default DEFAULT_MAX_FRAME_SIZE. */

@@ -59,6 +59,11 @@ export const ClientErrorCode = {
   UNKNOWN_ERROR: 'UNKNOWN_ERROR',
   /** A recipe was used in a state that does not allow the call (started twice, used before start or after close). */
   ILLEGAL_STATE: 'ILLEGAL_STATE',
+  /**
+   * TLS failed in a way retrying cannot mend: a server certificate the client does not trust, a client certificate
+   * the server refuses or misses, or a TLS-only server met by a client without `tls`.
+   */
+  TLS_ERROR: 'TLS_ERROR',
 } as const;
 
 /** The name of a client-side error code (BAD_ARGUMENT, TIMEOUT, ABORTED, CLOSED, ...). */

@@ -9,8 +9,10 @@
 import { clientError } from '../errors.js';
 import type { Endpoint } from '../transport/types.js';
 
+/** The port a connect-string host without one gets: ZooKeeper's client port. */
 export const DEFAULT_PORT = 2181;
 
+/** A parsed connect string: the hosts in the order written, and the chroot. */
 export interface ConnectString {
   readonly hosts: readonly Endpoint[];
   /** The chroot, without a trailing slash; undefined when there is none or it is `/`. */
@@ -51,6 +53,7 @@ function parseHost(entry: string, op: string): Endpoint {
   return { host, port: parsePort(text.slice(i + 1), text, op) };
 }
 
+/** Parses `host:port[,host:port...][/chroot]`; a malformed string throws BAD_ARGUMENT naming what is wrong (as `op`). */
 export function parseConnectString(input: string, op = 'connect'): ConnectString {
   const text = input.trim();
   // The chroot starts at the first '/', which cannot occur inside a host list.

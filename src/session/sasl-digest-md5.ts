@@ -6,6 +6,7 @@
  */
 
 import { clientError, type ZooKeeperError } from '../errors.js';
+import { hexEncode } from '../protocol/hex.js';
 import { utf8Encode } from '../protocol/index.js';
 import { md5 } from './md5.js';
 import type { SaslMechanism } from './sasl-login.js';
@@ -83,7 +84,7 @@ export class DigestMd5Exchange {
     const nc = '00000001';
     const digest = (a2: string): string => {
       const a1 = concat(md5(text8(`${username}:${realm}:${password}`, utf8Charset)), text8(`:${nonce}:${this.#cnonce}`, utf8Charset));
-      return hex(md5(text8(`${hex(md5(a1))}:${nonce}:${nc}:${this.#cnonce}:auth:${hex(md5(text8(a2, utf8Charset)))}`, utf8Charset)));
+      return hexEncode(md5(text8(`${hexEncode(md5(a1))}:${nonce}:${nc}:${this.#cnonce}:auth:${hexEncode(md5(text8(a2, utf8Charset)))}`, utf8Charset)));
     };
     const response = digest(`AUTHENTICATE:${this.#digestUri}`);
     this.#expectedRspauth = digest(`:${this.#digestUri}`);
@@ -147,14 +148,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
-
 function randomNonce(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return hex(bytes);
+  return hexEncode(bytes);
 }

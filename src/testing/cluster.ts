@@ -23,6 +23,8 @@ export interface ClusterMember {
   readonly running: boolean;
   /** True while it is stopped with SIGSTOP. */
   readonly paused: boolean;
+  /** The ZooKeeper release it runs (`'3.9.3'`), as its `srvr` reported when it last started serving. */
+  readonly version: string;
   /** Sends a four-letter word to this member and resolves with the answer. */
   fourLetter(command: string): Promise<string>;
   /** The last lines of its log. */

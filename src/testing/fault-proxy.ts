@@ -178,34 +178,36 @@ function parseHostPort(hostPort: string): { host: string; port: number } {
 
 /** The faults one connection sees: the proxy's, plus its link's own. */
 class LinkFaults implements Faults {
+  readonly #shared: Faults;
   ownPaused = false;
   ownDelayMs = 0;
   ownDrop: ((frame: ReplyInfo) => boolean) | null = null;
 
-  constructor(private readonly shared: Faults) {}
+  constructor(shared: Faults) {
+    this.#shared = shared;}
 
   get paused(): boolean {
-    return this.shared.paused || this.ownPaused;
+    return this.#shared.paused || this.ownPaused;
   }
 
   get delayMs(): number {
-    return Math.max(this.shared.delayMs, this.ownDelayMs);
+    return Math.max(this.#shared.delayMs, this.ownDelayMs);
   }
 
   get drop(): ((frame: ReplyInfo) => boolean) | null {
     const { ownDrop } = this;
-    const shared = this.shared.drop;
+    const shared = this.#shared.drop;
     if (ownDrop === null) return shared;
     if (shared === null) return ownDrop;
     return (frame) => ownDrop(frame) || shared(frame);
   }
 
   get cutXid(): number | null {
-    return this.shared.cutXid;
+    return this.#shared.cutXid;
   }
 
   set cutXid(xid: number | null) {
-    this.shared.cutXid = xid;
+    this.#shared.cutXid = xid;
   }
 }
 
@@ -214,96 +216,106 @@ type Queued = { releaseAt: number } & ({ bytes: Uint8Array; cut: boolean } | { e
 
 /** One direction of one connection: an ordered queue that honours pause and delay. */
 class Pipe {
-  private readonly queue: Queued[] = [];
-  private lastReleaseAt = 0;
-  private timer: TimerHandle | undefined;
+  readonly #onCut: (bytes: Uint8Array) => void;
+  readonly #clock: Clock;
+  readonly #faults: Faults;
+  readonly #dest: net.Socket;
+  readonly #queue: Queued[] = [];
+  #lastReleaseAt = 0;
+  #timer: TimerHandle | undefined;
 
   constructor(
-    private readonly dest: net.Socket,
-    private readonly faults: Faults,
-    private readonly clock: Clock,
-    private readonly onCut: (bytes: Uint8Array) => void,
-  ) {}
+    dest: net.Socket,
+    faults: Faults,
+    clock: Clock,
+    onCut: (bytes: Uint8Array) => void,
+  ) {
+    this.#onCut = onCut;
+    this.#clock = clock;
+    this.#faults = faults;
+    this.#dest = dest;}
 
   send(bytes: Uint8Array, cut = false): void {
-    this.push({ releaseAt: this.releaseTime(), bytes, cut });
+    this.#push({ releaseAt: this.#releaseTime(), bytes, cut });
   }
 
   end(): void {
-    this.push({ releaseAt: this.releaseTime(), end: true });
+    this.#push({ releaseAt: this.#releaseTime(), end: true });
   }
 
   releaseNow(): void {
-    for (const item of this.queue) item.releaseAt = 0;
-    this.lastReleaseAt = 0;
+    for (const item of this.#queue) item.releaseAt = 0;
+    this.#lastReleaseAt = 0;
     this.pump();
   }
 
   clear(): void {
-    this.queue.length = 0;
-    this.stopTimer();
+    this.#queue.length = 0;
+    this.#stopTimer();
   }
 
   pump(): void {
-    this.stopTimer();
-    if (this.faults.paused) return;
-    const time = this.clock.now();
-    for (let item = this.queue[0]; item !== undefined; item = this.queue[0]) {
+    this.#stopTimer();
+    if (this.#faults.paused) return;
+    const time = this.#clock.now();
+    for (let item = this.#queue[0]; item !== undefined; item = this.#queue[0]) {
       if (item.releaseAt > time) {
-        this.timer = this.clock.setTimeout(() => this.pump(), item.releaseAt - time);
+        this.#timer = this.#clock.setTimeout(() => this.pump(), item.releaseAt - time);
         return;
       }
-      this.queue.shift();
-      if (this.dest.destroyed) continue;
-      if ('end' in item) this.dest.end();
-      else if (item.cut) return this.onCut(item.bytes);
-      else this.dest.write(item.bytes);
+      this.#queue.shift();
+      if (this.#dest.destroyed) continue;
+      if ('end' in item) this.#dest.end();
+      else if (item.cut) return this.#onCut(item.bytes);
+      else this.#dest.write(item.bytes);
     }
   }
 
-  private stopTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+  #stopTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  private push(item: Queued): void {
-    this.queue.push(item);
-    if (this.queue.length === 1) this.pump();
+  #push(item: Queued): void {
+    this.#queue.push(item);
+    if (this.#queue.length === 1) this.pump();
   }
 
   /** Never earlier than the item before it, so a shortened delay cannot reorder the stream. */
-  private releaseTime(): number {
-    const at = this.faults.delayMs > 0 ? Math.max(this.clock.now() + this.faults.delayMs, this.lastReleaseAt) : 0;
-    this.lastReleaseAt = at;
+  #releaseTime(): number {
+    const at = this.#faults.delayMs > 0 ? Math.max(this.#clock.now() + this.#faults.delayMs, this.#lastReleaseAt) : 0;
+    this.#lastReleaseAt = at;
     return at;
   }
 }
 
 class ProxiedConnection {
+  readonly #client: net.Socket;
   readonly link: ProxyLink;
-  private readonly faults: LinkFaults;
-  private readonly upstream: net.Socket;
-  private readonly c2s = new FrameSplitter(MAX_C2S_FRAME);
-  private readonly s2c = new FrameSplitter(MAX_S2C_FRAME);
-  private readonly toServer: Pipe;
-  private readonly toClient: Pipe;
-  private c2sFrames = 0;
-  private s2cFrames = 0;
+  readonly #faults: LinkFaults;
+  readonly #upstream: net.Socket;
+  readonly #c2s = new FrameSplitter(MAX_C2S_FRAME);
+  readonly #s2c = new FrameSplitter(MAX_S2C_FRAME);
+  readonly #toServer: Pipe;
+  readonly #toClient: Pipe;
+  #c2sFrames = 0;
+  #s2cFrames = 0;
   /** xid → opcode of requests seen on this connection and not answered yet. */
-  private readonly opcodes = new Map<number, number>();
+  readonly #opcodes = new Map<number, number>();
 
   constructor(
     id: number,
-    private readonly client: net.Socket,
+    client: net.Socket,
     target: { host: string; port: number },
     shared: Faults,
     clock: Clock,
   ) {
+    this.#client = client;
     const faults = new LinkFaults(shared);
-    this.faults = faults;
-    this.upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
-    this.toServer = new Pipe(this.upstream, faults, clock, (bytes) => this.cutAfter(bytes));
-    this.toClient = new Pipe(client, faults, clock, (bytes) => client.write(bytes));
+    this.#faults = faults;
+    this.#upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
+    this.#toServer = new Pipe(this.#upstream, faults, clock, (bytes) => this.#cutAfter(bytes));
+    this.#toClient = new Pipe(client, faults, clock, (bytes) => client.write(bytes));
     const clientPort = client.remotePort ?? 0;
     this.link = {
       id,
@@ -326,87 +338,87 @@ class ProxiedConnection {
       },
       reset: () => this.reset(),
     };
-    client.on('data', (chunk: Buffer) => this.fromClient(chunk));
-    this.upstream.on('data', (chunk: Buffer) => this.fromServer(chunk));
-    client.on('end', () => this.toServer.end());
-    this.upstream.on('end', () => this.toClient.end());
+    client.on('data', (chunk: Buffer) => this.#fromClient(chunk));
+    this.#upstream.on('data', (chunk: Buffer) => this.#fromServer(chunk));
+    client.on('end', () => this.#toServer.end());
+    this.#upstream.on('end', () => this.#toClient.end());
     // A reset or error on one side is passed on as a reset of the other, as a broken network path would look.
     client.on('error', () => this.reset());
-    this.upstream.on('error', () => this.reset());
+    this.#upstream.on('error', () => this.reset());
   }
 
   pump(): void {
-    this.toServer.pump();
-    this.toClient.pump();
+    this.#toServer.pump();
+    this.#toClient.pump();
   }
 
   clearOwnFaults(): void {
-    Object.assign(this.faults, { ownPaused: false, ownDelayMs: 0, ownDrop: null });
+    Object.assign(this.#faults, { ownPaused: false, ownDelayMs: 0, ownDrop: null });
   }
 
   releaseNow(): void {
-    this.toServer.releaseNow();
-    this.toClient.releaseNow();
+    this.#toServer.releaseNow();
+    this.#toClient.releaseNow();
   }
 
   inject(bytes: Uint8Array): void {
-    if (!this.client.destroyed && this.client.writable) this.client.write(bytes);
+    if (!this.#client.destroyed && this.#client.writable) this.#client.write(bytes);
   }
 
   reset(): void {
-    this.toServer.clear();
-    this.toClient.clear();
-    resetSocket(this.client);
-    resetSocket(this.upstream);
+    this.#toServer.clear();
+    this.#toClient.clear();
+    resetSocket(this.#client);
+    resetSocket(this.#upstream);
   }
 
-  private fromClient(chunk: Uint8Array): void {
-    for (const piece of this.c2s.push(chunk)) this.clientPiece(piece);
+  #fromClient(chunk: Uint8Array): void {
+    for (const piece of this.#c2s.push(chunk)) this.#clientPiece(piece);
   }
 
-  private clientPiece(piece: Piece): void {
-    const first = this.c2sFrames++ === 0;
+  #clientPiece(piece: Piece): void {
+    const first = this.#c2sFrames++ === 0;
     if (piece.kind === 'raw') {
       // A connection that opens with a four-letter word is plain text both ways.
-      if (first) for (const rest of this.s2c.switchToRaw()) this.toClient.send(rest.bytes);
-      this.toServer.send(piece.bytes);
+      if (first) for (const rest of this.#s2c.switchToRaw()) this.#toClient.send(rest.bytes);
+      this.#toServer.send(piece.bytes);
       return;
     }
     let cut = false;
     if (!first && piece.xid !== undefined) {
-      if (piece.type !== undefined) this.opcodes.set(piece.xid, piece.type);
-      if (this.faults.cutXid === piece.xid) {
-        this.faults.cutXid = null;
+      if (piece.type !== undefined) this.#opcodes.set(piece.xid, piece.type);
+      if (this.#faults.cutXid === piece.xid) {
+        this.#faults.cutXid = null;
         cut = true;
       }
     }
-    this.toServer.send(piece.bytes, cut);
+    this.#toServer.send(piece.bytes, cut);
   }
 
-  private fromServer(chunk: Uint8Array): void {
-    for (const piece of this.s2c.push(chunk)) {
-      const first = this.s2cFrames++ === 0;
-      if (piece.kind === 'frame' && !first && piece.xid !== undefined && this.dropped(piece.xid)) continue;
-      this.toClient.send(piece.bytes);
+  #fromServer(chunk: Uint8Array): void {
+    for (const piece of this.#s2c.push(chunk)) {
+      const first = this.#s2cFrames++ === 0;
+      if (piece.kind === 'frame' && !first && piece.xid !== undefined && this.#dropped(piece.xid)) continue;
+      this.#toClient.send(piece.bytes);
     }
   }
 
-  private dropped(xid: number): boolean {
+  #dropped(xid: number): boolean {
     const info: ReplyInfo = { xid };
-    const opcode = this.opcodes.get(xid);
+    const opcode = this.#opcodes.get(xid);
     if (opcode !== undefined) {
       info.opcode = opcode;
-      this.opcodes.delete(xid);
+      this.#opcodes.delete(xid);
     }
-    return this.faults.drop !== null && this.faults.drop(info);
+    return this.#faults.drop !== null && this.#faults.drop(info);
   }
 
   /** The request goes out and then FIN, so the server reads and executes it; the client only sees a reset. */
-  private cutAfter(bytes: Uint8Array): void {
-    this.toServer.clear();
-    this.toClient.clear();
-    resetSocket(this.client);
-    this.upstream.end(bytes);
+  #cutAfter(bytes: Uint8Array): void {
+    this.#toServer.clear();
+    this.#toClient.clear();
+    resetSocket(this.#client);
+    this.#upstream.end(bytes);
   }
 }
 

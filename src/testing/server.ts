@@ -42,6 +42,15 @@ export class TestingServer implements AsyncDisposable {
     return this.#process.connectString;
   }
 
+  /**
+   * The ZooKeeper release it runs, as its `srvr` reports it (`'3.9.3'`, `'3.8.0'`): which install was picked
+   * (`zooKeeperHome`, `ZOOKEEPER_HOME`, Debian's packages) is then visible to the test, e.g. to assert a behaviour
+   * that differs between versions.
+   */
+  get version(): string {
+    return this.#process.version;
+  }
+
   /** The JVM's process id while it runs. */
   get pid(): number | undefined {
     return this.#process.pid;

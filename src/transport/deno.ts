@@ -7,7 +7,8 @@
  * Under Deno the node:net transport also works (Node compatibility); this one avoids that layer.
  */
 
-import type { Transport } from './types.js';
+import { clientError } from '../errors.js';
+import type { TlsOptions, Transport } from './types.js';
 import { openStreamSocket, type StreamSocket } from './web.js';
 
 interface DenoConn {
@@ -49,10 +50,14 @@ export interface DenoTransportOptions {
   readonly tls?: boolean | DenoTlsOptions;
 }
 
-/** A Transport over `Deno.connect` (or `Deno.connectTls` with `options.tls`). */
+/**
+ * A Transport over `Deno.connect` (or `Deno.connectTls` with `options.tls`). Its `withTls` takes `ca`, `cert` and
+ * `key`; not `servername` (Deno checks the certificate against the connect string's host and has no override).
+ */
 export function denoTransport(options: DenoTransportOptions = {}): Transport {
   const tls = options.tls === true ? {} : options.tls === false ? undefined : options.tls;
   return {
+    withTls: (more: true | TlsOptions) => denoTransport({ tls: { ...tls, ...denoTlsOptions(more) } }),
     connect(endpoint, handlers, connectOptions) {
       const deno = typeof Deno === 'undefined' ? undefined : Deno;
       if (deno === undefined || typeof deno.connect !== 'function') {
@@ -73,6 +78,19 @@ export function denoTransport(options: DenoTransportOptions = {}): Transport {
       };
       return openStreamSocket(open, endpoint, handlers, connectOptions, tls !== undefined);
     },
+  };
+}
+
+/** The client options' `tls` in Deno.connectTls's words. */
+function denoTlsOptions(options: true | TlsOptions): DenoTlsOptions {
+  if (options === true) return {};
+  if (options.servername !== undefined) {
+    throw clientError('BAD_ARGUMENT', 'tls.servername: Deno checks the certificate against the host of the connect string and takes no other name', { op: 'connect' });
+  }
+  return {
+    ...(options.ca === undefined ? {} : { caCerts: typeof options.ca === 'string' ? [options.ca] : [...options.ca] }),
+    ...(options.cert === undefined ? {} : { cert: options.cert }),
+    ...(options.key === undefined ? {} : { key: options.key }),
   };
 }
 

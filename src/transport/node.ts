@@ -9,7 +9,9 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import * as dns from 'node:dns/promises';
-import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './types.js';
+import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, TlsOptions, Transport } from './types.js';
+import { probeTls } from './tls-probe.js';
+import { serverSpeaksTls } from './tls-failure.js';
 
 /** Options of `nodeTransport`. */
 export interface NodeTransportOptions {
@@ -19,11 +21,13 @@ export interface NodeTransportOptions {
 
 class NodeByteStream implements ByteStream {
   readonly #socket: net.Socket;
+  readonly #onClosing: () => void;
   readonly description: string;
 
-  constructor(socket: net.Socket, description: string) {
+  constructor(socket: net.Socket, description: string, onClosing: () => void) {
     this.#socket = socket;
     this.description = description;
+    this.#onClosing = onClosing;
   }
 
   write(chunk: Uint8Array): void {
@@ -32,22 +36,31 @@ class NodeByteStream implements ByteStream {
   }
 
   close(): void {
+    this.#onClosing();
     this.#socket.destroy();
   }
 }
 
-/** A Transport over node:net (or node:tls with `options.tls`), the Node entry's default. */
+/**
+ * A Transport over node:net (or node:tls with `options.tls`), the Node entry's default. Its `withTls` takes every
+ * field of the client options' `tls` (ca, cert, key, servername) on Node, Bun and Deno's Node layer alike.
+ */
 export function nodeTransport(options: NodeTransportOptions = {}): Transport {
+  const useTls = options.tls !== undefined && options.tls !== false;
+  // What the plaintext probe found per server, so a server that closes on us again and again is probed once.
+  const speaksTls = new Map<string, boolean>();
   return {
     resolver: nodeResolver,
+    withTls: (more: true | TlsOptions) =>
+      nodeTransport({ tls: { ...(typeof options.tls === 'object' ? options.tls : {}), ...nodeTlsOptions(more) } }),
     connect(endpoint: Endpoint, handlers: ByteStreamHandlers, { signal }: ConnectOptions): Promise<ByteStream> {
       return new Promise<ByteStream>((resolve, reject) => {
         if (signal.aborted) {
           reject(abortError(signal));
           return;
         }
-        const useTls = options.tls !== undefined && options.tls !== false;
-        const description = `${endpoint.host}:${endpoint.port}${useTls ? ' (tls)' : ''}`;
+        const where = `${endpoint.host}:${endpoint.port}`;
+        const description = `${where}${useTls ? ' (tls)' : ''}`;
         const socket: net.Socket = useTls
           ? tls.connect({
               host: endpoint.address ?? endpoint.host,
@@ -59,6 +72,8 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
         socket.setNoDelay(true);
         let open = false;
         let closed = false;
+        let closedByUs = false;
+        let received = 0;
         let failure: Error | undefined;
 
         const onAbort = (): void => {
@@ -73,9 +88,10 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
           signal.removeEventListener('abort', onAbort);
           if (signal.aborted) return;
           open = true;
-          resolve(new NodeByteStream(socket, description));
+          resolve(new NodeByteStream(socket, description, () => (closedByUs = true)));
         });
         socket.on('data', (chunk: Buffer) => {
+          received += chunk.byteLength;
           if (open) handlers.onData(chunk);
         });
         socket.on('error', (err) => {
@@ -93,6 +109,18 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
           }
           if (closed) return;
           closed = true;
+          // A ZooKeeper server answers a ConnectRequest or says why it will not; a TLS port closes a plaintext
+          // connection without a byte. That silence is the only sign, so ask once whether TLS is spoken there:
+          // without this a client missing `tls` retries until its deadline with nothing but "closed".
+          if (!useTls && !closedByUs && failure === undefined && received === 0) {
+            const known = speaksTls.get(where);
+            const found = known === undefined ? probeTls(endpoint) : Promise.resolve(known);
+            void found.then((yes) => {
+              speaksTls.set(where, yes);
+              handlers.onClose(yes ? serverSpeaksTls(where) : undefined);
+            });
+            return;
+          }
           handlers.onClose(failure);
         });
       });
@@ -108,6 +136,18 @@ export async function nodeResolver(host: string): Promise<readonly string[]> {
   if (net.isIP(host) !== 0) return [host];
   const found = await dns.lookup(host, { all: true });
   return found.map((a) => a.address);
+}
+
+/** The client options' `tls` in node:tls's words. */
+function nodeTlsOptions(options: true | TlsOptions): tls.ConnectionOptions {
+  if (options === true) return {};
+  const ca = options.ca === undefined ? undefined : typeof options.ca === 'string' ? options.ca : [...options.ca];
+  return {
+    ...(ca === undefined ? {} : { ca }),
+    ...(options.cert === undefined ? {} : { cert: options.cert }),
+    ...(options.key === undefined ? {} : { key: options.key }),
+    ...(options.servername === undefined ? {} : { servername: options.servername }),
+  };
 }
 
 function abortError(signal: AbortSignal): Error {

@@ -52,6 +52,22 @@ export interface ConnectOptions {
  */
 export type Resolver = (host: string, options: { readonly signal: AbortSignal }) => Promise<readonly string[]> | readonly string[];
 
+/**
+ * TLS as the client options' `tls` takes it: the part every runtime can express, PEM text only (no runtime's
+ * certificate objects), so one options object works on Node, Deno, Bun and workerd alike. What each runtime
+ * supports of it is said at each transport's `withTls`.
+ */
+export interface TlsOptions {
+  /** PEM certificate(s) of the CA(s) to trust for the server's certificate, instead of the runtime's defaults. */
+  readonly ca?: string | readonly string[];
+  /** PEM client certificate (chain), for servers that want one (`ssl.clientAuth=need`, x509 authentication). */
+  readonly cert?: string;
+  /** PEM private key of `cert`. */
+  readonly key?: string;
+  /** The name the server's certificate must carry, when it is not the host of the connect string. */
+  readonly servername?: string;
+}
+
 /** Opens byte streams. Passed in the client options, so two transports can live in one process. */
 export interface Transport {
   /**
@@ -61,4 +77,9 @@ export interface Transport {
   readonly resolver?: Resolver;
   /** Resolves once the stream is open (TLS handshake done); rejects with an Error if it cannot be. */
   connect(endpoint: Endpoint, handlers: ByteStreamHandlers, options: ConnectOptions): Promise<ByteStream>;
+  /**
+   * The same transport speaking TLS with these options: what the client options' `tls` is applied through. Throws a
+   * BAD_ARGUMENT ZooKeeperError for an option the runtime cannot honour. A transport without it cannot take `tls`.
+   */
+  withTls?(tls: true | TlsOptions): Transport;
 }

@@ -8,7 +8,7 @@
  */
 
 import { clientError } from '../errors.js';
-import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, Transport } from './types.js';
+import type { ByteStream, ByteStreamHandlers, ConnectOptions, Endpoint, TlsOptions, Transport } from './types.js';
 
 /** The part of a ReadableStreamDefaultReader this adapter uses. */
 export interface StreamReader {
@@ -71,11 +71,24 @@ export interface StreamSocketTransportOptions {
 
 /**
  * A Transport over a runtime's stream sockets (a socket made of a ReadableStream and a WritableStream). Example for
- * Cloudflare Workers: `import { connect } from 'cloudflare:sockets'; streamSocketTransport(connect)`.
+ * Cloudflare Workers: `import { connect } from 'cloudflare:sockets'; streamSocketTransport(connect)`. Its `withTls`
+ * asks for `secureTransport: 'on'`: the runtime verifies the server against its public roots, and takes no CA of
+ * ours, no client certificate and no other server name, so those options are refused with BAD_ARGUMENT.
  */
 export function streamSocketTransport(connect: StreamSocketConnect, options: StreamSocketTransportOptions = {}): Transport {
   const secure = options.secureTransport === true;
   return {
+    withTls: (tls: true | TlsOptions) => {
+      const unsupported = tls === true ? [] : (['ca', 'cert', 'key', 'servername'] as const).filter((k) => tls[k] !== undefined);
+      if (unsupported.length > 0) {
+        throw clientError(
+          'BAD_ARGUMENT',
+          `tls.${unsupported.join(', tls.')}: stream sockets (workerd's connect()) verify the server against the runtime's own roots and present no client certificate`,
+          { op: 'connect' },
+        );
+      }
+      return streamSocketTransport(connect, { secureTransport: true });
+    },
     connect: (endpoint, handlers, connectOptions) =>
       openStreamSocket(
         (address) => connect(address, { secureTransport: secure ? 'on' : 'off', allowHalfOpen: false }),

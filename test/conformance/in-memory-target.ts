@@ -1,5 +1,5 @@
 /**
- * The in-memory server as a conformance target: its default clock (real time, so the clients' pings keep sessions
+ * The in-memory server as a conformance target, reproducing the given ZooKeeper version: its default clock (real time, so the clients' pings keep sessions
  * alive) with containers and TTLs checked every 100 ms and a 500 ms tick, as the real target's server; `until`
  * moves its time forward in small steps. A client cut off by `disconnect` goes through a gate on the server's
  * transport that closes its stream and holds its reconnects until restored.
@@ -8,7 +8,7 @@
 import { connect, type ByteStream, type Transport, type ZooKeeperClient } from '../../src/node.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { InMemoryZooKeeper } from '../../src/testing/in-memory/server.js';
-import type { ConformanceTarget, Reconnect, TargetConnectOptions } from './target.js';
+import type { ConformanceTarget, ConformanceVersion, Reconnect, TargetConnectOptions } from './target.js';
 import { untilState } from './waits.js';
 
 const STEP_MS = 100;
@@ -38,11 +38,12 @@ function gate(inner: Transport): { transport: Transport; cut(): void; restore():
   };
 }
 
-export async function startInMemoryTarget(): Promise<ConformanceTarget> {
-  const server = new InMemoryZooKeeper({ tickTime: 500, containerCheckIntervalMs: 100 });
+export async function startInMemoryTarget(version: ConformanceVersion): Promise<ConformanceTarget> {
+  const server = new InMemoryZooKeeper({ version, tickTime: 500, containerCheckIntervalMs: 100 });
   const gates = new Map<ZooKeeperClient, ReturnType<typeof gate>>();
   return {
-    name: 'in-memory',
+    name: `in-memory ${version}`,
+    version,
     async connect(options: TargetConnectOptions = {}) {
       const { chroot = '', severable: _, ...clientOptions } = options;
       const g = gate(server.transport);

@@ -13,25 +13,36 @@ const unusable = (): never => {
 
 describe('ConformanceRun', () => {
   const run = new ConformanceRun();
-  const name = 'in-memory';
+  const name = 'in-memory 3.9';
   beforeAll(() => {
-    run.target = { name, connect: unusable, expire: unusable, disconnect: unusable, until: unusable, close: async () => {} } satisfies ConformanceTarget;
+    run.target = { name, version: '3.9', connect: unusable, expire: unusable, disconnect: unusable, until: unusable, close: async () => {} } satisfies ConformanceTarget;
   });
 
   run.define('a difference named for this server flips', async (t) => {
     expect(t.knownDifference(name, 'answers X')).toBe(true);
   });
 
+  run.define("a difference named for the server's kind flips on each of its versions", async (t) => {
+    expect(t.knownDifference('in-memory', 'answers Z')).toBe(true);
+    expect(t.knownDifference('in-mem', 'a prefix of the kind is not the kind')).toBe(false);
+  });
+
+  run.define("byVersion picks the run's version", async (t) => {
+    expect(t.byVersion({ '3.8': 'old', '3.9': 'new' })).toBe('new');
+  });
+
   run.define('a difference named for another server does not', async (t) => {
     expect(t.knownDifference('zookeeper 3.8', 'answers Y')).toBe(false);
+    expect(t.knownDifference('in-memory 3.8', 'answers Y')).toBe(false);
     expect(t.path()).not.toBe(t.path());
   });
 
   afterAll(() => {
     expect(run.summary()).toEqual([
-      'conformance: in-memory — 2 of 2 passed',
-      '  1 known difference(s), asserted as documented:',
+      'conformance: in-memory 3.9 — 4 of 4 passed',
+      '  2 known difference(s), asserted as documented:',
       '  - a difference named for this server flips: answers X',
+      "  - a difference named for the server's kind flips on each of its versions: answers Z",
     ]);
   });
 });

@@ -17,9 +17,17 @@ export type TargetConnectOptions = ClientOptions & {
 /** Resolves once a client cut off by `disconnect` may reach the server again and has connected. */
 export type Reconnect = () => Promise<void>;
 
+/** The ZooKeeper versions the suite holds servers to: a case's expectations may differ between them. */
+export type ConformanceVersion = '3.8' | '3.9';
+
 export interface ConformanceTarget {
-  /** Printed in the summary line and matched by `knownDifference`: 'zookeeper 3.8', 'in-memory'. */
+  /**
+   * Printed in the summary line and matched by `knownDifference`: `zookeeper 3.9`, `in-memory 3.8`. A difference
+   * named by the server's kind alone (`in-memory`) matches it on every version.
+   */
   readonly name: string;
+  /** The ZooKeeper version whose behaviour this server shows (the real server's, or the one the in-memory reproduces). */
+  readonly version: ConformanceVersion;
   /** A connected client on this server; the caller closes it. */
   connect(options?: TargetConnectOptions): Promise<ZooKeeperClient>;
   /**

@@ -1,5 +1,5 @@
 /**
- * The real server as a conformance target: a throwaway ZooKeeper from the testing kit, sweeping containers and
+ * The real server as a conformance target: a throwaway ZooKeeper of the given version from the testing kit, sweeping containers and
  * expired TTL nodes every 100 ms (default 60 s) and with a 500 ms tick (so a session may time out after 1 s), on real
  * timers and the harness's cleanup. Sessions are expired with the kit's killSession; a client that must be cut off
  * gets a fault proxy of its own.
@@ -12,25 +12,32 @@ import { TestingServer } from '../../src/testing/server.js';
 import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/server-process.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';
 import { realClock } from '../harness/real-timers.js';
-import type { ConformanceTarget, Reconnect, TargetConnectOptions } from './target.js';
+import { ZOOKEEPER_RELEASES, zooKeeperHomeFor } from '../harness/zookeeper-versions.js';
+import type { ConformanceTarget, ConformanceVersion, Reconnect, TargetConnectOptions } from './target.js';
 import { untilState } from './waits.js';
 
 /** How long `until` polls before it gives up: well past the longest TTL or session timeout a case uses. */
 const UNTIL_BOUND_MS = 20_000;
 const POLL_MS = 50;
 
-export async function startZooKeeperTarget(): Promise<ConformanceTarget> {
+export async function startZooKeeperTarget(version: ConformanceVersion): Promise<ConformanceTarget> {
   const server = await TestingServer.start({
+    zooKeeperHome: zooKeeperHomeFor(version),
     clock: realClock,
     cleanup: harnessCleanup(),
     tickTime: 500,
     jvmFlags: [...FAST_START_JVM_FLAGS, '-Dznode.container.checkIntervalMs=100'],
   });
-  const version = /Zookeeper version: (\d+\.\d+)/.exec(await server.fourLetter('srvr'))?.[1] ?? 'unknown';
+  // The summary line names the version asked for; make sure it is the one that runs.
+  if (server.version !== ZOOKEEPER_RELEASES[version]) {
+    await server.close();
+    throw new Error(`asked for ZooKeeper ${ZOOKEEPER_RELEASES[version]}, the server reports ${server.version}`);
+  }
   const proxies = new Map<ZooKeeperClient, FaultProxy>();
 
   return {
     name: `zookeeper ${version}`,
+    version,
 
     async connect(options: TargetConnectOptions = {}) {
       const { chroot = '', severable = false, ...clientOptions } = options;

@@ -1,6 +1,7 @@
 /**
  * Prints one plain closing line, `N passed, N failed[, N skipped]`, after vitest's own summary, so a CI log reader
- * that does not know vitest's colourful table still sees how many tests ran.
+ * that does not know vitest's colourful table still sees how many tests ran, and on which ZooKeeper (npm test's
+ * matrix sets ZKWIRE_TEST_ZOOKEEPER for each of its runs).
  */
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
@@ -23,7 +24,8 @@ export default class SummaryReporter implements Reporter {
     }
     // Errors outside any test (unhandled rejections) fail the run too.
     failed += unhandledErrors.length;
-    const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+    const release = process.env['ZKWIRE_TEST_ZOOKEEPER'];
+    const line = `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${release ? ` (ZooKeeper ${release})` : ''}`;
     // Printed at exit so it comes after the default reporter's table, as the very last line.
     process.once('exit', () => process.stdout.write(`\n${line}\n`));
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fourLetterWord, parseServerVersion } from '../../src/testing/local-server/four-letter-client.js';
 import type { ServerProcess } from '../../src/testing/local-server/server-process.js';
 import { DEBIAN_ZOOKEEPER_JAR } from '../../src/testing/local-server/install.js';
 import { startZooKeeper, type ZkServerOptions } from './zookeeper.js';
@@ -38,4 +39,17 @@ export function zooKeeperHomeFor(version: ZooKeeperVersion): string {
 /** A throwaway standalone server (as startZooKeeper) running the given version. */
 export function startZooKeeperVersion(version: ZooKeeperVersion, opts: ZkServerOptions = {}): Promise<ServerProcess> {
   return startZooKeeper({ ...opts, zooKeeperHome: zooKeeperHomeFor(version) });
+}
+
+/**
+ * The version of the server at `connectString` (its first member), from its `srvr`: for tests on the shared server,
+ * which runs whichever release the run chose (ZOOKEEPER_HOME), to assert a behaviour that differs between versions.
+ */
+export async function zooKeeperVersionOf(connectString: string): Promise<ZooKeeperVersion> {
+  const first = connectString.split(',')[0]!.split('/')[0]!;
+  const colon = first.lastIndexOf(':');
+  const release = parseServerVersion(await fourLetterWord(first.slice(0, colon), Number(first.slice(colon + 1)), 'srvr'));
+  const version = (Object.keys(ZOOKEEPER_RELEASES) as ZooKeeperVersion[]).find((v) => release?.startsWith(`${v}.`));
+  if (version === undefined) throw new Error(`the server at ${first} runs ZooKeeper ${release ?? '(no version in srvr)'}, which the suite does not know`);
+  return version;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
+import { cleanupsSettled } from '../../src/recipes/common/nodes.js';
 import { LeaderLatch, type LeaderLatchOptions } from '../../src/recipes/leader/leader-latch.js';
 import { childrenOf, codeOf, eventually, lockPath, useProxiedServer } from './helpers.js';
 import { expireSession, nextChange } from '../harness/expire-session.js';
@@ -216,8 +217,9 @@ describe('LeaderLatch under faults', () => {
     fx.proxy.dropReplies((frame) => frame.opcode === OpCode.create2 && dropped++ === 0);
     const b = latch(client, path, 'b');
     await eventually(() => dropped === 1, 10_000, 'reply dropped');
-    await b.close();
+    await b.close(); // does not wait for the create's fate: its node is found and deleted in the background
     fx.proxy.pass();
+    await cleanupsSettled(client);
     expect(await childrenOf(fx.direct, path)).toEqual([]);
   });
 });

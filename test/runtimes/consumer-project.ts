@@ -19,7 +19,7 @@ export interface ConsumerProject {
 }
 
 /** The files of the smoke run, copied in as JavaScript at the same relative paths so their imports hold. */
-const SMOKE_FILES = ['test/runtimes/smoke.ts', 'test/runtimes/smoke-entry.ts', 'test/transport/node-stream-socket.ts', 'test/runtimes/testing-kit.ts', 'test/runtimes/in-memory-smoke.ts', 'test/runtimes/in-memory-entry.ts'];
+const SMOKE_FILES = ['test/runtimes/smoke.ts', 'test/runtimes/smoke-entry.ts', 'test/transport/node-stream-socket.ts', 'test/runtimes/testing-kit.ts', 'test/runtimes/in-memory-smoke.ts', 'test/runtimes/in-memory-entry.ts', 'test/security/tls-entry.ts'];
 
 export function makeConsumerProject(): ConsumerProject {
   assertBuilt();

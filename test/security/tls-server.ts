@@ -34,6 +34,8 @@ export function tlsConfig(pki: TestPki, securePort: number): Record<string, stri
     'ssl.trustStore.type': 'PKCS12',
     // "need" is ZooKeeper's default; spelled out because the no-client-certificate test depends on it.
     'ssl.clientAuth': 'need',
+    // The provider that maps a client certificate to the identity x509:<subject DN>, named as operators do.
+    'authProvider.x509': 'org.apache.zookeeper.server.auth.X509AuthenticationProvider',
   };
 }
 

@@ -4,8 +4,8 @@ import { PendingQueue, XidCounter } from '../../src/session/pending.js';
 import { StateMachine } from '../../src/session/state.js';
 import { timingFor } from '../../src/session/timing.js';
 import { setWatchesBatches, WatchRegistry, type WatchEvent } from '../../src/session/watches.js';
-import { base64, sha1 } from '../../src/client/sha1.js';
-import { pathProblem } from '../../src/client/paths.js';
+import { base64, sha1 } from '../../src/util/sha1.js';
+import { pathProblem } from '../../src/protocol/paths.js';
 import { Chroot } from '../../src/client/chroot.js';
 import { createHash } from 'node:crypto';
 

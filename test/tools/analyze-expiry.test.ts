@@ -12,7 +12,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { analyzeEvents } from '../../src/tools/analyze/index.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { preciseNowUs, TraceEventAdapter } from '../../src/tools/capture/proxy-source.js';
+import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
 import { startTraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { startCuratorPeer } from '../interop/curator-peer.js';

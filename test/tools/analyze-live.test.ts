@@ -19,7 +19,7 @@ import { analyzeEvents, type AnalysisReport } from '../../src/tools/analyze/inde
 import { readCaptureEvents } from '../../src/tools/capture/index.js';
 import { renderReportHtml } from '../../src/tools/analyze/render-html.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { preciseNowUs, TraceEventAdapter } from '../../src/tools/capture/proxy-source.js';
+import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
 import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
 import { startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';

@@ -9,7 +9,7 @@ import { runLockScale, type LockScaleReport } from '../../bench/lock-scale/run.j
 import { renderLockScale } from '../../bench/lock-scale/render.js';
 import { runHandoffAnalysis, SEGMENTS } from '../../bench/lock-scale/handoff.js';
 import { countOutOfOrder, sequenceOf } from '../../bench/lock-scale/queue.js';
-import type { LatencySummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 import { sharedServer } from '../harness/zookeeper.js';
 
 let connectString: string;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   connectString = (await sharedServer()).connectString;
 });
 
-function expectOrdered(name: string, s: LatencySummary, count: number): void {
+function expectOrdered(name: string, s: LatencyStats, count: number): void {
   expect(s.count, name).toBe(count);
   const chain = [s.min, s.p50, s.p90, s.p99, s.p999, s.max];
   for (let i = 1; i < chain.length; i++) expect(chain[i]!, `${name}: ${chain.join(' ≤ ')}`).toBeGreaterThanOrEqual(chain[i - 1]!);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 import { runLockBench, type LockReport } from '../../src/tools/bench/lock-bench.js';
 import { runRawBench } from '../../src/tools/bench/raw-bench.js';
-import type { LatencySummary } from '../../src/tools/bench/recorder.js';
+import type { LatencyStats } from '../../src/tools/shared/histogram.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { checkXml } from './bench-xml.js';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function expectOrdered(name: string, s: LatencySummary): void {
+function expectOrdered(name: string, s: LatencyStats): void {
   expect(Object.keys(s), name).toEqual(expect.arrayContaining(['count', 'p50', 'p90', 'p99', 'p999', 'max']));
   if (s.count === 0) return;
   const chain = [s.min, s.p50, s.p90, s.p99, s.p999, s.max];

@@ -14,7 +14,7 @@ import { parseMntr } from '../../src/protocol/index.js';
 import { CuratorPeerError } from '../../src/tools/bench/curator-error.js';
 import { curatorClasspath, CURATOR_JARS } from '../../src/tools/bench/curator-classpath.js';
 import { curatorRound, prepareCurator } from '../../src/tools/bench/curator-round.js';
-import { fmtRate, fmtUs } from '../../src/tools/figures/table.js';
+import { fmtRate, fmtUs } from '../../src/tools/shared/table.js';
 import type { VsCuratorReport } from '../../src/tools/bench/vs-curator.js';
 import { VS_FIGURES } from '../../src/tools/bench/vs-figures.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';

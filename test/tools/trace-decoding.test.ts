@@ -6,10 +6,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
-import { FrameCutter } from '../../src/tools/trace/frame-cutter.js';
+import { FrameSplitter } from '../../src/testing/frame-splitter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
-import { TraceEventAdapter } from '../../src/tools/capture/proxy-source.js';
-import { LatencyHistogram } from '../../src/tools/figures/latency-histogram.js';
+import { TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
+import { latencySummary, msHistogram } from '../../src/tools/shared/latency.js';
 import { formatRecordJson, formatRecordText, formatSummaryText, TraceSummarizer, type TraceRecord } from '../../src/tools/trace/index.js';
 import { goldenFiles, loadGolden } from '../protocol/golden.js';
 import { hex } from './trace-helpers.js';
@@ -118,34 +118,33 @@ describe('TracedConnection over the golden captures', () => {
 
 describe('LatencyHistogram', () => {
   it('reports percentiles within 1% of the exact ones, never beyond the measured range', () => {
-    const h = new LatencyHistogram();
+    const h = msHistogram();
     const random = lcg(42);
     const samples = Array.from({ length: 20_000 }, () => 0.05 + random() ** 3 * 200);
-    for (const v of samples) h.add(v);
+    for (const v of samples) h.record(v);
     samples.sort((a, b) => a - b);
-    for (const p of [0.5, 0.9, 0.99, 0.999]) {
-      const exact = samples[Math.ceil(p * samples.length) - 1]!;
-      expect(Math.abs(h.percentile(p)! - exact) / exact).toBeLessThan(0.01);
+    for (const p of [50, 90, 99, 99.9]) {
+      const exact = samples[Math.ceil((p / 100) * samples.length - 1e-9) - 1]!;
+      expect(Math.abs(h.percentile(p) - exact) / exact).toBeLessThan(0.01);
     }
     expect(h.max).toBe(samples.at(-1));
     expect(h.min).toBe(samples[0]);
-    expect(h.percentile(1)).toBe(samples.at(-1));
-    expect(new LatencyHistogram().percentile(0.5)).toBeUndefined();
+    expect(h.percentile(100)).toBe(samples.at(-1));
+    expect(latencySummary(msHistogram())).toBeNull();
   });
 });
 
-describe('FrameCutter', () => {
+describe('FrameSplitter, as the tracer uses it', () => {
   it('keeps the length prefix, holds partial frames, and gives back everything after a broken prefix', () => {
-    const c = new FrameCutter(16);
-    c.push(Uint8Array.from([0, 0, 0, 2, 0xaa]));
-    expect(c.next()).toEqual({ kind: 'need-more' });
-    c.push(Uint8Array.from([0xbb, 0, 0, 0, 0, 0, 0]));
-    expect(c.next()).toEqual({ kind: 'frame', len: 2, bytes: Uint8Array.from([0, 0, 0, 2, 0xaa, 0xbb]) });
-    expect(c.next()).toEqual({ kind: 'frame', len: 0, bytes: Uint8Array.from([0, 0, 0, 0]) });
-    c.push(Uint8Array.from([0, 99, 1])); // with the two zero bytes still held: length 99
-    const broken = c.next();
-    expect(broken).toMatchObject({ kind: 'broken', error: expect.stringMatching(/99 exceeds/) });
-    expect(broken.kind === 'broken' && hex(broken.bytes)).toBe('0000006301');
+    const c = new FrameSplitter(16);
+    expect(c.push(Uint8Array.from([0, 0, 0, 2, 0xaa]))).toEqual([]);
+    expect(c.push(Uint8Array.from([0xbb, 0, 0, 0, 0, 0, 0]))).toEqual([
+      { kind: 'frame', bytes: Uint8Array.from([0, 0, 0, 2, 0xaa, 0xbb]) },
+      { kind: 'frame', bytes: Uint8Array.from([0, 0, 0, 0]) },
+    ]);
+    const [broken] = c.push(Uint8Array.from([0, 99, 1])); // with the two zero bytes still held: length 99
+    expect(broken).toMatchObject({ kind: 'raw', error: expect.stringMatching(/99 exceeds/) });
+    expect(hex(broken!.bytes)).toBe('0000006301');
     expect(c.buffered).toBe(0);
   });
 });

@@ -5,6 +5,7 @@
  */
 
 import { LOCK_KINDS, type LockKind } from '../../tools/bench/contenders.js';
+import { securityOptions } from '../connection.js';
 import { runLockBenchWithFaults } from '../../tools/bench/failover/run-with-faults.js';
 import type { LockBenchOptions, LockReport } from '../../tools/bench/lock-bench.js';
 import { renderLockReport } from '../../tools/bench/lock-render.js';
@@ -258,6 +259,7 @@ export const benchCommand: Command = {
         report = await runLockBenchWithFaults({
           ...parsed.lock,
           ...(io.globals.sessionTimeout === undefined ? {} : { sessionTimeoutMs: io.globals.sessionTimeout }),
+          security: await securityOptions(io.globals.security),
           connectString,
           signal,
           onCleanup,

@@ -1,7 +1,7 @@
 /** `zkwire 4lw <cmd>`: ZooKeeper's four-letter admin words, as text or (--json) as data where they are tabular. */
 
 import { FOUR_LETTER_WORDS, isFourLetterWord } from '../../protocol/index.js';
-import { parseConnectString } from '../../session/connect-string.js';
+import { parseConnectString } from '../../node.js';
 import { DEFAULT_FOUR_LETTER_TIMEOUT_MS, fourLetterWord } from '../../testing/local-server/four-letter-client.js';
 import { fourLetterJson, isNotWhitelisted, TABULAR_FOUR_LETTER_WORDS } from '../../tools/four-letter-json.js';
 import { withServer } from '../../testing/local-server/with-server.js';

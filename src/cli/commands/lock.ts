@@ -15,7 +15,7 @@ import {
   type Lease,
   type NotAcquired,
 } from '../../index.js';
-import { systemClock } from '../../session/clock.js';
+import { systemClock } from '../../node.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import { commandInterrupt, STEP_LIMIT_MS, type Interrupt } from '../interrupt.js';
 import { connectForCli } from '../connect.js';

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { toJsonValue } from '../../protocol/describe.js';
+import { hexDecode, hexEncode } from '../../protocol/hex.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
@@ -230,18 +231,9 @@ export function statToText(s: Stat): string {
 
 // ---- node data in ------------------------------------------------------------------------------------------
 
-/** Lower-case hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** Hex text (whitespace and an optional 0x ignored) as bytes, or the reason it is not hex. */
-export function fromHex(text: string): Uint8Array | string {
-  const clean = text.replace(/\s+/g, '').replace(/^0x/i, '');
-  if (clean.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(clean)) return 'the data is not hex (pairs of 0-9a-f)';
-  const out = new Uint8Array(clean.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
-  return out;
+function fromHex(text: string): Uint8Array | string {
+  return hexDecode(text.replace(/\s+/g, '').replace(/^0x/i, '')) ?? 'the data is not hex (pairs of 0-9a-f)';
 }
 
 async function readAll(source: AsyncIterable<string | Uint8Array>): Promise<Uint8Array> {
@@ -291,5 +283,5 @@ export interface DataJson {
 
 export function dataToJson(bytes: Uint8Array, forceHex = false): DataJson {
   if (!forceHex && isValidUtf8(bytes)) return { data: utf8Decode(bytes), encoding: 'utf8' };
-  return { data: toHex(bytes), encoding: 'hex' };
+  return { data: hexEncode(bytes), encoding: 'hex' };
 }

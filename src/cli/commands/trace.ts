@@ -2,7 +2,7 @@
 
 import fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { parseConnectString } from '../../session/connect-string.js';
+import { parseConnectString } from '../../node.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
 import {
@@ -20,6 +20,8 @@ import type { CaptureEvent } from '../../tools/capture/events.js';
 import { JsonLinesWriter } from '../../tools/capture/jsonl-writer.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
 import { renderLiveSnapshot } from '../../tools/analyze/render-live.js';
+import { ZooKeeperError } from '../../node.js';
+import { securityOptions } from '../connection.js';
 import { onInterrupt } from '../interrupt.js';
 import { parseCommandArgs, usageError } from './node-client.js';
 import type { CliIo, Command } from '../types.js';
@@ -38,7 +40,9 @@ is then 128 + the signal (130, 143, 129).
 Options:
   --listen HOST:PORT     where clients connect (default 127.0.0.1:2182; port 0 picks a free one)
   --upstream HOST:PORT   the ZooKeeper server (default: the first host of --server; with neither, a throwaway
-                         local ZooKeeper is started for the session and stopped afterwards)
+                         local ZooKeeper is started for the session and stopped afterwards); the global
+                         --tls flags (or --config) make the proxy speak TLS to it, clients still connect
+                         in plaintext, so a TLS-only ensemble's traffic can be decoded
   --out FILE.jsonl       also write every frame's raw bytes as JSON lines {seq, t, ts, conn, dir, len, hex},
                          the \`zkwire decode\` input format: \`zkwire decode --pretty FILE.jsonl\` replays it
   --json                 one JSON object per line (frames with their decoded records, opens, closes, summary)
@@ -134,8 +138,15 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
   try {
     let proxy: TraceProxy;
     try {
-      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, onRecord, onEvent });
+      // The upstream side takes the global TLS flags; the client's own SASL login passes through the proxy as is.
+      const { tls } = await securityOptions(io.globals.security);
+      const upstreamTls = tls === undefined || tls === false ? {} : { upstreamTls: tls };
+      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, ...upstreamTls, onRecord, onEvent });
     } catch (e) {
+      if (e instanceof ZooKeeperError) {
+        io.err(`zkwire trace: ${e.message}\n`);
+        return 1;
+      }
       io.err(`zkwire trace: cannot listen on ${formatHostPort(opts.listen)}: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;
     }

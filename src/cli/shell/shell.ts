@@ -8,8 +8,7 @@
  */
 
 import { createInterface } from 'node:readline';
-import { ZooKeeperError, type ZooKeeperClient } from '../../node.js';
-import { isConnectedState, type StateChange } from '../../session/state.js';
+import { ZooKeeperError, type SessionState, type StateChange, type ZooKeeperClient } from '../../node.js';
 import { parseArgs } from '../args.js';
 import { describeError } from '../commands/node-client.js';
 import { STEP_LIMIT_MS } from '../interrupt.js';
@@ -20,6 +19,11 @@ import { splitLine } from './line.js';
 import { Screen } from './screen.js';
 
 /** Commands that run on the shell's session. */
+/** A command that needs the session waits for it: read-only counts as connected (the server answers reads). */
+function connected(state: SessionState): boolean {
+  return state === 'connected' || state === 'connected-read-only';
+}
+
 const SESSION_COMMANDS = new Set(['ls', 'get', 'set', 'create', 'rm', 'stat', 'getacl', 'setacl', 'watch', 'whoami', 'lock', 'config', 'reconfig']);
 /** Commands that need no session: the four-letter words (sent to the shell's server) and the file readers. */
 const OTHER_COMMANDS = new Set(['srvr', '4lw', 'txnlog', 'snapshot', 'analyze']);
@@ -88,7 +92,7 @@ export function runShell(opts: ShellOptions): Promise<number> {
     { name: 'exit', options: [] },
   ];
   const children = async (path: string): Promise<readonly string[]> => {
-    if (!isConnectedState(client.state)) return [];
+    if (!connected(client.state)) return [];
     try {
       return await client.getChildren(path, { signal: AbortSignal.timeout(COMPLETION_LIMIT_MS) });
     } catch {
@@ -236,7 +240,7 @@ export function runShell(opts: ShellOptions): Promise<number> {
       return screen.err(`zkwire ${cmd.name}: ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} the shell's: give ${names.length === 1 ? 'it' : 'them'} to \`zkwire shell\`\n`);
     }
     const globals: GlobalOptions = { ...opts.globals, json, ...(OTHER_COMMANDS.has(cmd.name) ? { server: connectString } : {}) };
-    if (SESSION_COMMANDS.has(cmd.name) && !isConnectedState(client.state)) {
+    if (SESSION_COMMANDS.has(cmd.name) && !connected(client.state)) {
       const message = `not connected (the session is ${client.state}); nothing was sent. The shell reconnects by itself: try again once the prompt says connected`;
       screen.err(json ? `${JSON.stringify({ error: { code: 'CONNECTIONLOSS', message } })}\n` : `zkwire ${cmd.name}: CONNECTIONLOSS: ${message}\n`);
       return;

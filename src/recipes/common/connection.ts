@@ -56,3 +56,23 @@ export function onConnectionEvent(client: ZooKeeperClient, listener: (event: Rec
     else if (event === 'READ_ONLY') listener('SUSPENDED', change);
   });
 }
+
+/**
+ * Waits for `work` while `client` is connected: resolves once it settles (never rejects: `work` reports its own
+ * failure) or as soon as the client is not connected (at once if it is not now). For a close() that waits for a
+ * cleanup while a server answers, never for a server to come back: the cleanup goes on after the reconnect.
+ */
+export async function settledWhileConnected(client: ZooKeeperClient, work: Promise<unknown>): Promise<void> {
+  if (!isConnected(client)) return;
+  let unsubscribe: () => void = () => undefined;
+  const down = new Promise<void>((resolve) => {
+    unsubscribe = client.onStateChange(() => {
+      if (!isConnected(client)) resolve();
+    });
+  });
+  try {
+    await Promise.race([work.then(() => undefined, () => undefined), down]);
+  } finally {
+    unsubscribe();
+  }
+}

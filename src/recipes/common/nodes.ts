@@ -15,17 +15,18 @@
  *    order: an uncontended lock costs one round trip.
  *  - idempotent reads retried across broken connections while the session lives, under the retry policy.
  *  - guaranteed deletes: retried after every reconnect until the node is gone or the session has ended (which
- *    removes an ephemeral node too).
+ *    removes an ephemeral node too); a recipe's close() awaits its delete only while the link answers and leaves
+ *    the rest to the background (deleteOnClose), so close() settles promptly with the client disconnected.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { CreateMode } from '../../client/create-mode.js';
 import type { Stat } from '../../client/types.js';
-import { isCode, isRetryable, isSessionLost } from '../../errors.js';
+import { isCode, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
 import { sleep } from '../retry.js';
-import { isConnected, isSessionRenewed, retryableOn } from './connection.js';
+import { isConnected, isSessionRenewed, retryableOn, settledWhileConnected } from './connection.js';
 import { createWithStat, lacksCreate2, parentMode } from './compat-create.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
@@ -245,17 +246,28 @@ export class NodeOps {
    * in cleanupsSettled(client) until done.
    */
   #findAndDelete(dir: string, protectedId: string): Promise<void> {
+    return this.#inBackground(async () => {
+      await this.client.waitConnected();
+      const name = findProtectedChild(await this.client.getChildren(dir), protectedId);
+      if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
+    });
+  }
+
+  /**
+   * Runs `step` in the background until it completes, again after every reconnect (with the cleanup back-off when
+   * it fails while connected) and until a failure no retry fixes or the client's end. Never rejects; counted in
+   * cleanupsSettled(client) until done.
+   */
+  #inBackground(step: () => Promise<void>): Promise<void> {
     const run = async (): Promise<void> => {
       for (let failures = 0; ; failures++) {
         try {
-          await this.client.waitConnected();
-          const name = findProtectedChild(await this.client.getChildren(dir), protectedId);
-          if (name !== undefined) await this.guaranteedDelete(joinPath(dir, name));
+          await step();
           return;
         } catch (err) {
           if (!retryableOn(this.client, err)) return;
         }
-        if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
+        if (failures > 0) await sleep(cleanupDelayMs(failures), this.clock);
       }
     };
     return tracked(this.client, run().catch(() => undefined));
@@ -293,44 +305,79 @@ export class NodeOps {
   /**
    * Deletes a node we are giving up while acquiring. The first try is awaited, so a timed-out or aborted acquire
    * normally returns with its node already gone; while disconnected, or if that try hits a broken connection,
-   * the delete carries on in the background until it succeeds or the session ends.
+   * the delete carries on in the background (counted in cleanupsSettled) until it succeeds or the session ends.
    */
   async deleteOnExit(path: string): Promise<void> {
-    if (!isConnected(this.client)) {
-      // Nothing would answer before the reconnect: give up now and let the delete wait for the link.
-      void this.guaranteedDelete(path).catch(() => undefined);
-      return;
-    }
+    await this.deleteOnClose(path).catch(() => undefined);
+  }
+
+  /**
+   * The delete of a recipe's node at close(): awaited while the client is connected and the server answers, so a
+   * close() normally resolves with the node gone; handed to the background (counted in cleanupsSettled, retried
+   * after every reconnect) as soon as the link is down, so a close() never waits for a server to come back. A
+   * node that outlives its session (`outlivesSession`: persistent modes) is deleted on the next session too.
+   * Rejects only for a failure no retry fixes (NOAUTH, say).
+   */
+  async deleteOnClose(path: string, options: { readonly outlivesSession?: boolean } = {}): Promise<void> {
+    const later = (): void => void this.#inBackground(() => this.guaranteedDelete(path, options));
+    if (!isConnected(this.client)) return later(); // nothing would answer before the reconnect
     try {
       await this.client.delete(path);
     } catch (err) {
-      if (isCode(err, 'NONODE') || isSessionLost(err)) return;
-      void this.guaranteedDelete(path).catch(() => undefined);
+      if (isCode(err, 'NONODE') || this.client.ended) return;
+      if (isSessionLost(err) && options.outlivesSession !== true) return; // an ephemeral went with the session
+      if (!retryableOn(this.client, err)) throw err;
+      later();
     }
   }
 
   /**
-   * Deletes our node, retrying after every reconnect until it is gone. Resolves once the node is deleted, was
-   * already gone, or our session has ended. Rejects only for errors no retry can fix (NOAUTH, for example).
+   * After a create of `path` (not protected: its name is known) was stopped with its outcome unknown: once
+   * connected, deletes the node if it is ours (for an ephemeral, owned by this session; another session's node is
+   * not ours to delete). In the background; never rejects; counted in cleanupsSettled.
    */
-  async guaranteedDelete(path: string): Promise<void> {
+  deleteIfCreated(path: string, ephemeral: boolean): Promise<void> {
+    return this.#inBackground(async () => {
+      await this.client.waitConnected();
+      const stat = await this.client.exists(path);
+      if (stat === null || (ephemeral && stat.ephemeralOwner !== this.client.sessionId)) return;
+      await this.guaranteedDelete(path, { outlivesSession: !ephemeral });
+    });
+  }
+
+  /**
+   * Deletes our node, retrying after every reconnect (with the cleanup back-off when refused while connected) until
+   * it is gone. Resolves once the node is deleted, was already gone, or our session has ended (which removes an
+   * ephemeral node; with `outlivesSession`, only the client's end stops it). Rejects only for errors no retry can
+   * fix (NOAUTH, for example).
+   */
+  async guaranteedDelete(path: string, options: { readonly outlivesSession?: boolean } = {}): Promise<void> {
     for (let failures = 0; ; failures++) {
       try {
         await this.client.delete(path);
         return;
       } catch (err) {
-        if (isCode(err, 'NONODE') || isSessionLost(err)) return;
-        if (!isRetryable(err)) throw err;
+        if (isCode(err, 'NONODE') || this.client.ended) return;
+        if (isSessionLost(err) && !(options.outlivesSession === true && isSessionRenewed(this.client, err))) return;
+        if (!retryableOn(this.client, err)) throw err;
       }
       try {
         await this.client.waitConnected();
       } catch {
-        return; // the session ended, and our ephemeral node with it
+        return; // the client has ended, and our ephemeral node with its session
       }
-      // Connected yet refused again (throttled, or the link broke at once): back off, at most a second.
-      if (failures > 0) await sleep(Math.min(1000, 50 * 2 ** Math.min(failures, 5)), this.clock);
+      // Connected yet refused again (throttled, or the link broke at once): back off.
+      if (failures > 0) await sleep(cleanupDelayMs(failures), this.clock);
     }
   }
+}
+
+/**
+ * The pause between tries of a cleanup that must not give up (a retry policy would): 100 ms doubling to a second,
+ * so a refused delete never spins yet follows a restored link promptly.
+ */
+function cleanupDelayMs(failures: number): number {
+  return Math.min(1000, 50 * 2 ** Math.min(failures, 5));
 }
 
 /** Options of createProtectedSequential beyond the node itself. */
@@ -374,4 +421,9 @@ function tracked(client: ZooKeeperClient, cleanup: Promise<void>): Promise<void>
  */
 export async function cleanupsSettled(client: ZooKeeperClient): Promise<void> {
   for (let set = cleanups.get(client); set !== undefined && set.size > 0; set = cleanups.get(client)) await Promise.all(set);
+}
+
+/** cleanupsSettled while the link is up (see settledWhileConnected): for a close() that must not wait for a server. */
+export function cleanupsSettledWhileConnected(client: ZooKeeperClient): Promise<void> {
+  return settledWhileConnected(client, cleanupsSettled(client));
 }

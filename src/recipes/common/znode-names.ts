@@ -1,11 +1,16 @@
 /**
  * Znode names every recipe shares, byte for byte as Apache Curator writes them: the `_c_<uuid>-` protection prefix
- * (Curator's protection mode) and path helpers.
+ * (Curator's protection mode).
  *
  * The protection prefix is what makes a sequential create safe to retry: when the reply is lost, the node may or may
  * not exist, and its name is unknown. Listing the parent and looking for our uuid finds it (or proves it absent)
  * without leaving an orphan behind.
  */
+
+import { joinPath, pathProblem } from '../../protocol/paths.js';
+
+// One path toolkit for the whole library (protocol/paths.ts); the recipes take it through here.
+export { joinPath, nodeName, parentPath } from '../../protocol/paths.js';
 
 const PROTECTED_PREFIX = '_c_';
 const UUID_LENGTH = 36;
@@ -57,32 +62,7 @@ export function findProtectedChild(children: readonly string[], protectedId: str
   return children.find((child) => child.startsWith(prefix));
 }
 
-/** `parent` + `/` + `child`, for any parent including the root. */
-export function joinPath(parent: string, child: string): string {
-  return parent.endsWith('/') ? parent + child : `${parent}/${child}`;
-}
-
-/** The last path segment. */
-export function nodeName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** The parent of a path (`/a/b` → `/a`, `/a` → `/`). */
-export function parentPath(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at <= 0 ? '/' : path.slice(0, at);
-}
-
-/**
- * Refuses paths ZooKeeper would refuse, before anything is sent: absolute, no empty segment, no trailing
- * slash (except the root), no `.`/`..` segments, no NUL.
- */
+/** Refuses paths ZooKeeper would refuse, before anything is sent: the client's own rules (`pathProblem`). */
 export function isValidNodePath(path: string): boolean {
-  if (!path.startsWith('/') || path.includes('\u0000')) return false;
-  if (path === '/') return true;
-  if (path.endsWith('/')) return false;
-  return path
-    .slice(1)
-    .split('/')
-    .every((segment) => segment.length > 0 && segment !== '.' && segment !== '..');
+  return pathProblem(path) === undefined;
 }

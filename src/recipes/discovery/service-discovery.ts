@@ -126,6 +126,7 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     const node = new PersistentNode(this.#client, path, data, { mode, useProtection: false });
     const registration: Registration = { instance, node, ready: Promise.resolve() };
     node.addListener((event) => {
+      if (event.type === 'error') return; // the node retries it; registerService's own wait reports what it cannot fix
       const { name, id } = registration.instance;
       this.#events.emit({ type: event.type === 'nodeCreated' ? 'registered' : 'registrationLost', name, id, path: event.path });
     });

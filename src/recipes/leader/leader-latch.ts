@@ -15,9 +15,11 @@
  *    vanished (then we list again and watch the new one ahead), so two latches cannot keep resetting each other.
  *  - CURATOR-724: our node deleted while disconnected. After a reconnect the loop lists again; a missing node of ours
  *    means a new node, and leadership (if we had it) is lost first.
- *  - CURATOR-3/CURATOR-18: a node left behind by a latch closed mid-check or mid-create. close() stops the loop, waits
- *    for a create in flight to settle (finding its node by the protection prefix if the reply was lost), and deletes
- *    whatever node the latch holds before it resolves.
+ *  - CURATOR-3/CURATOR-18: a node left behind by a latch closed mid-check or mid-create. close() stops the loop and
+ *    a create in flight with it (NodeOps then finds that create's node by the protection prefix and deletes it, in
+ *    the background), and deletes the node the latch holds: awaited while the link answers, so close() normally
+ *    resolves with nothing left behind, and left to the background once the link is down, so close() never waits
+ *    for a server to come back (cleanupsSettled(client) waits for those deletes).
  *
  * Leadership comes with an AbortSignal that aborts the moment it can no longer be trusted (on SUSPENDED by default,
  * or only when the session ends with `leadershipLost: 'lost'`, or when our node is deleted, or on close) and a
@@ -27,12 +29,13 @@
  * stood on went with the session), and the latch joins again with a new node on the client's new session. Only the
  * client's end (closed, auth failed, or an expiry with `renewSession: false`) ends the latch's part in the election.
  * A failure that is not the connection's (NOAUTH on the latch path, say) is reported as an `error` event and
- * retried with a back-off, never in a tight loop.
+ * retried with a back-off, never in a tight loop; if it comes before the latch has joined the election, start()
+ * rejects with it, so no caller waits on a start that cannot complete by itself.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
-import { isRetryable, isSessionLost, ZooKeeperError } from '../../errors.js';
+import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, isSessionRenewed, onConnectionEvent } from '../common/connection.js';
@@ -41,7 +44,7 @@ import { aborted, badArgument, illegalState, recipeError, sessionEnded } from '.
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
-import { checkRecipePath, childrenOrEmpty, createProtectedSequential, joinPath, nodeName, sortSequential } from '../common/nodes.js';
+import { checkRecipePath, childrenOrEmpty, joinPath, NodeOps, nodeName, sortSequential } from '../common/nodes.js';
 import { leaderOf, readParticipants, type Participant } from './participant.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -101,6 +104,7 @@ const MAX_BACKOFF_MS = 5000;
 
 export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposable {
   readonly #client: ZooKeeperClient;
+  readonly #ops: NodeOps;
   readonly #idBytes: Uint8Array;
   readonly #policy: LeadershipLostPolicy;
   readonly #closeMode: CloseMode;
@@ -143,6 +147,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#policy = policy;
     this.#closeMode = closeMode;
     this.#clock = clockOf(options.clock);
+    this.#ops = new NodeOps(client, { clock: this.#clock });
     this.#stopped = whenAborted(this.#stop.signal);
     this.#lastLoss = illegalState('LeaderLatch', path, 'not the leader');
   }
@@ -271,8 +276,10 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   /**
    * Leaves the election: leadership ends at once (its signal aborts; listeners hear `notLeader` only with
-   * NOTIFY_LEADER), and the promise resolves once our node is deleted (retried through reconnects) or the session
-   * has ended. ILLEGAL_STATE when the latch was never started or is already closed.
+   * NOTIFY_LEADER), a create in flight is stopped, and the promise resolves once our node is deleted, or at once
+   * when the client is disconnected: the delete then goes on in the background, after every reconnect, until the
+   * node is gone or the session has ended (`cleanupsSettled(client)` waits for it). ILLEGAL_STATE when the latch
+   * was never started or is already closed.
    */
   close(closeMode: CloseMode = this.#closeMode): Promise<void> {
     if (closeMode !== 'SILENT' && closeMode !== 'NOTIFY_LEADER') {
@@ -293,7 +300,9 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#closing = (async () => {
       await this.#loop;
       try {
-        await this.#deleteOurNode();
+        const ours = this.#ourPath;
+        this.#ourPath = undefined;
+        if (ours !== undefined) await this.#ops.deleteOnClose(ours);
         await this.#removeWatches();
       } finally {
         this.#events.end();
@@ -321,11 +330,10 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
-          // No stop signal: close() waits for a create in flight to settle (finding its node by the prefix when its reply is
-          // lost) and then deletes the node itself, so it resolves with nothing left behind; the create is bounded.
-          const created = await createProtectedSequential(this.#client, this.path, LATCH_NAME, this.#idBytes, 'ephemeral-sequential', undefined, { clock: this.#clock });
+          // close() stops a create in flight: NodeOps deletes what it may have made, in the background
+          const created = await this.#ops.createProtected(this.path, LATCH_NAME, this.#idBytes, stop);
           this.#ourPath = created.path;
-          if (stop.aborted) break; // close() deletes it
+          if (stop.aborted) break; // made just before the stop: close() deletes it
           this.#life.ready();
         }
         await this.#check(this.#ourPath, wake);
@@ -344,6 +352,8 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (isSessionRenewed(this.#client, err) || (isRetryable(err) && !isConnected(this.#client))) backoffMs = 0;
         else {
           this.#events.emit({ type: 'error', error: err });
+          // not in the election yet: start() says why now rather than never (it goes on trying in the background)
+          this.#life.fail(err);
           backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
         }
       }
@@ -354,7 +364,8 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   async #check(ours: string, wake: { fired: boolean }): Promise<void> {
     // both go out together, and the listing is answered after the stat
     const watchOurs = !this.#watching.has(ours);
-    const [children, own] = await Promise.all([childrenOrEmpty(this.#client, this.path), this.#statOurs(ours, watchOurs)]);
+    const stop = this.#stop.signal;
+    const [children, own] = await Promise.all([childrenOrEmpty(this.#client, this.path, stop), this.#statOurs(ours, watchOurs)]);
     if (this.#stop.signal.aborted) return;
     const sorted = sortSequential(children, LATCH_NAME);
     const index = sorted.indexOf(nodeName(ours));
@@ -381,7 +392,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     const ahead = joinPath(this.path, sorted[index - 1] as string);
     if (this.#watching.has(ahead)) return;
     try {
-      const { watch } = await this.#client.getData(ahead, { watch: true });
+      const { watch } = await this.#client.getData(ahead, { watch: true, signal: stop });
       this.#watching.add(ahead);
       void watch.then(() => {
         this.#watching.delete(ahead);
@@ -395,8 +406,9 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   }
 
   async #statOurs(ours: string, watch: boolean): Promise<Stat | null> {
-    if (!watch) return this.#client.exists(ours);
-    const { stat, watch: fired } = await this.#client.exists(ours, { watch: true });
+    const signal = this.#stop.signal;
+    if (!watch) return this.#client.exists(ours, { signal });
+    const { stat, watch: fired } = await this.#client.exists(ours, { watch: true, signal });
     this.#watching.add(ours);
     void fired.then((event) => {
       this.#watching.delete(ours);
@@ -442,29 +454,5 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#watching.clear();
     if (!isConnected(this.#client)) return;
     await Promise.all(paths.map((p) => this.#client.removeWatches(p, 'data').catch(() => undefined)));
-  }
-
-  async #deleteOurNode(): Promise<void> {
-    for (;;) {
-      const ours = this.#ourPath;
-      if (ours === undefined) return;
-      try {
-        await this.#client.delete(ours);
-        this.#ourPath = undefined;
-        return;
-      } catch (err) {
-        if (isCode(err, 'NONODE') || isSessionOver(this.#client) || isSessionLost(err)) {
-          this.#ourPath = undefined; // gone, or going with the session
-          return;
-        }
-        if (!isRetryable(err)) throw err;
-        try {
-          await this.#client.waitConnected();
-        } catch {
-          this.#ourPath = undefined;
-          return;
-        }
-      }
-    }
   }
 }

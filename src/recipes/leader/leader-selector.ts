@@ -24,11 +24,12 @@ import { sleep } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { isSessionOver } from '../common/connection.js';
+import { isSessionOver, settledWhileConnected } from '../common/connection.js';
+import { whenAborted } from '../common/deadline.js';
 import { badArgument, recipeError, sessionEnded } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
-import { checkRecipePath, cleanupsSettled } from '../common/nodes.js';
+import { checkRecipePath, cleanupsSettledWhileConnected } from '../common/nodes.js';
 import type { LeadershipLostPolicy } from './leader-latch.js';
 import { leaderOf, participantsOf, type Participant } from './participant.js';
 import { clockOf, type Clock } from '../../session/clock.js';
@@ -85,6 +86,8 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   readonly #idBytes: Uint8Array;
   readonly #events = new EventHub<LeaderSelectorEvent>();
   readonly #stop = new AbortController();
+  /** Resolves at close(): one listener on the stop signal for the life of the selector. */
+  readonly #stopped = whenAborted(this.#stop.signal);
   #autoRequeue: boolean;
   readonly #life: Lifecycle;
   #queued = false;
@@ -198,7 +201,8 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.#term?.abort(reason);
     await this.#running;
     // an attempt aborted with its create in flight leaves the node to a background cleanup: close() waits for it
-    await cleanupsSettled(this.#client);
+    // while the link is up, never for a server to come back (the cleanup goes on after the reconnect)
+    await cleanupsSettledWhileConnected(this.#client);
     this.#events.end();
   }
 
@@ -262,11 +266,12 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
       for (const remove of unfollow) remove();
       this.#events.emit({ type: 'leadershipEnded', reason: term.signal.aborted ? term.signal.reason : undefined });
       term.abort(recipeError('ABORTED', 'LeaderSelector', this.path, `leadership ended`));
-      try {
-        await lease.release();
-      } catch (err) {
-        this.#events.emit({ type: 'error', error: err });
-      }
+      const released = lease.release().catch((err: unknown) => this.#events.emit({ type: 'error', error: err }));
+      // The next attempt waits for the release; a close() (now or while the release waits for a reconnect) waits
+      // for it only while the link answers, never for a server to come back: the lease's delete goes on through
+      // reconnects in the background.
+      await Promise.race([released, this.#stopped]);
+      if (this.#stop.signal.aborted) await settledWhileConnected(this.#client, released);
     }
   }
 }

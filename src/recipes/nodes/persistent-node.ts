@@ -9,7 +9,14 @@
  *
  * Across a session expiry the node carries on: an ephemeral node went with the old session (listeners hear
  * `nodeDeleted` at LOST) and is created again on the client's new session; a persistent one is checked again there.
- * Only the client's end (closed, auth failed, or an expiry with `renewSession: false`) stops it.
+ * Only the client's end (closed, auth failed, or an expiry with `renewSession: false`) stops it. A failure that is not
+ * the connection's (NOAUTH, INVALIDACL, UNIMPLEMENTED) is reported as an `error` event and retried with a back-off;
+ * if it comes before the node was first created, start() rejects with it (waitForInitialCreate() goes on waiting
+ * for its deadline).
+ *
+ * close() stops a create in flight (what it may have made is deleted in the background) and deletes our node:
+ * awaited while the link answers, left to the background once it is down, so close() settles promptly with the
+ * client disconnected (`cleanupsSettled(client)` waits for those deletes).
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -24,7 +31,7 @@ import { badArgument, illegalState, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
-import { checkRecipePath, createProtectedSequential, ensureContainers, nodeName, parentPath } from '../common/nodes.js';
+import { checkRecipePath, ensureContainers, NodeOps, nodeName, parentPath } from '../common/nodes.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** What kind of node a PersistentNode keeps present. */
@@ -47,7 +54,11 @@ export interface PersistentNodeOptions {
 export type PersistentNodeState = RecipeState;
 
 /** What listeners and iterators of a PersistentNode hear. */
-export type PersistentNodeEvent = { readonly type: 'nodeCreated'; readonly path: string } | { readonly type: 'nodeDeleted'; readonly path: string };
+export type PersistentNodeEvent =
+  | { readonly type: 'nodeCreated'; readonly path: string }
+  | { readonly type: 'nodeDeleted'; readonly path: string }
+  /** Keeping the node failed for a reason other than the connection (NOAUTH, say); retried with a back-off. */
+  | { readonly type: 'error'; readonly error: unknown };
 
 const SEQUENTIAL: ReadonlySet<CreateMode> = new Set<CreateMode>(['persistent-sequential', 'ephemeral-sequential', 'ttl-sequential']);
 const EPHEMERAL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ephemeral', 'ephemeral-sequential']);
@@ -55,6 +66,7 @@ const TTL: ReadonlySet<CreateMode> = new Set<CreateMode>(['ttl', 'ttl-sequential
 
 export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncDisposable {
   readonly #client: ZooKeeperClient;
+  readonly #ops: NodeOps;
   readonly #mode: CreateMode;
   readonly #protected: boolean;
   readonly #ttlMs: number | undefined;
@@ -94,6 +106,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#protected = SEQUENTIAL.has(mode) && (options.useProtection ?? true);
     this.#ttlMs = options.ttlMs;
     this.#clock = clockOf(options.clock);
+    this.#ops = new NodeOps(client, { clock: this.#clock });
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
     this.#stopped = whenAborted(this.#stop.signal);
   }
@@ -174,16 +187,28 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     return this.#events.stream(options.signal);
   }
 
-  /** Stops keeping the node and deletes it (retried through reconnects, until the session ends). */
+  /**
+   * Stops keeping the node (a create in flight is stopped) and deletes it: resolves once it is deleted, or at once
+   * when the client is disconnected, the delete then going on in the background after every reconnect until the
+   * node is gone (an ephemeral: or its session has ended). ILLEGAL_STATE unless started.
+   */
   async close(): Promise<void> {
     this.#life.close();
     this.#stop.abort();
     this.#unsubscribe();
     this.#created.emit();
     await this.#loop;
-    await this.#deleteOurs();
-    this.#events.end();
-    this.#created.end();
+    try {
+      const path = this.#actualPath;
+      if (path !== undefined) {
+        await this.#ops.deleteOnClose(path, { outlivesSession: !EPHEMERAL.has(this.#mode) });
+        this.#gone(path);
+      }
+    } finally {
+      this.#actualPath = undefined;
+      this.#events.end();
+      this.#created.end();
+    }
   }
 
   /** For `await using`: close() if started (stops keeping the node and deletes it), else just marks it CLOSED. */
@@ -221,8 +246,13 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
       } catch (err) {
         if (stop.aborted || isSessionOver(client)) break;
         // a broken link or an expired session: wait for the next connection (the loop's waitConnected); anything
-        // else (NOAUTH, a throttled server): back off
+        // else (NOAUTH, a throttled server): say so, and back off
         const transient = (isRetryable(err) || isSessionLost(err)) && !isConnected(client);
+        if (!transient) {
+          this.#events.emit({ type: 'error', error: err });
+          // never created yet: start() says why now rather than never (the loop goes on trying)
+          this.#life.fail(err);
+        }
         backoffMs = transient ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
       }
     }
@@ -232,7 +262,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   /** Our node exists (and is ours): bring its data up to date and watch it. Else forget it. */
   async #check(client: ZooKeeperClient, path: string): Promise<void> {
     const watch = this.#watching !== path;
-    const stat = watch ? await this.#statWatched(client, path) : await client.exists(path);
+    const stat = watch ? await this.#statWatched(client, path) : await client.exists(path, { signal: this.#stop.signal });
     if (stat === null) {
       this.#gone(path);
       this.#wake();
@@ -248,7 +278,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     const data = this.#data;
     if (this.#written === data) return;
     try {
-      await client.setData(path, data, { version });
+      await client.setData(path, data, { version, signal: this.#stop.signal });
       this.#written = data;
       this.#created.emit();
     } catch (err) {
@@ -258,7 +288,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   }
 
   async #statWatched(client: ZooKeeperClient, path: string): Promise<Stat | null> {
-    const { stat, watch } = await client.exists(path, { watch: true });
+    const { stat, watch } = await client.exists(path, { watch: true, signal: this.#stop.signal });
     this.#watching = path;
     void watch.then((event) => {
       if (this.#watching === path) this.#watching = undefined;
@@ -270,18 +300,21 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
 
   async #create(client: ZooKeeperClient): Promise<void> {
     const data = this.#data;
-    const options = { mode: this.#mode, ...(this.#ttlMs === undefined ? {} : { ttl: this.#ttlMs }) };
+    const stop = this.#stop.signal;
+    const options = { mode: this.#mode, signal: stop, ...(this.#ttlMs === undefined ? {} : { ttl: this.#ttlMs }) };
     let path: string;
     if (this.#protected) {
-      const parent = parentPath(this.basePath);
-      // no stop signal, as in LeaderLatch: close() then deletes what the create made, rather than leaving it to the background
-      path = (await createProtectedSequential(client, parent, nodeName(this.basePath), data, this.#mode, this.#ttlMs, { clock: this.#clock })).path;
+      // close() stops a create in flight: NodeOps finds what it may have made by the prefix and deletes it
+      const made = await this.#ops.createProtected(parentPath(this.basePath), nodeName(this.basePath), data, stop, { mode: this.#mode, ttlMs: this.#ttlMs });
+      path = made.path;
     } else {
       try {
         path = await client.create(this.basePath, data, options);
       } catch (err) {
+        // stopped with its outcome unknown: a node at our (known) path is deleted in the background, if ours
+        if (isCode(err, 'ABORTED') && !SEQUENTIAL.has(this.#mode)) void this.#ops.deleteIfCreated(this.basePath, EPHEMERAL.has(this.#mode));
         if (isCode(err, 'NONODE')) {
-          await ensureContainers(client, parentPath(this.basePath));
+          await ensureContainers(client, parentPath(this.basePath), stop);
           this.#wake();
           return;
         }
@@ -305,32 +338,6 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     if ((await this.#statWatched(client, path)) === null) {
       this.#gone(path);
       this.#wake();
-    }
-  }
-
-  async #deleteOurs(): Promise<void> {
-    const client = this.#client;
-    for (;;) {
-      const path = this.#actualPath;
-      if (path === undefined) return;
-      try {
-        await client.delete(path);
-        this.#gone(path);
-        return;
-      } catch (err) {
-        // gone already, or gone with the session (an ephemeral), or the client has ended: nothing left to delete
-        const goneWithSession = isSessionLost(err) && EPHEMERAL.has(this.#mode);
-        if (isCode(err, 'NONODE') || goneWithSession || isSessionOver(client)) {
-          this.#actualPath = undefined;
-          return;
-        }
-        if (!isRetryable(err) && !isSessionLost(err)) {
-          this.#actualPath = undefined;
-          throw err;
-        }
-        // a broken link, or (for a node that outlives sessions) an expiry: delete it on the next session
-        await client.waitConnected().catch(() => undefined);
-      }
     }
   }
 }

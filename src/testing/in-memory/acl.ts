@@ -7,7 +7,7 @@
 
 import type { ACL, Id } from '../../protocol/records/acl.js';
 import { utf8Decode, utf8Encode } from '../../protocol/utf8.js';
-import { base64, sha1 } from '../../client/sha1.js';
+import { base64, sha1 } from '../../util/sha1.js';
 import { fail } from './keeper-error.js';
 
 /** The address every in-memory connection comes from (its `ip` identity). */

@@ -160,7 +160,7 @@ export class ServerConnection implements Watcher, SessionConnection {
     }
     const result = processRequest(
       core,
-      { tree: core.tree, watches: core.watches, sessionId: session.id, identities: this.#identities, superUser: this.#superUser, watcher: this },
+      { tree: core.tree, watches: core.watches, sessionId: session.id, identities: this.#identities, superUser: this.#superUser, watcher: this, behaviour: core.behaviour },
       type,
       r,
     );

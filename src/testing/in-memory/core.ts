@@ -6,6 +6,7 @@
 
 import type { Session, SessionTracker } from './sessions.js';
 import type { DataTree, TreeEvent } from './data-tree.js';
+import type { VersionBehaviour } from './version.js';
 import type { WatchManager } from './watch-manager.js';
 
 /** The server settings a connection applies. */
@@ -29,6 +30,8 @@ export interface ServerCore {
   readonly watches: WatchManager;
   readonly sessions: SessionTracker;
   readonly settings: CoreSettings;
+  /** The behaviours of the ZooKeeper version the server reproduces. */
+  readonly behaviour: VersionBehaviour;
   /** The zxid of the last transaction. */
   readonly lastZxid: bigint;
   /** Takes the next zxid. */

@@ -1,7 +1,8 @@
 /**
  * The in-memory server's reads, as ZooKeeper's FinalRequestProcessor answers them: the node (NONODE), then the
  * permission (NOAUTH), then the watch. `exists` sets its watch before looking, so it arms one on a missing node
- * (to fire NodeCreated); getData and getChildren on a missing node arm nothing.
+ * (to fire NodeCreated); getData and getChildren on a missing node arm nothing. On 3.9 `exists` checks READ on a
+ * node that is there first (NOAUTH, no watch set); 3.8 answers it whatever the ACL.
  */
 
 import { Perms } from '../../protocol/opcodes.js';
@@ -20,8 +21,10 @@ function readable(ctx: RequestContext, path: string | null, perm: number = Perms
 
 export function exists(ctx: RequestContext, path: string | null, watch: boolean): { stat: Stat } {
   if (path === null || path.includes('\0')) fail('BADARGUMENTS');
+  const there = ctx.tree.get(path);
+  if (there !== undefined && ctx.behaviour.existsChecksRead) checkAcl(there.acl, Perms.READ, ctx.identities, ctx.superUser);
   if (watch) ctx.watches.addDataWatch(path, ctx.watcher);
-  const node = ctx.tree.get(path) ?? fail('NONODE');
+  const node = there ?? fail('NONODE');
   return { stat: ctx.tree.statOf(node) };
 }
 

@@ -2,6 +2,7 @@
 
 import type { Id } from '../../protocol/records/acl.js';
 import type { DataTree } from './data-tree.js';
+import type { VersionBehaviour } from './version.js';
 import type { Watcher, WatchManager } from './watch-manager.js';
 
 export interface RequestContext {
@@ -15,6 +16,8 @@ export interface RequestContext {
   readonly superUser: boolean;
   /** The connection, as the watcher its watches notify. */
   readonly watcher: Watcher;
+  /** The behaviours of the ZooKeeper version the server reproduces. */
+  readonly behaviour: VersionBehaviour;
 }
 
 /** A write's context: also its transaction's zxid and time. */

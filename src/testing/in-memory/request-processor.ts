@@ -164,7 +164,7 @@ function runRead(ctx: RequestContext, opcode: number, body: unknown): unknown {
     case OpCode.removeWatches:
     case OpCode.checkWatches: {
       const req = body as CheckWatchesRequest;
-      const found = ctx.watches.removeWatch(req.path ?? '', req.type, ctx.watcher, opcode === OpCode.checkWatches);
+      const found = ctx.watches.removeWatch(req.path ?? '', req.type, ctx.watcher, opcode === OpCode.checkWatches, ctx.behaviour);
       if (!found) fail('NOWATCHER');
       return undefined;
     }

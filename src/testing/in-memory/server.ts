@@ -1,12 +1,12 @@
 /**
- * InMemoryZooKeeper: a standalone ZooKeeper 3.8, as a client sees it, in TypeScript and in memory. Clients reach
+ * InMemoryZooKeeper: a standalone ZooKeeper 3.9 or 3.8 (the `version` option), as a client sees it, in TypeScript and in memory. Clients reach
  * it through its `transport` and speak the real wire protocol (the same Jute records zkwire's codec encodes), so
  * an application's tests run against it unchanged in any runtime (Node, Deno, Bun, workerd, browsers) with no
  * Java and no sockets. docs/testing.md lists what it does not do.
  */
 
 import { JUTE_MAX_BUFFER } from '../../protocol/opcodes.js';
-import { base64, sha1 } from '../../client/sha1.js';
+import { base64, sha1 } from '../../util/sha1.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { clockOf, Timer, type Clock } from '../../session/clock.js';
 import type { Transport } from '../../transport/types.js';
@@ -18,10 +18,17 @@ import { reapCandidates } from './reaper.js';
 import { nextHost, register, unregister } from './registry.js';
 import { SessionTracker, type Session } from './sessions.js';
 import { inMemoryTransport } from './transport.js';
+import { behaviourOf, NEWEST_IN_MEMORY_VERSION, type InMemoryZooKeeperVersion } from './version.js';
 import { WatchManager } from './watch-manager.js';
 
 /** Options of {@link InMemoryZooKeeper}. */
 export interface InMemoryZooKeeperOptions {
+  /**
+   * The ZooKeeper version to reproduce where 3.8 and 3.9 answer differently (default `'3.9'`, the newest): on 3.9
+   * `exists` on a node the caller may not READ is NOAUTH, and checkWatches/removeWatches of type `data` or
+   * `children` see only one-shot watches, not persistent ones. docs/versions.md lists the differences.
+   */
+  version?: InMemoryZooKeeperVersion | undefined;
   /**
    * The server's time: session expiry, TTL and container checks, ctime/mtime. Default the runtime's clock. Pass a
    * manual clock to move time yourself, or keep the default and jump ahead with `advance(ms)`.
@@ -63,6 +70,8 @@ export class InMemoryZooKeeper implements AsyncDisposable {
   readonly port = 2181;
   /** The Transport clients reach this server through. */
   readonly transport: Transport;
+  /** The ZooKeeper version it reproduces (the `version` option). */
+  readonly version: InMemoryZooKeeperVersion;
 
   readonly #clock: Clock;
   #skew = 0;
@@ -80,6 +89,8 @@ export class InMemoryZooKeeper implements AsyncDisposable {
   #nextReap: number;
 
   constructor(options: InMemoryZooKeeperOptions = {}) {
+    const behaviour = behaviourOf(options.version ?? NEWEST_IN_MEMORY_VERSION);
+    this.version = behaviour.version;
     this.#clock = clockOf(options.clock);
     const tick = options.tickTime ?? 2000;
     const settings: CoreSettings = {
@@ -96,6 +107,7 @@ export class InMemoryZooKeeper implements AsyncDisposable {
       watches: this.#watches,
       sessions: this.#sessions,
       settings,
+      behaviour,
       get lastZxid() {
         return self.#zxid;
       },

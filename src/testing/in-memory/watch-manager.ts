@@ -8,6 +8,7 @@
 
 import { EventType, WatcherType } from '../../protocol/opcodes.js';
 import type { TreeEvent } from './data-tree.js';
+import type { VersionBehaviour } from './version.js';
 
 /** Who a watch notifies: a client connection. */
 export interface Watcher {
@@ -115,10 +116,10 @@ export class WatchManager {
 
   /**
    * removeWatches/checkWatches (WatcherType 1–5): whether `watcher` has such a watch on `path`; removes it unless
-   * `check`. Children and Data remove every mode in their table, as ZooKeeper 3.8 does; Persistent and
-   * PersistentRecursive (3.9's types) only that mode.
+   * `check`. Children and Data see every mode in their table on 3.8, only one-shot watches on 3.9; Any sees every
+   * mode on both; Persistent and PersistentRecursive (3.9's types) only that mode.
    */
-  removeWatch(path: string, type: number, watcher: Watcher, check: boolean): boolean {
+  removeWatch(path: string, type: number, watcher: Watcher, check: boolean, behaviour: VersionBehaviour): boolean {
     const has = (table: Table, mode?: WatchMode): boolean => {
       const modes = table.get(path)?.get(watcher);
       return modes !== undefined && (mode === undefined || modes.has(mode));
@@ -129,11 +130,17 @@ export class WatchManager {
       if ((mode === undefined || mode === 'recursive') && table.get(path)?.get(watcher)?.has('recursive')) this.#recursive--;
       return remove(table, path, watcher, mode === undefined ? undefined : (m) => m !== mode);
     };
+    const typed: WatchMode | undefined = behaviour.typedRemovalSeesOnlyStandard ? 'standard' : undefined;
     switch (type) {
-      case WatcherType.Children:
-        return drop(this.#child);
+      case WatcherType.Children: {
+        const children = drop(this.#child, typed);
+        // 3.8 files a recursive watch under its child watches too, where Children finds (and removes) it; that half
+        // never fires (a recursive watch gets no NodeChildrenChanged), so here it lives only in the data table and
+        // Children just reports it.
+        return children || (typed === undefined && has(this.#data, 'recursive'));
+      }
       case WatcherType.Data:
-        return drop(this.#data);
+        return drop(this.#data, typed);
       case WatcherType.Any: {
         const children = drop(this.#child);
         const data = drop(this.#data);

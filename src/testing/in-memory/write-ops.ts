@@ -10,7 +10,7 @@ import type { SetACLRequest } from '../../protocol/records/acl-ops.js';
 import type { Create2Response, CreateRequest } from '../../protocol/records/create.js';
 import type { CheckVersionRequest, DeleteRequest, SetDataRequest } from '../../protocol/records/node-data.js';
 import type { Stat } from '../../protocol/records/stat.js';
-import { pathProblem } from '../../client/paths.js';
+import { pathProblem } from '../../protocol/paths.js';
 import { checkAcl, fixupAcl } from './acl.js';
 import { CONTAINER_OWNER, MAX_TTL_MS, parentOf, sessionOwner, SPECIAL_PATHS, ttlOwner, type Change, type ZNode } from './data-tree.js';
 import { fail } from './keeper-error.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fourLetterWord, probeServerMode, type ServerMode } from './four-letter-client.js';
+import { fourLetterWord, parseServerVersion, probeServerMode, type ServerMode } from './four-letter-client.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { defaultCleanup, type CleanupRegistry } from './cleanup.js';
 import type { ZooKeeperInstall } from './install.js';
@@ -25,6 +25,8 @@ export interface LocalServer {
   readonly pid: number | undefined;
   /** The directory holding zoo.cfg, the data and the log. */
   readonly directory: string;
+  /** The release it runs (`3.9.3`), as its `srvr` reported when it last started serving. */
+  readonly version: string;
 }
 
 export const STANDALONE_MAIN = 'org.apache.zookeeper.server.ZooKeeperServerMain';
@@ -85,6 +87,8 @@ export class ServerProcess implements LocalServer {
   private removed = false;
   /** Stopped with SIGSTOP and not continued yet. */
   private stopped = false;
+  /** Read from `srvr` each time the server starts serving; the jars may change between restarts in a test's setup. */
+  private reportedVersion: string | undefined;
 
   constructor(private readonly spec: ServerProcessSpec) {
     this.host = spec.host;
@@ -106,6 +110,11 @@ export class ServerProcess implements LocalServer {
 
   get running(): boolean {
     return this.child !== null;
+  }
+
+  get version(): string {
+    if (this.reportedVersion === undefined) throw new Error(`server ${this.connectString} has not served yet; its version is not known`);
+    return this.reportedVersion;
   }
 
   /** True while the JVM is stopped with SIGSTOP (see pause()). */
@@ -158,7 +167,10 @@ export class ServerProcess implements LocalServer {
     for (;;) {
       if (this.child === null) throw new Error(this.describeFailure('exited before it started serving'));
       const mode = await probeServerMode(this.host, this.port, 1000, clock);
-      if (mode !== null && this.spec.servingModes.includes(mode)) return mode;
+      if (mode !== null && this.spec.servingModes.includes(mode)) {
+        this.reportedVersion = parseServerVersion(await this.fourLetter('srvr')) ?? 'unknown';
+        return mode;
+      }
       if (clock.now() > deadline) {
         throw new Error(this.describeFailure(`did not serve within ${this.spec.startTimeoutMs} ms (mode: ${mode})`));
       }

@@ -10,7 +10,7 @@ import type { MultiRequest, MultiResponse, SetWatches } from '../../protocol/ind
 import { connectRequestOf, connectResponseOf, notificationEvent, opReply, opRequest, type OpRequest } from '../../protocol/op-bodies.js';
 import type { CaptureConnection, CaptureEvent, FrameEvent } from '../capture/events.js';
 import { Guardrails, HUGE_CHILDREN, NEAR_MAX_BUFFER } from './guardrails.js';
-import { roundMs } from '../figures/latency.js';
+import { roundMs } from '../shared/latency.js';
 import { leaderReports } from './leaders.js';
 import { LockTracker } from './locks.js';
 import { OpStats } from './op-stats.js';
@@ -57,127 +57,127 @@ export class Analyzer {
   readonly depth: number;
   readonly slowMs: number;
   readonly maxBuffer: number;
-  private startUs: number | undefined;
-  private lastUs = 0;
-  private frames = 0;
-  private connectionCount = 0;
-  private readonly conns = new Map<string, ConnState>();
+  #startUs: number | undefined;
+  #lastUs = 0;
+  #frames = 0;
+  #connectionCount = 0;
+  readonly #conns = new Map<string, ConnState>();
   /** Ephemeral node → the session that created it, and the other way round. */
-  private readonly ephemeralOwner = new Map<string, string>();
-  private readonly ephemeralsOf = new Map<string, Set<string>>();
-  private readonly ops: OpStats;
-  private readonly sessions: SessionTracker;
-  private readonly watches: WatchTracker;
-  private readonly locks: LockTracker;
-  private readonly guardrails = new Guardrails();
+  readonly #ephemeralOwner = new Map<string, string>();
+  readonly #ephemeralsOf = new Map<string, Set<string>>();
+  readonly #ops: OpStats;
+  readonly #sessions: SessionTracker;
+  readonly #watches: WatchTracker;
+  readonly #locks: LockTracker;
+  readonly #guardrails = new Guardrails();
 
   constructor(opts: AnalyzeOptions = {}) {
     this.depth = opts.depth ?? 2;
     this.slowMs = opts.slowMs ?? 1000;
     this.maxBuffer = opts.maxBuffer ?? JUTE_MAX_BUFFER;
-    const ms = (us: number): number => roundMs((us - (this.startUs ?? us)) / 1000);
-    this.ops = new OpStats(this.depth);
-    this.sessions = new SessionTracker(ms);
-    this.watches = new WatchTracker(ms);
-    this.locks = new LockTracker(ms, this.sessions);
+    const ms = (us: number): number => roundMs((us - (this.#startUs ?? us)) / 1000);
+    this.#ops = new OpStats(this.depth);
+    this.#sessions = new SessionTracker(ms);
+    this.#watches = new WatchTracker(ms);
+    this.#locks = new LockTracker(ms, this.#sessions);
   }
 
   add(ev: CaptureEvent): void {
-    this.startUs ??= ev.timeUs;
-    this.lastUs = Math.max(this.lastUs, ev.timeUs);
+    this.#startUs ??= ev.timeUs;
+    this.#lastUs = Math.max(this.#lastUs, ev.timeUs);
     if (ev.type === 'bad-line') {
       // Only a lenient JSON-lines source yields these (analyze reads strictly); a line that is no frame is a hole.
-      this.guardrails.add({ kind: 'undecodable', atMs: roundMs((ev.timeUs - this.startUs) / 1000), conn: ev.conn === null ? '?' : String(ev.conn), session: null, op: null, path: null, detail: `line ${ev.lineNo}: ${ev.error}` });
+      this.#guardrails.add({ kind: 'undecodable', atMs: roundMs((ev.timeUs - this.#startUs) / 1000), conn: ev.conn === null ? '?' : String(ev.conn), session: null, op: null, path: null, detail: `line ${ev.lineNo}: ${ev.error}` });
       return;
     }
     if (ev.type === 'close') {
       // A close for a connection already closed (or never seen) has nothing left to end.
-      const known = this.conns.get(ev.conn.id);
-      if (known !== undefined && !known.closed) this.closeConn(known, ev.timeUs, ev.reason);
+      const known = this.#conns.get(ev.conn.id);
+      if (known !== undefined && !known.closed) this.#closeConn(known, ev.timeUs, ev.reason);
       return;
     }
-    const c = this.conn(ev.conn);
+    const c = this.#conn(ev.conn);
     switch (ev.type) {
       case 'open':
         return;
       case 'gap':
-        this.flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
+        this.#flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
         return;
       case 'frame':
-        this.frames++;
-        this.frame(c, ev);
+        this.#frames++;
+        this.#frame(c, ev);
         return;
     }
   }
 
   /** The report so far. `final` settles what only the end of the capture can tell (unanswered requests…). */
   report(final = true): AnalysisReport {
-    const endUs = this.lastUs;
-    const start = this.startUs ?? 0;
-    const g = final ? this.withUnanswered() : this.guardrails;
-    const locks = this.locks.report(endUs);
-    const sessions = this.sessions.report();
+    const endUs = this.#lastUs;
+    const start = this.#startUs ?? 0;
+    const g = final ? this.#withUnanswered() : this.#guardrails;
+    const locks = this.#locks.report(endUs);
+    const sessions = this.#sessions.report();
     return {
       startUs: start,
       durationMs: roundMs((endUs - start) / 1000),
-      connections: this.connectionCount,
-      frames: this.frames,
+      connections: this.#connectionCount,
+      frames: this.#frames,
       options: { depth: this.depth, slowMs: this.slowMs, maxBuffer: this.maxBuffer },
-      ops: this.ops.report(),
+      ops: this.#ops.report(),
       sessions,
-      watches: this.watches.report(final),
+      watches: this.#watches.report(final),
       locks: locks.filter((l) => l.kind !== 'leader-latch'),
       leaders: leaderReports(locks, sessions),
       guardrails: g.report(),
     };
   }
 
-  private conn(conn: CaptureConnection): ConnState {
-    let c = this.conns.get(conn.id);
+  #conn(conn: CaptureConnection): ConnState {
+    let c = this.#conns.get(conn.id);
     if (c === undefined || c.closed) {
       c = { conn, client: clientHost(conn.client), session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false };
-      this.conns.set(conn.id, c);
-      this.connectionCount++;
+      this.#conns.set(conn.id, c);
+      this.#connectionCount++;
     }
     return c;
   }
 
-  private frame(c: ConnState, ev: FrameEvent): void {
+  #frame(c: ConnState, ev: FrameEvent): void {
     const f = ev.frame;
     const t = ev.timeUs;
     if (f.error !== undefined) {
       // A reply we could not match is still worth its own finding; other failures are undecodable frames.
       const kind = f.kind === 'reply' && f.op === undefined && f.xid !== undefined ? 'unmatched-reply' : 'undecodable';
-      this.flag(kind, t, c, f.op ?? null, f.path ?? null, f.error);
-      if (f.kind === 'request' && f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f, request: undefined });
+      this.#flag(kind, t, c, f.op ?? null, f.path ?? null, f.error);
+      if (f.kind === 'request' && f.xid !== undefined) this.#remember(c, f.xid, { timeUs: t, frame: f, request: undefined });
       return;
     }
     if (ev.size >= this.maxBuffer * NEAR_MAX_BUFFER && (f.kind === 'request' || f.kind === 'reply')) {
-      this.flag('near-max-buffer', t, c, f.op ?? null, f.path ?? null, `${ev.size} byte frame is ${Math.round((ev.size / this.maxBuffer) * 100)}% of jute.maxbuffer (${this.maxBuffer})`);
+      this.#flag('near-max-buffer', t, c, f.op ?? null, f.path ?? null, `${ev.size} byte frame is ${Math.round((ev.size / this.maxBuffer) * 100)}% of jute.maxbuffer (${this.maxBuffer})`);
     }
-    if (c.session !== undefined) this.sessions.frame(c.session, c.conn.id, ev.dir === 'c2s', t, f.kind === 'request');
+    if (c.session !== undefined) this.#sessions.frame(c.session, c.conn.id, ev.dir === 'c2s', t, f.kind === 'request');
     switch (f.kind) {
       case 'connect-request':
         c.requested = connectRequestOf(f)?.sessionId;
         c.connectUs = t;
-        this.ops.request('connect', undefined, c.session, c.client);
+        this.#ops.request('connect', undefined, c.session, c.client);
         return;
       case 'connect-response': {
         const r = connectResponseOf(f);
-        if (r !== undefined) this.connected(c, r, t);
+        if (r !== undefined) this.#connected(c, r, t);
         return;
       }
       case 'request':
-        this.request(c, f, t);
+        this.#request(c, f, t);
         return;
       case 'reply':
-        this.reply(c, f, t);
+        this.#reply(c, f, t);
         return;
       case 'notification': {
         const ev2 = notificationEvent(f);
         if (c.session !== undefined && ev2 !== undefined && ev2.path !== null) {
-          this.watches.notified(c.session, ev2.type, ev2.path, t);
-          if (ev2.type === EventType.NodeDeleted) this.locks.gone(ev2.path, c.session, t);
+          this.#watches.notified(c.session, ev2.type, ev2.path, t);
+          if (ev2.type === EventType.NodeDeleted) this.#locks.gone(ev2.path, c.session, t);
         }
         return;
       }
@@ -186,59 +186,59 @@ export class Analyzer {
     }
   }
 
-  private connected(c: ConnState, r: ConnectResponse, t: number): void {
+  #connected(c: ConnState, r: ConnectResponse, t: number): void {
     const latency = c.connectUs === undefined ? undefined : (t - c.connectUs) / 1000;
     const requested = c.requested ?? 0n;
     if (r.timeOut <= 0) {
       // The server refused to resume the session: it has expired (ZooKeeper answers with timeout 0).
-      this.ops.reply('connect', undefined, c.session, c.client, ErrorCode.SESSIONEXPIRED, latency);
-      if (requested !== 0n) this.sessionEnded(hexId(requested), t, 'expired', 'the server refused to resume it (connect response with timeout 0)');
+      this.#ops.reply('connect', undefined, c.session, c.client, ErrorCode.SESSIONEXPIRED, latency);
+      if (requested !== 0n) this.#sessionEnded(hexId(requested), t, 'expired', 'the server refused to resume it (connect response with timeout 0)');
       return;
     }
     const id = hexId(r.sessionId);
     const resumed = requested !== 0n && requested === r.sessionId;
     c.session = id;
-    this.sessions.established(id, r.timeOut, c.conn, t, resumed);
-    if (resumed) this.watches.reconnected(id, c.conn.id, t);
-    this.ops.reply('connect', undefined, c.session, c.client, 0, latency);
+    this.#sessions.established(id, r.timeOut, c.conn, t, resumed);
+    if (resumed) this.#watches.reconnected(id, c.conn.id, t);
+    this.#ops.reply('connect', undefined, c.session, c.client, 0, latency);
   }
 
-  private request(c: ConnState, f: DescribedFrame, t: number): void {
+  #request(c: ConnState, f: DescribedFrame, t: number): void {
     const op = f.op ?? `op(${f.opcode})`;
-    this.ops.request(op, f.path, c.session, c.client);
-    if (c.closeSentUs !== undefined) this.flag('request-after-close', t, c, op, f.path ?? null, `sent ${roundMs((t - c.closeSentUs) / 1000)} ms after closeSession on the same connection`);
+    this.#ops.request(op, f.path, c.session, c.client);
+    if (c.closeSentUs !== undefined) this.#flag('request-after-close', t, c, op, f.path ?? null, `sent ${roundMs((t - c.closeSentUs) / 1000)} ms after closeSession on the same connection`);
     const req = opRequest(f);
-    if (f.xid !== undefined) this.remember(c, f.xid, { timeUs: t, frame: f, request: req });
+    if (f.xid !== undefined) this.#remember(c, f.xid, { timeUs: t, frame: f, request: req });
     if (req === undefined) return;
     switch (req.opcode) {
       case OpCode.closeSession:
         c.closeSentUs ??= t;
-        if (c.session !== undefined) this.sessionEnded(c.session, t, 'closed', 'session closed');
+        if (c.session !== undefined) this.#sessionEnded(c.session, t, 'closed', 'session closed');
         return;
       case OpCode.setWatches:
       case OpCode.setWatches2:
-        if (c.session !== undefined) this.watches.restored(c.session, restoredLists(req.body));
+        if (c.session !== undefined) this.#watches.restored(c.session, restoredLists(req.body));
         return;
       default:
         return;
     }
   }
 
-  private reply(c: ConnState, f: DescribedFrame, t: number): void {
-    const req = f.xid === undefined ? undefined : this.take(c, f.xid);
+  #reply(c: ConnState, f: DescribedFrame, t: number): void {
+    const req = f.xid === undefined ? undefined : this.#take(c, f.xid);
     const op = f.op ?? `op(${f.opcode})`;
     const err = f.err ?? 0;
     const latencyMs = req === undefined ? undefined : roundMs((t - req.timeUs) / 1000);
-    this.ops.reply(op, f.path, c.session, c.client, err, latencyMs);
+    this.#ops.reply(op, f.path, c.session, c.client, err, latencyMs);
     if (f.xid !== undefined && f.xid > 0) {
-      if (f.xid < c.lastReplyXid) this.flag('reply-out-of-order', t, c, op, f.path ?? null, `reply to xid ${f.xid} after the reply to xid ${c.lastReplyXid}`);
+      if (f.xid < c.lastReplyXid) this.#flag('reply-out-of-order', t, c, op, f.path ?? null, `reply to xid ${f.xid} after the reply to xid ${c.lastReplyXid}`);
       c.lastReplyXid = Math.max(c.lastReplyXid, f.xid);
     }
-    if (latencyMs !== undefined && latencyMs > this.slowMs) this.flag('slow-reply', t, c, op, f.path ?? null, `${latencyMs} ms (slower than ${this.slowMs} ms)`);
-    if (f.opcode === OpCode.ping && c.session !== undefined && latencyMs !== undefined) this.sessions.ping(c.session, latencyMs);
+    if (latencyMs !== undefined && latencyMs > this.slowMs) this.#flag('slow-reply', t, c, op, f.path ?? null, `${latencyMs} ms (slower than ${this.slowMs} ms)`);
+    if (f.opcode === OpCode.ping && c.session !== undefined && latencyMs !== undefined) this.#sessions.ping(c.session, latencyMs);
     const s = c.session;
     if (err === ErrorCode.SESSIONEXPIRED && s !== undefined) {
-      this.sessionEnded(s, t, 'expired', `a ${op} reply said SESSIONEXPIRED`);
+      this.#sessionEnded(s, t, 'expired', `a ${op} reply said SESSIONEXPIRED`);
       return;
     }
     if (s === undefined || req === undefined) return;
@@ -252,13 +252,13 @@ export class Analyzer {
       case OpCode.create2:
       case OpCode.createContainer:
       case OpCode.createTTL:
-        if (err === 0 && rp.body !== undefined && 'path' in rp.body && rp.body.path !== null) this.createdNode(s, rp.body.path, rq.body.flags, t, zxid);
+        if (err === 0 && rp.body !== undefined && 'path' in rp.body && rp.body.path !== null) this.#createdNode(s, rp.body.path, rq.body.flags, t, zxid);
         return;
       case OpCode.delete:
-        if (err === 0 && rq.body.path !== null) this.deletedNode(s, rq.body.path, req.timeUs);
+        if (err === 0 && rq.body.path !== null) this.#deletedNode(s, rq.body.path, req.timeUs);
         return;
       case OpCode.multi:
-        if (err === 0 && rp.opcode === OpCode.multi && rp.body !== undefined) this.multi(s, rq.body, rp.body, req.timeUs, t, zxid);
+        if (err === 0 && rp.opcode === OpCode.multi && rp.body !== undefined) this.#multi(s, rq.body, rp.body, req.timeUs, t, zxid);
         return;
       case OpCode.getData:
       case OpCode.exists: {
@@ -266,84 +266,84 @@ export class Analyzer {
         if (!rq.body.watch || path === null) return;
         // exists on a missing node still arms a watch (for its creation); getData on one does not.
         if (err === 0 || (rq.opcode === OpCode.exists && err === ErrorCode.NONODE)) {
-          this.watches.set(s, rq.opcode === OpCode.getData ? 'data' : 'exists', path, t);
-          this.locks.watched(path, s, t);
+          this.#watches.set(s, rq.opcode === OpCode.getData ? 'data' : 'exists', path, t);
+          this.#locks.watched(path, s, t);
         }
         // A waiter that finds the node it meant to watch already gone learns that as it would from its NodeDeleted.
-        if (err === ErrorCode.NONODE) this.locks.gone(path, s, t);
+        if (err === ErrorCode.NONODE) this.#locks.gone(path, s, t);
         return;
       }
       case OpCode.getChildren:
       case OpCode.getChildren2: {
         const path = rq.body.path;
         if (err !== 0 || path === null || rp.body === undefined || !('children' in rp.body)) return;
-        if (rq.body.watch) this.watches.set(s, 'child', path, t);
+        if (rq.body.watch) this.#watches.set(s, 'child', path, t);
         const children = rp.body.children ?? [];
-        if (children.length >= HUGE_CHILDREN) this.flag('huge-children', t, c, op, path, `${children.length} children in one reply`);
-        this.locks.listed(path, children, s, t, zxid);
+        if (children.length >= HUGE_CHILDREN) this.#flag('huge-children', t, c, op, path, `${children.length} children in one reply`);
+        this.#locks.listed(path, children, s, t, zxid);
         return;
       }
       case OpCode.removeWatches:
-        if (err === 0 && rq.body.path !== null) this.watches.removed(s, rq.body.path, removedKinds(rq.body.type));
+        if (err === 0 && rq.body.path !== null) this.#watches.removed(s, rq.body.path, removedKinds(rq.body.type));
         return;
       case OpCode.addWatch:
-        if (err === 0 && rq.body.path !== null) this.watches.set(s, rq.body.mode === AddWatchMode.PersistentRecursive ? 'persistent-recursive' : 'persistent', rq.body.path, t);
+        if (err === 0 && rq.body.path !== null) this.#watches.set(s, rq.body.mode === AddWatchMode.PersistentRecursive ? 'persistent-recursive' : 'persistent', rq.body.path, t);
         return;
       default:
         return;
     }
   }
 
-  private multi(s: string, req: MultiRequest, res: MultiResponse, requestUs: number, t: number, zxid: bigint): void {
+  #multi(s: string, req: MultiRequest, res: MultiResponse, requestUs: number, t: number, zxid: bigint): void {
     req.ops.forEach((o, i) => {
       const r = res.results[i]?.body;
-      if (CREATE_OPS.has(o.header.type) && r != null && 'path' in r && r.path !== null && 'flags' in o.body) this.createdNode(s, r.path, o.body.flags, t, zxid);
-      else if (o.header.type === OpCode.delete && o.body.path !== null) this.deletedNode(s, o.body.path, requestUs);
+      if (CREATE_OPS.has(o.header.type) && r != null && 'path' in r && r.path !== null && 'flags' in o.body) this.#createdNode(s, r.path, o.body.flags, t, zxid);
+      else if (o.header.type === OpCode.delete && o.body.path !== null) this.#deletedNode(s, o.body.path, requestUs);
     });
   }
 
-  private createdNode(s: string, path: string, flags: number, t: number, zxid: bigint): void {
+  #createdNode(s: string, path: string, flags: number, t: number, zxid: bigint): void {
     if (flags === CreateFlags.ephemeral || flags === CreateFlags.ephemeralSequential) {
-      this.sessions.ephemeral(s, path, t);
-      this.ephemeralOwner.set(path, s);
-      const mine = this.ephemeralsOf.get(s) ?? new Set<string>();
+      this.#sessions.ephemeral(s, path, t);
+      this.#ephemeralOwner.set(path, s);
+      const mine = this.#ephemeralsOf.get(s) ?? new Set<string>();
       mine.add(path);
-      this.ephemeralsOf.set(s, mine);
+      this.#ephemeralsOf.set(s, mine);
     }
-    this.locks.created(path, s, t, zxid);
+    this.#locks.created(path, s, t, zxid);
   }
 
-  private deletedNode(session: string, path: string, requestUs: number): void {
-    const owner = this.ephemeralOwner.get(path);
+  #deletedNode(session: string, path: string, requestUs: number): void {
+    const owner = this.#ephemeralOwner.get(path);
     if (owner !== undefined) {
-      this.sessions.ephemeralDeleted(owner, path, requestUs);
-      this.ephemeralOwner.delete(path);
-      this.ephemeralsOf.get(owner)?.delete(path);
+      this.#sessions.ephemeralDeleted(owner, path, requestUs);
+      this.#ephemeralOwner.delete(path);
+      this.#ephemeralsOf.get(owner)?.delete(path);
     }
-    this.locks.deleted(path, session, requestUs);
+    this.#locks.deleted(path, session, requestUs);
   }
 
-  private sessionEnded(id: string, t: number, kind: 'closed' | 'expired', how: string): void {
-    if (kind === 'closed') this.sessions.closed(id, t);
-    else this.sessions.expired(id, t, how);
-    this.locks.sessionEnded(id, t, kind === 'closed' ? 'session closed' : 'session expired');
-    this.watches.sessionEnded(id, kind === 'closed' ? 'session closed' : 'session expired');
+  #sessionEnded(id: string, t: number, kind: 'closed' | 'expired', how: string): void {
+    if (kind === 'closed') this.#sessions.closed(id, t);
+    else this.#sessions.expired(id, t, how);
+    this.#locks.sessionEnded(id, t, kind === 'closed' ? 'session closed' : 'session expired');
+    this.#watches.sessionEnded(id, kind === 'closed' ? 'session closed' : 'session expired');
     // The server removes the session's ephemeral nodes with it.
-    for (const path of this.ephemeralsOf.get(id) ?? []) {
-      this.sessions.ephemeralDeleted(id, path, t);
-      this.ephemeralOwner.delete(path);
+    for (const path of this.#ephemeralsOf.get(id) ?? []) {
+      this.#sessions.ephemeralDeleted(id, path, t);
+      this.#ephemeralOwner.delete(path);
     }
-    this.ephemeralsOf.delete(id);
+    this.#ephemeralsOf.delete(id);
   }
 
-  private closeConn(c: ConnState, t: number, reason: string): void {
+  #closeConn(c: ConnState, t: number, reason: string): void {
     c.closed = true;
     if (c.session === undefined) return;
-    this.sessions.connectionClosed(c.session, c.conn.id, t, reason);
-    if (reason !== 'capture-end') this.locks.connectionClosed(c.session, t);
+    this.#sessions.connectionClosed(c.session, c.conn.id, t, reason);
+    if (reason !== 'capture-end') this.#locks.connectionClosed(c.session, t);
   }
 
-  private remember(c: ConnState, xid: number, p: Pending): void {
+  #remember(c: ConnState, xid: number, p: Pending): void {
     if (c.pending.size >= MAX_PENDING_PER_CONN) return;
     const had = c.pending.get(xid);
     if (had === undefined) c.pending.set(xid, p);
@@ -351,7 +351,7 @@ export class Analyzer {
     else c.pending.set(xid, [had, p]);
   }
 
-  private take(c: ConnState, xid: number): Pending | undefined {
+  #take(c: ConnState, xid: number): Pending | undefined {
     const had = c.pending.get(xid);
     if (had === undefined || !Array.isArray(had)) {
       c.pending.delete(xid);
@@ -362,14 +362,14 @@ export class Analyzer {
     return p;
   }
 
-  private flag(kind: GuardrailFinding['kind'], t: number, c: ConnState, op: string | null, path: string | null, detail: string): void {
-    this.guardrails.add({ kind, atMs: roundMs((t - (this.startUs ?? t)) / 1000), conn: c.conn.id, session: c.session ?? null, op, path, detail });
+  #flag(kind: GuardrailFinding['kind'], t: number, c: ConnState, op: string | null, path: string | null, detail: string): void {
+    this.#guardrails.add({ kind, atMs: roundMs((t - (this.#startUs ?? t)) / 1000), conn: c.conn.id, session: c.session ?? null, op, path, detail });
   }
 
   /** The guardrails plus one finding per request never answered (computed on a copy: the capture may go on). */
-  private withUnanswered(): Guardrails {
-    const g = this.guardrails.clone();
-    for (const c of this.conns.values()) {
+  #withUnanswered(): Guardrails {
+    const g = this.#guardrails.clone();
+    for (const c of this.#conns.values()) {
       for (const had of c.pending.values()) {
         for (const p of Array.isArray(had) ? had : [had]) {
           // ZooKeeper never answers a standalone check (it is only meaningful inside a multi).
@@ -377,7 +377,7 @@ export class Analyzer {
           const why = c.closed ? 'the connection closed first' : 'the capture ended first';
           g.add({
             kind: 'unanswered',
-            atMs: roundMs((p.timeUs - (this.startUs ?? p.timeUs)) / 1000),
+            atMs: roundMs((p.timeUs - (this.#startUs ?? p.timeUs)) / 1000),
             conn: c.conn.id,
             session: c.session ?? null,
             op: p.frame.op ?? null,

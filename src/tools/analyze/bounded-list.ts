@@ -3,14 +3,16 @@
  * with a million identical findings is no more useful than one with a thousand and a count.
  */
 export class BoundedList<T> {
+  readonly #limit: number;
   readonly items: T[] = [];
   omitted = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(limit: number) {
+    this.#limit = limit;}
 
   /** Adds `item` if there is room; true if it was kept. */
   push(item: T): boolean {
-    if (this.items.length < this.limit) {
+    if (this.items.length < this.#limit) {
       this.items.push(item);
       return true;
     }

@@ -16,28 +16,28 @@ export const HUGE_CHILDREN = 10_000;
 const MAX_FINDINGS = 2000;
 
 export class Guardrails {
-  private readonly counts = new Map<GuardrailKind, number>();
-  private readonly findings = new BoundedList<GuardrailFinding>(MAX_FINDINGS);
+  readonly #counts = new Map<GuardrailKind, number>();
+  readonly #findings = new BoundedList<GuardrailFinding>(MAX_FINDINGS);
 
   add(f: GuardrailFinding): void {
-    this.counts.set(f.kind, (this.counts.get(f.kind) ?? 0) + 1);
-    this.findings.push(f);
+    this.#counts.set(f.kind, (this.#counts.get(f.kind) ?? 0) + 1);
+    this.#findings.push(f);
   }
 
   /** A copy to add end-of-capture findings to without touching the running totals. */
   clone(): Guardrails {
     const g = new Guardrails();
-    for (const [k, n] of this.counts) g.counts.set(k, n);
-    for (const f of this.findings.items) g.findings.push(f);
-    g.findings.omitted = this.findings.omitted;
+    for (const [k, n] of this.#counts) g.#counts.set(k, n);
+    for (const f of this.#findings.items) g.#findings.push(f);
+    g.#findings.omitted = this.#findings.omitted;
     return g;
   }
 
   report(): GuardrailsReport {
     return {
-      counts: Object.fromEntries([...this.counts].sort(([a], [b]) => a.localeCompare(b))),
-      findings: [...this.findings.items].sort((a, b) => a.atMs - b.atMs),
-      omitted: this.findings.omitted,
+      counts: Object.fromEntries([...this.#counts].sort(([a], [b]) => a.localeCompare(b))),
+      findings: [...this.#findings.items].sort((a, b) => a.atMs - b.atMs),
+      omitted: this.#findings.omitted,
     };
   }
 }

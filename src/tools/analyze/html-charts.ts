@@ -6,13 +6,14 @@
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import type { LatencyBucket, LeaderReport, LockReport, SessionReport, TxnChange } from './report.js';
 import { fmtAt, fmtMs, safeText } from './render-text.js';
+import { n1, xmlEscape } from '../shared/svg.js';
 
 /**
  * Escapes text for HTML/XML character data and attribute values. Control characters (invalid in XML, invisible in
  * HTML) are shown as `\xNN`, as on the terminal.
  */
 export function esc(s: string): string {
-  return safeText(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return xmlEscape(safeText(s));
 }
 
 const W = 1000;
@@ -21,8 +22,6 @@ const PLOT_W = W - LABEL_W - 20;
 const ROW_H = 22;
 /** A lock held ten thousand times would draw a page nobody can scroll: the rest is in the table. */
 const MAX_HOLDER_ROWS = 100;
-
-const n1 = (v: number): string => (Math.round(v * 10) / 10).toString();
 
 /** A time window of the capture, in ms since its start. */
 interface Span {

@@ -9,31 +9,31 @@ import { Analyzer, type AnalyzeOptions } from './analyzer.js';
 import type { AnalysisReport } from './report.js';
 
 export class LiveAnalysis {
-  private readonly analyzer: Analyzer;
-  private openConnections = 0;
+  readonly #analyzer: Analyzer;
+  #openConnections = 0;
 
   constructor(opts: AnalyzeOptions = {}) {
-    this.analyzer = new Analyzer(opts);
+    this.#analyzer = new Analyzer(opts);
   }
 
   event(ev: CaptureEvent): void {
-    if (ev.type === 'open') this.openConnections++;
-    else if (ev.type === 'close') this.openConnections--;
-    this.analyzer.add(ev);
+    if (ev.type === 'open') this.#openConnections++;
+    else if (ev.type === 'close') this.#openConnections--;
+    this.#analyzer.add(ev);
   }
 
   /** Connections open right now. */
   get connections(): number {
-    return this.openConnections;
+    return this.#openConnections;
   }
 
   /** The report so far, leaving open what only the end can settle. */
   snapshot(): AnalysisReport {
-    return this.analyzer.report(false);
+    return this.#analyzer.report(false);
   }
 
   /** The final report, once the proxy has stopped. */
   final(): AnalysisReport {
-    return this.analyzer.report(true);
+    return this.#analyzer.report(true);
   }
 }

@@ -13,7 +13,7 @@
  */
 
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
+import { latencySummary, msHistogram, roundMs } from '../shared/latency.js';
 import { holdersByRule, recogniseLockName, recogniseLockNode, type LockMode } from './lock-names.js';
 import type { LockHolder, LockKind, LockReport, LockViolation, LockWait } from './report.js';
 
@@ -78,20 +78,24 @@ const MAX_WAITS = 5000;
 const MAX_ENDED_NAMES = 10_000;
 
 export class LockTracker {
-  private readonly dirs = new Map<string, LockDir>();
+  readonly #sessions: SessionView;
+  readonly #ms: (us: number) => number;
+  readonly #dirs = new Map<string, LockDir>();
   /** Live contender by full path, for deletes and watches. */
-  private readonly byPath = new Map<string, { dir: LockDir; c: Contender }>();
+  readonly #byPath = new Map<string, { dir: LockDir; c: Contender }>();
 
   constructor(
-    private readonly ms: (us: number) => number,
-    private readonly sessions: SessionView,
-  ) {}
+    ms: (us: number) => number,
+    sessions: SessionView,
+  ) {
+    this.#sessions = sessions;
+    this.#ms = ms;}
 
   /** A create of `path` by `session` succeeded; `zxid` is the create's transaction id (from its reply). */
   created(path: string, session: string, atUs: number, zxid: bigint): void {
     const n = recogniseLockNode(path);
     if (n === undefined) return;
-    const d = this.dir(n.dir, n.recipe, n.kind);
+    const d = this.#dir(n.dir, n.recipe, n.kind);
     const known = d.live.get(n.name);
     if (known !== undefined) {
       // Another session's listing showed the node before its create reply reached us (replies on different
@@ -122,8 +126,8 @@ export class LockTracker {
     d.live.set(n.name, c);
     insertOrdered(d.ordered, c);
     d.all.push(c);
-    this.byPath.set(path, { dir: d, c });
-    this.recompute(d, atUs);
+    this.#byPath.set(path, { dir: d, c });
+    this.#recompute(d, atUs);
   }
 
   /**
@@ -131,11 +135,11 @@ export class LockTracker {
    * node is released; deleted by anyone else, its owner has not let go and may still believe it holds.
    */
   deleted(path: string, session: string, requestUs: number): void {
-    const hit = this.byPath.get(path);
+    const hit = this.#byPath.get(path);
     if (hit === undefined) return;
-    if (hit.c.session === session || hit.c.session === UNKNOWN_SESSION) this.end(hit.dir, hit.c, requestUs, 'released (node deleted)');
-    else this.vanished(hit.dir, hit.c, requestUs);
-    this.recompute(hit.dir, requestUs);
+    if (hit.c.session === session || hit.c.session === UNKNOWN_SESSION) this.#end(hit.dir, hit.c, requestUs, 'released (node deleted)');
+    else this.#vanished(hit.dir, hit.c, requestUs);
+    this.#recompute(hit.dir, requestUs);
   }
 
   /**
@@ -143,7 +147,7 @@ export class LockTracker {
    * listing is: replies on different connections may reach the capture in another order than the server made them.
    */
   listed(dirPath: string, children: readonly string[], session: string, atUs: number, zxid: bigint): void {
-    let d = this.dirs.get(dirPath);
+    let d = this.#dirs.get(dirPath);
     const names = new Set(children);
     // Contenders created before the capture began: known only from listings.
     for (const name of children) {
@@ -153,7 +157,7 @@ export class LockTracker {
       if (d?.ended.has(name) === true) continue;
       // Its create zxid is unknown; it is at most this listing's, so older listings cannot prove it gone.
       this.created(`${n.dir === '/' ? '' : n.dir}/${name}`, UNKNOWN_SESSION, atUs, zxid);
-      d = this.dirs.get(dirPath);
+      d = this.#dirs.get(dirPath);
     }
     if (d === undefined) return;
     for (const c of [...d.live.values()]) {
@@ -165,14 +169,14 @@ export class LockTracker {
         continue;
       }
       // Absent from a listing made before the node was created proves nothing.
-      if (c.vanishedUs === undefined && zxid >= c.zxid) this.vanished(d, c, atUs);
+      if (c.vanishedUs === undefined && zxid >= c.zxid) this.#vanished(d, c, atUs);
     }
     // The owner learns it lost a node that vanished.
     for (const c of d.live.values()) {
-      if (c.session === session && c.vanishedUs !== undefined && !names.has(c.name)) this.end(d, c, atUs, 'lost: its node vanished while it held');
+      if (c.session === session && c.vanishedUs !== undefined && !names.has(c.name)) this.#end(d, c, atUs, 'lost: its node vanished while it held');
     }
     for (const c of d.live.values()) if (c.session === session) c.tracked = true;
-    this.recompute(d, atUs);
+    this.#recompute(d, atUs);
     // Who sees itself holding in this listing (by the rule applied to the listing itself).
     const ordered = d.ordered.filter((c) => names.has(c.name));
     for (const i of holdersByRule(d.kind, ordered)) {
@@ -189,12 +193,12 @@ export class LockTracker {
    */
   gone(path: string, session: string, atUs: number): void {
     const n = recogniseLockNode(path);
-    const d = n === undefined ? undefined : this.dirs.get(n.dir);
+    const d = n === undefined ? undefined : this.#dirs.get(n.dir);
     if (d === undefined) return;
     // The notification proves the node is gone, as a listing without it would (the server may have removed it
     // with its expired session, which a capture may never show).
-    const hit = this.byPath.get(path);
-    if (hit !== undefined && hit.c.vanishedUs === undefined) this.vanished(d, hit.c, atUs);
+    const hit = this.#byPath.get(path);
+    if (hit !== undefined && hit.c.vanishedUs === undefined) this.#vanished(d, hit.c, atUs);
     const prefix = holdingPrefix(d, path);
     for (const i of holdersByRule(d.kind, prefix)) {
       const c = prefix[i]!;
@@ -204,44 +208,44 @@ export class LockTracker {
 
   /** `session` set a watch on `path` (exists/getData): if it is a contender, the session's node waits for it. */
   watched(path: string, session: string, atUs: number): void {
-    const hit = this.byPath.get(path);
+    const hit = this.#byPath.get(path);
     if (hit === undefined) return;
     const mine = [...hit.dir.live.values()].filter((c) => c.session === session && c.path !== path);
     for (const w of mine) {
       w.tracked = true;
-      if (hit.dir.waits.length < MAX_WAITS) hit.dir.waits.push({ waiter: w.path, waiterSession: session, watched: path, atMs: this.ms(atUs) });
+      if (hit.dir.waits.length < MAX_WAITS) hit.dir.waits.push({ waiter: w.path, waiterSession: session, watched: path, atMs: this.#ms(atUs) });
     }
   }
 
   /** The session was closed or expired: the server removes its ephemeral contenders. */
   sessionEnded(session: string, atUs: number, how: string): void {
-    for (const d of this.dirs.values()) {
+    for (const d of this.#dirs.values()) {
       let changed = false;
       for (const c of [...d.live.values()]) {
         if (c.session !== session) continue;
         c.sessionEndUs = atUs;
-        this.end(d, c, atUs, how);
+        this.#end(d, c, atUs, how);
         changed = true;
       }
-      if (changed) this.recompute(d, atUs);
+      if (changed) this.#recompute(d, atUs);
     }
   }
 
   /** One of the session's connections closed: a node that vanished meanwhile is lost to it from now on. */
   connectionClosed(session: string, atUs: number): void {
-    for (const d of this.dirs.values()) {
+    for (const d of this.#dirs.values()) {
       for (const c of [...d.live.values()]) {
-        if (c.session === session && c.vanishedUs !== undefined) this.end(d, c, atUs, 'lost: its node vanished while it held');
+        if (c.session === session && c.vanishedUs !== undefined) this.#end(d, c, atUs, 'lost: its node vanished while it held');
       }
     }
   }
 
   /** The report; `endUs` is the end of the capture (where holds still open are cut for overlaps). */
   report(endUs: number): LockReport[] {
-    return [...this.dirs.values()].map((d) => this.reportDir(d, this.ms(endUs)));
+    return [...this.#dirs.values()].map((d) => this.#reportDir(d, this.#ms(endUs)));
   }
 
-  private reportDir(d: LockDir, endMs: number): LockReport {
+  #reportDir(d: LockDir, endMs: number): LockReport {
     const holders: (LockHolder & { c: Contender })[] = [];
     for (const c of d.all.items) {
       const from = c.acquiredUs ?? c.heardUs ?? (c.session === UNKNOWN_SESSION ? c.ruleFirstUs : undefined);
@@ -251,15 +255,15 @@ export class LockTracker {
         node: c.path,
         session: c.session,
         mode: c.mode,
-        fromMs: this.ms(from),
-        toMs: c.endUs === undefined ? null : this.ms(c.endUs),
+        fromMs: this.#ms(from),
+        toMs: c.endUs === undefined ? null : this.#ms(c.endUs),
         how: c.endHow ?? null,
         handoffMs: null,
       });
     }
     holders.sort((a, b) => a.fromMs - b.fromMs);
     const violations: LockViolation[] = [];
-    const handoff = new LatencyHistogram();
+    const handoff = msHistogram();
     const exclusive = (m: string): boolean => m !== 'read' && m !== 'lease';
     for (let i = 0; i < holders.length; i++) {
       const b = holders[i]!;
@@ -280,9 +284,9 @@ export class LockTracker {
         if (a.toMs !== null && a.toMs <= b.fromMs && (prev === undefined || a.toMs > prev.toMs!)) prev = a;
       }
       // A hand-off: b was already queued when the previous holder let go.
-      if (prev !== undefined && exclusive(b.mode) && this.ms(b.c.createdUs) <= prev.toMs!) {
+      if (prev !== undefined && exclusive(b.mode) && this.#ms(b.c.createdUs) <= prev.toMs!) {
         b.handoffMs = roundMs(b.fromMs - prev.toMs!);
-        handoff.add(b.handoffMs);
+        handoff.record(b.handoffMs);
       }
     }
     const orphans = [...d.orphans];
@@ -290,7 +294,7 @@ export class LockTracker {
     for (const c of d.live.values()) liveBySession.set(c.session, (liveBySession.get(c.session) ?? 0) + 1);
     for (const c of d.live.values()) {
       if (c.session === UNKNOWN_SESSION) continue;
-      if (this.sessions.ended(c.session)) orphans.push({ node: c.path, session: c.session, why: 'its session ended but the node was never seen removed' });
+      if (this.#sessions.ended(c.session)) orphans.push({ node: c.path, session: c.session, why: 'its session ended but the node was never seen removed' });
       else if ((liveBySession.get(c.session) ?? 0) > 1) orphans.push({ node: c.path, session: c.session, why: 'its session has another contender in the same lock (a create retried without protection?)' });
       else if (!c.tracked) orphans.push({ node: c.path, session: c.session, why: 'created, then never listed, watched or deleted by its session' });
     }
@@ -307,9 +311,9 @@ export class LockTracker {
     };
   }
 
-  private vanished(d: LockDir, c: Contender, atUs: number): void {
-    if (this.sessions.ended(c.session)) this.end(d, c, atUs, 'session ended');
-    else if (c.session === UNKNOWN_SESSION || !this.sessions.connected(c.session)) this.end(d, c, atUs, 'lost while its session was disconnected');
+  #vanished(d: LockDir, c: Contender, atUs: number): void {
+    if (this.#sessions.ended(c.session)) this.#end(d, c, atUs, 'session ended');
+    else if (c.session === UNKNOWN_SESSION || !this.#sessions.connected(c.session)) this.#end(d, c, atUs, 'lost while its session was disconnected');
     else {
       // Its owner is connected and has not deleted it, as far as we know yet: it may still believe it holds the
       // lock. It stays findable by path, because the owner's delete reply may simply not have reached us (the
@@ -318,7 +322,7 @@ export class LockTracker {
     }
   }
 
-  private end(d: LockDir, c: Contender, atUs: number, how: string): void {
+  #end(d: LockDir, c: Contender, atUs: number, how: string): void {
     if (c.endUs !== undefined) return;
     c.endUs = atUs;
     c.endHow = how;
@@ -327,19 +331,19 @@ export class LockTracker {
     d.ended.add(c.name);
     // Only a listing racing the end can still show the name; keeping every name ever ended grew with the capture.
     if (d.ended.size > MAX_ENDED_NAMES) d.ended.delete(d.ended.values().next().value!);
-    this.byPath.delete(c.path);
+    this.#byPath.delete(c.path);
   }
 
-  private recompute(d: LockDir, atUs: number): void {
+  #recompute(d: LockDir, atUs: number): void {
     const prefix = holdingPrefix(d, undefined);
     for (const i of holdersByRule(d.kind, prefix)) prefix[i]!.ruleFirstUs ??= atUs;
   }
 
-  private dir(path: string, recipe: string, kind: LockKind): LockDir {
-    let d = this.dirs.get(path);
+  #dir(path: string, recipe: string, kind: LockKind): LockDir {
+    let d = this.#dirs.get(path);
     if (d === undefined) {
       d = { dir: path, recipe, kind, live: new Map(), ordered: [], ended: new Set(), all: new BoundedList(MAX_CONTENDERS_KEPT), waits: [], orphans: [] };
-      this.dirs.set(path, d);
+      this.#dirs.set(path, d);
     } else if (kind === 'read-write' && d.kind === 'mutex') {
       // kazoo's write lock nodes look like its plain lock until a reader shows up.
       d.kind = 'read-write';

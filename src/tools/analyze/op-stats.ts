@@ -1,8 +1,8 @@
 /** The ops tables: count, errors by code name and request → reply latency, per op, path prefix, session and client. */
 
 import { errName } from '../../protocol/index.js';
-import { coarseBuckets, LatencyHistogram } from '../figures/latency.js';
-import { OpTotalsTable as Table, replied, type Totals } from '../figures/op-totals.js';
+import { coarseBuckets, msHistogram } from '../shared/latency.js';
+import { OpTotalsTable as Table, replied, type Totals } from '../shared/op-totals.js';
 import type { OpsReport } from './report.js';
 
 /** `/a/b/c` rolled up to `depth` segments: `/a/b` for depth 2; the root stays `/`. Scans, no split: hot path. */
@@ -27,55 +27,57 @@ export function rollUpPath(path: string, depth: number): string {
 const PATH_MEMO = 20_000;
 
 export class OpStats {
-  private readonly byOp = new Table(1000);
-  private readonly byPath = new Table(5000);
-  private readonly bySession = new Table(10000);
-  private readonly byClient = new Table(10000);
-  private readonly all = new LatencyHistogram();
+  readonly #depth: number;
+  readonly #byOp = new Table(1000);
+  readonly #byPath = new Table(5000);
+  readonly #bySession = new Table(10000);
+  readonly #byClient = new Table(10000);
+  readonly #all = msHistogram();
   /**
    * Full path → its rolled-up row: every request and reply names a path, and rolling it up builds a string. A row,
    * once chosen for a key (even the "(other)" row), never changes, so remembering it is exact.
    */
-  private readonly pathRows = new Map<string, Totals>();
+  readonly #pathRows = new Map<string, Totals>();
 
-  constructor(private readonly depth: number) {}
+  constructor(depth: number) {
+    this.#depth = depth;}
 
   /** A request of `op` on `path` by `session` (undefined before the handshake) from host `client`. */
   request(op: string, path: string | undefined, session: string | undefined, client: string): void {
-    this.byOp.row(op).requests++;
-    if (path !== undefined) this.pathRow(path).requests++;
-    if (session !== undefined) this.bySession.row(session).requests++;
-    this.byClient.row(client).requests++;
+    this.#byOp.row(op).requests++;
+    if (path !== undefined) this.#pathRow(path).requests++;
+    if (session !== undefined) this.#bySession.row(session).requests++;
+    this.#byClient.row(client).requests++;
   }
 
   /** The reply to such a request, with its error code and latency (undefined when its request is not known). */
   reply(op: string, path: string | undefined, session: string | undefined, client: string, err: number, latencyMs: number | undefined): void {
     const name = err === 0 ? undefined : errName(err);
-    replied(this.byOp.row(op), name, latencyMs);
-    if (path !== undefined) replied(this.pathRow(path), name, latencyMs);
-    if (session !== undefined) replied(this.bySession.row(session), name, latencyMs);
-    replied(this.byClient.row(client), name, latencyMs);
-    if (latencyMs !== undefined) this.all.add(latencyMs);
+    replied(this.#byOp.row(op), name, latencyMs);
+    if (path !== undefined) replied(this.#pathRow(path), name, latencyMs);
+    if (session !== undefined) replied(this.#bySession.row(session), name, latencyMs);
+    replied(this.#byClient.row(client), name, latencyMs);
+    if (latencyMs !== undefined) this.#all.record(latencyMs);
   }
 
-  private pathRow(path: string): Totals {
-    let t = this.pathRows.get(path);
+  #pathRow(path: string): Totals {
+    let t = this.#pathRows.get(path);
     if (t === undefined) {
-      if (this.pathRows.size >= PATH_MEMO) this.pathRows.clear();
-      t = this.byPath.row(rollUpPath(path, this.depth));
-      this.pathRows.set(path, t);
+      if (this.#pathRows.size >= PATH_MEMO) this.#pathRows.clear();
+      t = this.#byPath.row(rollUpPath(path, this.#depth));
+      this.#pathRows.set(path, t);
     }
     return t;
   }
 
   report(): OpsReport {
     return {
-      byOp: this.byOp.report('key', true),
-      byPath: this.byPath.report('requests'),
-      depth: this.depth,
-      bySession: this.bySession.report('requests'),
-      byClient: this.byClient.report('requests'),
-      histogram: coarseBuckets(this.all),
+      byOp: this.#byOp.report('key', true),
+      byPath: this.#byPath.report('requests'),
+      depth: this.#depth,
+      bySession: this.#bySession.report('requests'),
+      byClient: this.#byClient.report('requests'),
+      histogram: coarseBuckets(this.#all),
     };
   }
 }

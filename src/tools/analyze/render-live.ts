@@ -2,7 +2,7 @@
 
 import type { AnalysisReport } from './report.js';
 import { endText, fmtAt, fmtMs, opsTable, safeText } from './render-text.js';
-import { renderTable } from '../figures/table.js';
+import { renderTable } from '../shared/table.js';
 
 export interface LiveHeader {
   /** Connections open now. */

@@ -1,6 +1,6 @@
 /** The analysis as terminal tables (Markdown-compatible, so a ticket or a doc can quote them). */
 
-import { renderTable } from '../figures/table.js';
+import { renderTable } from '../shared/table.js';
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import type { AnalysisReport, LatencySummary, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport, TransactionsReport, TxnChange } from './report.js';
 

@@ -4,8 +4,9 @@
  * absolute start); session ids are written as ZooKeeper prints them (`0x…`).
  */
 
-import type { LatencyBucket, LatencySummary } from '../figures/latency.js';
-import type { OpRow } from '../figures/op-totals.js';
+import type { LatencySummary } from '../shared/histogram.js';
+import type { LatencyBucket } from '../shared/latency.js';
+import type { OpRow } from '../shared/op-totals.js';
 
 export type { LatencyBucket, LatencySummary, OpRow };
 

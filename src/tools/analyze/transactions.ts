@@ -9,7 +9,7 @@ import { hexId } from '../../protocol/describe.js';
 import type { TxnEntry } from '../txnlog/txn-entry.js';
 import { underPath } from '../txnlog/txn-filter.js';
 import { nodeEvents, type NodeEvent } from '../txnlog/txn-summary.js';
-import { roundMs } from '../figures/latency.js';
+import { roundMs } from '../shared/latency.js';
 import type { SessionReport, TransactionsReport, TxnChange } from './report.js';
 
 /** The list is bounded like every list in the report; the counts stay exact. */
@@ -32,6 +32,7 @@ export interface TxnLinkOptions {
 }
 
 export class TxnLinker {
+  readonly #opts: TxnLinkOptions;
   readonly #sessions = new Map<string, SessionReport>();
   readonly #startMs: number;
   readonly #changes: TxnChange[] = [];
@@ -44,8 +45,9 @@ export class TxnLinker {
   constructor(
     sessions: readonly SessionReport[],
     startUs: number,
-    private readonly opts: TxnLinkOptions,
+    opts: TxnLinkOptions,
   ) {
+    this.#opts = opts;
     for (const s of sessions) this.#sessions.set(s.id, s);
     this.#startMs = startUs / 1000;
   }
@@ -62,7 +64,7 @@ export class TxnLinker {
     const session = hexId(entry.header.clientId);
     const seen = this.#sessions.get(session);
     if (seen !== undefined) this.#fromCapture++;
-    const path = this.opts.path;
+    const path = this.#opts.path;
     if (path === undefined && seen === undefined) return;
     for (const e of nodeEvents(entry)) {
       if (path !== undefined && !underPath(e.path, path)) continue;
@@ -75,7 +77,7 @@ export class TxnLinker {
   }
 
   report(): TransactionsReport {
-    return { source: this.opts.source, path: this.opts.path ?? null, scanned: this.#scanned, fromCapture: this.#fromCapture, changes: this.#changes, omitted: this.#omitted };
+    return { source: this.#opts.source, path: this.#opts.path ?? null, scanned: this.#scanned, fromCapture: this.#fromCapture, changes: this.#changes, omitted: this.#omitted };
   }
 
   #change(e: NodeEvent, s: SessionReport | undefined): TxnChange {

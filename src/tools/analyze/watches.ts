@@ -7,7 +7,7 @@
 
 import { EventType, eventTypeName } from '../../protocol/index.js';
 import { BoundedList } from './bounded-list.js';
-import { LatencyHistogram, latencySummary, roundMs } from '../figures/latency.js';
+import { latencySummary, msHistogram, roundMs } from '../shared/latency.js';
 import type { Herd, LostWatch, WatchesReport, WatchKind, WatchReport } from './report.js';
 
 interface Armed {
@@ -27,10 +27,10 @@ interface Armed {
 class ArmedSet {
   readonly byPath = new Map<string, Armed[]>();
   readonly recursive: Armed[] = [];
-  private next = 0;
+  #next = 0;
 
   add(report: WatchReport, setUs: number): void {
-    const a: Armed = { report, setUs, seq: this.next++, also: undefined };
+    const a: Armed = { report, setUs, seq: this.#next++, also: undefined };
     if (report.kind === 'persistent-recursive') {
       this.recursive.push(a);
       return;
@@ -134,27 +134,29 @@ function isUnder(path: string, root: string): boolean {
 }
 
 export class WatchTracker {
+  readonly #ms: (us: number) => number;
   /** Armed watches per session. */
-  private readonly armed = new Map<string, ArmedSet>();
-  private readonly list = new BoundedList<WatchReport>(MAX_LIST);
-  private readonly lost: LostWatch[] = [];
-  private readonly herds: Herd[] = [];
-  private readonly groups: HerdGroup[] = [];
-  private readonly reconnects = new Map<string, Reconnect>();
-  private readonly fireLatency = new LatencyHistogram();
-  private setCount = 0;
-  private firedCount = 0;
+  readonly #armed = new Map<string, ArmedSet>();
+  readonly #list = new BoundedList<WatchReport>(MAX_LIST);
+  readonly #lost: LostWatch[] = [];
+  readonly #herds: Herd[] = [];
+  readonly #groups: HerdGroup[] = [];
+  readonly #reconnects = new Map<string, Reconnect>();
+  readonly #fireLatency = msHistogram();
+  #setCount = 0;
+  #firedCount = 0;
 
-  constructor(private readonly ms: (us: number) => number) {}
+  constructor(ms: (us: number) => number) {
+    this.#ms = ms;}
 
   set(session: string, kind: WatchKind, path: string, atUs: number): void {
-    this.setCount++;
-    const report: WatchReport = { session, kind, path, setMs: this.ms(atUs), fired: null, dropped: null };
-    const listed = this.list.push(report);
-    let armed = this.armed.get(session);
+    this.#setCount++;
+    const report: WatchReport = { session, kind, path, setMs: this.#ms(atUs), fired: null, dropped: null };
+    const listed = this.#list.push(report);
+    let armed = this.#armed.get(session);
     if (armed === undefined) {
       armed = new ArmedSet();
-      this.armed.set(session, armed);
+      this.#armed.set(session, armed);
     }
     // Setting a watch that is already armed registers nothing new on the server (it keeps one watch per path,
     // kind and session), and a client polling with watch=true does so on every read: counting each set as another
@@ -166,8 +168,8 @@ export class WatchTracker {
 
   /** A notification for `session`: fires and (one-shot) disarms the watches it matches. */
   notified(session: string, type: number, path: string, atUs: number): void {
-    this.herd(session, type, path, atUs);
-    const armed = this.armed.get(session);
+    this.#herd(session, type, path, atUs);
+    const armed = this.#armed.get(session);
     if (armed === undefined) return;
     const onPath = firesOnPath(type);
     const list = armed.byPath.get(path);
@@ -178,51 +180,51 @@ export class WatchTracker {
         const hit = onPath.includes(kind) || (kind === 'persistent' && type !== EventType.None);
         // Persistent watches stay armed after firing, except when the node itself goes away and takes it along.
         if (!hit || kind === 'persistent') list[kept++] = a;
-        if (hit) this.fire(a, type, path, atUs);
+        if (hit) this.#fire(a, type, path, atUs);
       }
       if (kept === 0) armed.byPath.delete(path);
       else list.length = kept;
     }
     if (type !== EventType.NodeChildrenChanged && type !== EventType.None) {
-      for (const a of armed.recursive) if (isUnder(path, a.report.path)) this.fire(a, type, path, atUs);
+      for (const a of armed.recursive) if (isUnder(path, a.report.path)) this.#fire(a, type, path, atUs);
     }
   }
 
-  private fire(a: Armed, type: number, path: string, atUs: number): void {
+  #fire(a: Armed, type: number, path: string, atUs: number): void {
     if (a.report.fired !== null) return;
     const latencyMs = roundMs((atUs - a.setUs) / 1000);
-    const atMs = this.ms(atUs);
+    const atMs = this.#ms(atUs);
     const event = eventTypeName(type);
     a.report.fired = { atMs, event, path, latencyMs };
     for (const r of a.also ?? []) r.fired = { atMs, event, path, latencyMs: roundMs(atMs - r.setMs) };
-    this.firedCount++;
-    this.fireLatency.add(latencyMs);
+    this.#firedCount++;
+    this.#fireLatency.record(latencyMs);
   }
 
   /** The session reconnected on `conn`: remember what it had armed, to check the setWatches that should follow. */
   reconnected(session: string, conn: string, atUs: number): void {
-    this.settleReconnect(session);
-    const armed = this.armed.get(session)?.all() ?? [];
-    if (armed.length > 0) this.reconnects.set(session, { session, conn, atUs, armed, restored: new Set() });
+    this.#settleReconnect(session);
+    const armed = this.#armed.get(session)?.all() ?? [];
+    if (armed.length > 0) this.#reconnects.set(session, { session, conn, atUs, armed, restored: new Set() });
   }
 
   /** A setWatches/setWatches2 request on a resumed connection lists these watches. */
   restored(session: string, lists: { kind: WatchKind; paths: readonly string[] }[]): void {
-    const r = this.reconnects.get(session);
+    const r = this.#reconnects.get(session);
     if (r === undefined) return;
     for (const { kind, paths } of lists) for (const p of paths) r.restored.add(key(kind, p));
   }
 
   /** A session closed or expired: its watches are gone with it. */
   sessionEnded(session: string, why: string): void {
-    this.settleReconnect(session);
-    for (const a of this.armed.get(session)?.all() ?? []) drop(a, why);
-    this.armed.delete(session);
+    this.#settleReconnect(session);
+    for (const a of this.#armed.get(session)?.all() ?? []) drop(a, why);
+    this.#armed.delete(session);
   }
 
   /** A removeWatches succeeded: the session's watches of these kinds on `path` are disarmed. */
   removed(session: string, path: string, kinds: readonly WatchKind[]): void {
-    this.armed.get(session)?.retainOn(path, (a) => {
+    this.#armed.get(session)?.retainOn(path, (a) => {
       if (!kinds.includes(a.report.kind)) return true;
       drop(a, 'removed by the client');
       return false;
@@ -235,62 +237,62 @@ export class WatchTracker {
    */
   report(final: boolean): WatchesReport {
     if (final) {
-      for (const s of [...this.reconnects.keys()]) this.settleReconnect(s);
-      for (const g of this.groups.splice(0)) this.closeGroup(g);
+      for (const s of [...this.#reconnects.keys()]) this.#settleReconnect(s);
+      for (const g of this.#groups.splice(0)) this.#closeGroup(g);
     }
     let armedAtEnd = 0;
-    for (const set of this.armed.values()) {
+    for (const set of this.#armed.values()) {
       for (const list of set.byPath.values()) for (const a of list) if (a.report.dropped === null) armedAtEnd++;
       for (const a of set.recursive) if (a.report.dropped === null) armedAtEnd++;
     }
     return {
-      set: this.setCount,
-      fired: this.firedCount,
+      set: this.#setCount,
+      fired: this.#firedCount,
       armedAtEnd,
-      list: this.list.items,
-      omitted: this.list.omitted,
-      notRestored: this.lost,
-      herds: final ? this.herds : [...this.herds, ...this.groups.filter((g) => g.sessions.size >= HERD_MIN_SESSIONS).map((g) => this.herdOf(g))],
-      fireLatencyMs: latencySummary(this.fireLatency),
+      list: this.#list.items,
+      omitted: this.#list.omitted,
+      notRestored: this.#lost,
+      herds: final ? this.#herds : [...this.#herds, ...this.#groups.filter((g) => g.sessions.size >= HERD_MIN_SESSIONS).map((g) => this.#herdOf(g))],
+      fireLatencyMs: latencySummary(this.#fireLatency),
     };
   }
 
-  private settleReconnect(session: string): void {
-    const r = this.reconnects.get(session);
+  #settleReconnect(session: string): void {
+    const r = this.#reconnects.get(session);
     if (r === undefined) return;
-    this.reconnects.delete(session);
-    const stillArmed = new Set(this.armed.get(session)?.all() ?? []);
+    this.#reconnects.delete(session);
+    const stillArmed = new Set(this.#armed.get(session)?.all() ?? []);
     for (const a of r.armed) {
       // Watches that fired or were re-set since are not lost.
       if (!stillArmed.has(a) || r.restored.has(key(a.report.kind, a.report.path))) continue;
       // Clients file a watch under data or exist watches by whether the node exists now, not by how it was set.
       if ((a.report.kind === 'exists' || a.report.kind === 'data') && (r.restored.has(key('data', a.report.path)) || r.restored.has(key('exists', a.report.path)))) continue;
-      if (this.lost.length < MAX_LIST) this.lost.push({ session, kind: a.report.kind, path: a.report.path, reconnectMs: this.ms(r.atUs), conn: r.conn });
+      if (this.#lost.length < MAX_LIST) this.#lost.push({ session, kind: a.report.kind, path: a.report.path, reconnectMs: this.#ms(r.atUs), conn: r.conn });
       drop(a, 'not re-registered after a reconnect');
     }
     const lostSet = new Set(r.armed.filter((a) => a.report.dropped === 'not re-registered after a reconnect'));
-    this.armed.get(session)?.retain((a) => !lostSet.has(a));
+    this.#armed.get(session)?.retain((a) => !lostSet.has(a));
   }
 
-  private herd(session: string, type: number, path: string, atUs: number): void {
+  #herd(session: string, type: number, path: string, atUs: number): void {
     if (type === EventType.None) return;
     // Close groups whose window has passed.
-    while (this.groups.length > 0 && (atUs - this.groups[0]!.firstUs) / 1000 > HERD_WINDOW_MS) this.closeGroup(this.groups.shift()!);
-    let g = this.groups.find((x) => x.path === path && x.type === type && !x.sessions.has(session));
+    while (this.#groups.length > 0 && (atUs - this.#groups[0]!.firstUs) / 1000 > HERD_WINDOW_MS) this.#closeGroup(this.#groups.shift()!);
+    let g = this.#groups.find((x) => x.path === path && x.type === type && !x.sessions.has(session));
     if (g === undefined) {
-      if (this.groups.length >= MAX_OPEN_HERD_GROUPS) this.closeGroup(this.groups.shift()!);
+      if (this.#groups.length >= MAX_OPEN_HERD_GROUPS) this.#closeGroup(this.#groups.shift()!);
       g = { path, type, firstUs: atUs, lastUs: atUs, sessions: new Set() };
-      this.groups.push(g);
+      this.#groups.push(g);
     }
     g.sessions.add(session);
     g.lastUs = atUs;
   }
 
-  private closeGroup(g: HerdGroup): void {
-    if (g.sessions.size >= HERD_MIN_SESSIONS && this.herds.length < MAX_LIST) this.herds.push(this.herdOf(g));
+  #closeGroup(g: HerdGroup): void {
+    if (g.sessions.size >= HERD_MIN_SESSIONS && this.#herds.length < MAX_LIST) this.#herds.push(this.#herdOf(g));
   }
 
-  private herdOf(g: HerdGroup): Herd {
-    return { path: g.path, event: eventTypeName(g.type), atMs: this.ms(g.firstUs), sessions: g.sessions.size, spreadMs: roundMs((g.lastUs - g.firstUs) / 1000) };
+  #herdOf(g: HerdGroup): Herd {
+    return { path: g.path, event: eventTypeName(g.type), atMs: this.#ms(g.firstUs), sessions: g.sessions.size, spreadMs: roundMs((g.lastUs - g.firstUs) / 1000) };
   }
 }

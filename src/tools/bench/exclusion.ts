@@ -12,44 +12,46 @@
 export type HolderRole = 'exclusive' | 'shared' | 'lease';
 
 export class ExclusionChecker {
-  private exclusive = 0;
-  private shared = 0;
-  private leases = 0;
-  private lastToken: bigint | undefined;
+  readonly #maxLeases: number;
+  #exclusive = 0;
+  #shared = 0;
+  #leases = 0;
+  #lastToken: bigint | undefined;
   overlaps = 0;
   fencingViolations = 0;
 
-  constructor(private readonly maxLeases = 1) {}
+  constructor(maxLeases = 1) {
+    this.#maxLeases = maxLeases;}
 
   enter(role: HolderRole, fencingToken?: bigint): void {
     switch (role) {
       case 'exclusive':
-        if (this.exclusive > 0 || this.shared > 0 || this.leases > 0) this.overlaps++;
-        this.exclusive++;
+        if (this.#exclusive > 0 || this.#shared > 0 || this.#leases > 0) this.overlaps++;
+        this.#exclusive++;
         if (fencingToken !== undefined) {
-          if (this.lastToken !== undefined && fencingToken <= this.lastToken) this.fencingViolations++;
-          this.lastToken = fencingToken;
+          if (this.#lastToken !== undefined && fencingToken <= this.#lastToken) this.fencingViolations++;
+          this.#lastToken = fencingToken;
         }
         break;
       case 'shared':
-        if (this.exclusive > 0) this.overlaps++;
-        this.shared++;
+        if (this.#exclusive > 0) this.overlaps++;
+        this.#shared++;
         break;
       case 'lease':
-        if (this.leases >= this.maxLeases) this.overlaps++;
-        this.leases++;
+        if (this.#leases >= this.#maxLeases) this.overlaps++;
+        this.#leases++;
         break;
     }
   }
 
   exit(role: HolderRole): void {
-    if (role === 'exclusive') this.exclusive--;
-    else if (role === 'shared') this.shared--;
-    else this.leases--;
+    if (role === 'exclusive') this.#exclusive--;
+    else if (role === 'shared') this.#shared--;
+    else this.#leases--;
   }
 
   /** Critical sections open right now. */
   get holders(): number {
-    return this.exclusive + this.shared + this.leases;
+    return this.#exclusive + this.#shared + this.#leases;
   }
 }

@@ -8,7 +8,8 @@
 import { CreateFlags, OpCode } from '../../protocol/index.js';
 import { RawConnection } from './raw-client.js';
 import { randomUUID } from 'node:crypto';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { LatencyRecorder, roundedSummary } from './recorder.js';
+import type { LatencyStats } from '../shared/histogram.js';
 
 /** Runs `op` n times one after another, timing each call from just before it to its settled result. */
 export async function timedLoop(n: number, rec: LatencyRecorder | undefined, op: (i: number) => Promise<unknown>): Promise<void> {
@@ -112,14 +113,14 @@ export async function floorHandoff(deleter: RawConnection, watcher: RawConnectio
 
 /** The floors every lock run reports, as summaries. */
 export interface FloorSummaries {
-  ping: LatencySummary;
+  ping: LatencyStats;
   /** One ephemeral-sequential create: what an acquire writes. */
-  create: LatencySummary;
+  create: LatencyStats;
   /** One delete of an ephemeral node: what a release does. */
-  delete: LatencySummary;
-  deleteGetChildren: LatencySummary;
+  delete: LatencyStats;
+  deleteGetChildren: LatencyStats;
   /** From a delete's send on one session to the watch notification's arrival on a second. */
-  handoff: LatencySummary;
+  handoff: LatencyStats;
 }
 
 export type FloorRecorders = { [K in keyof FloorSummaries]: LatencyRecorder };

@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../client.js';
+import { connectNode } from './connect.js';
 import { aborted } from '../../recipes/common/errors.js';
 import { sleep } from '../../recipes/retry.js';
 import { systemClock } from '../../session/clock.js';
@@ -54,7 +55,7 @@ export async function measureIdleSessions(opts: IdleSessionsOptions): Promise<Id
       if (opts.signal?.aborted === true) throw aborted(opts.signal, 'idle sessions');
       const n = Math.min(batch, opts.sessions - clients.length);
       const opened = await Promise.allSettled(
-        Array.from({ length: n }, () => ZooKeeperClient.connect(opts.connectString, { sessionTimeoutMs: 30_000, connectTimeoutMs: 20_000 })),
+        Array.from({ length: n }, () => connectNode(opts.connectString, { sessionTimeoutMs: 30_000, connectTimeoutMs: 20_000 })),
       );
       for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
       const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');

@@ -14,15 +14,18 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../client.js';
+import { connectNode } from './connect.js';
+import type { ClientOptions } from '../../client/types.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
 import type { Lease } from '../../index.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing, measureFloor, newFloorRecorders, summarizeFloor, type FloorSummaries } from './floor.js';
-import { BucketHistogram, logHistogram, type Bin } from './histogram.js';
+import { LatencyHistogram, logHistogram, type Bin } from '../shared/histogram.js';
 import { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { LatencyRecorder, roundedSummary } from './recorder.js';
+import type { LatencyStats } from '../shared/histogram.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 import { binTimeline, type Timeline } from './timeline.js';
 import type { FailoverReport } from './failover/report.js';
@@ -66,6 +69,8 @@ export interface LockBenchOptions {
   onCleanup?: (what: string) => void;
   /** The session timeout the contending sessions ask for, ms (default the client's). */
   sessionTimeoutMs?: number;
+  /** A secured server's TLS and SASL, for every session (and TLS for the floor's raw connections). */
+  security?: Pick<ClientOptions, 'tls' | 'sasl'>;
   /**
    * Watches the run through faults (run-observer.ts): failures are counted instead of ending the run, a hold ends
    * early when its lease's lock-lost signal fires (as a careful holder's would), and the floor's second half is
@@ -101,7 +106,7 @@ export interface LockSamples {
   acquiredAtMs: readonly number[];
   timelineLatencyUs: readonly number[];
   /** The open-loop histograms, null in a closed loop. */
-  openLoop: { corrected: BucketHistogram; uncorrected: BucketHistogram; startLag: BucketHistogram } | null;
+  openLoop: { corrected: LatencyHistogram; uncorrected: LatencyHistogram; startLag: LatencyHistogram } | null;
 }
 
 export interface LockProgress {
@@ -125,10 +130,10 @@ export interface LockReport {
   overlaps: number;
   fencingViolations: number;
   perClient: number[];
-  acquire: LatencySummary;
-  release: LatencySummary;
-  cycle: LatencySummary;
-  handoff: LatencySummary;
+  acquire: LatencyStats;
+  release: LatencyStats;
+  cycle: LatencyStats;
+  handoff: LatencyStats;
   floor: FloorSummaries;
   /**
    * p50 ratios (0 when either side was not measured): acquire and cycle to one create; release to one delete;
@@ -161,12 +166,12 @@ export interface OpenLoopReport {
   /** False when the machine could not keep the rate: some never started, or under 90% of the rate was achieved. */
   held: boolean;
   /** Acquire latency from each acquisition's intended start (corrected for coordinated omission). */
-  corrected: LatencySummary;
+  corrected: LatencyStats;
   /** Acquire latency from the moment acquire() was called (what a closed loop reports). */
-  uncorrected: LatencySummary;
+  uncorrected: LatencyStats;
   /** How late acquisitions started against the schedule. */
-  startLag: LatencySummary;
-  /** Both latency sets come from bounded histograms (BucketHistogram) of this relative precision. */
+  startLag: LatencyStats;
+  /** Both latency sets come from bounded histograms (LatencyHistogram) of this relative precision. */
   precision: number;
 }
 
@@ -247,7 +252,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const hooks = opts.hooks ?? {};
   const withFloor = floorSamples > 0;
   const observer = opts.observer;
-  const sessionOptions = opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs };
+  const sessionOptions = { ...opts.security, ...(opts.sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: opts.sessionTimeoutMs }) };
 
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
@@ -269,11 +274,11 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   const intervalMs = rate === undefined ? 0 : 1000 / rate;
   const scheduled = rate === undefined ? 0 : (iterations ?? Math.max(1, Math.floor((durationS ?? 10) * rate)));
   let started = 0;
-  const corrected = new BucketHistogram();
-  const uncorrected = new BucketHistogram();
-  const startLag = new BucketHistogram();
+  const corrected = new LatencyHistogram();
+  const uncorrected = new LatencyHistogram();
+  const startLag = new LatencyHistogram();
 
-  const admin = await ZooKeeperClient.connect(opts.connectString);
+  const admin = await connectNode(opts.connectString, opts.security);
   const clients: ZooKeeperClient[] = [];
   let raw: RawConnection | undefined;
   let rawWatcher: RawConnection | undefined;
@@ -282,8 +287,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
   try {
     if (withFloor) {
       await admin.mkdirp(floorDir, { containers: true });
-      raw = await RawConnection.open(host, port);
-      rawWatcher = await RawConnection.open(host, port);
+      raw = await RawConnection.open(host, port, undefined, opts.security?.tls);
+      rawWatcher = await RawConnection.open(host, port, undefined, opts.security?.tls);
     }
     const r = raw!;
     const w = rawWatcher!;
@@ -299,7 +304,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     });
 
     progress({ elapsedMs: 0, acquisitions: 0, perSec: 0, overlaps: 0, phase: 'connecting' });
-    const connecting = Array.from({ length: k }, () => ZooKeeperClient.connect(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
+    const connecting = Array.from({ length: k }, () => connectNode(opts.connectString, signal === undefined ? sessionOptions : { ...sessionOptions, signal }));
     const opened = await Promise.allSettled(connecting);
     for (const o of opened) if (o.status === 'fulfilled') clients.push(o.value);
     const failed = opened.find((o) => o.status === 'rejected');
@@ -409,8 +414,8 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
         await admin.waitConnected(signal === undefined ? {} : { signal });
         const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
         await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
-        raw = await RawConnection.open(at.host, at.port);
-        rawWatcher = await RawConnection.open(at.host, at.port);
+        raw = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
+        rawWatcher = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
       });
     }
     const [r2, w2] = [raw!, rawWatcher!];
@@ -477,7 +482,7 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
     // Over the schedule's length at least: a run that kept up finishes it, one that fell behind takes longer.
     const achieved = (acquisitions * 1000) / Math.max(elapsedMs, due * intervalMs, 1);
     const round = (v: number): number => Math.round(v * 10) / 10;
-    const summary = (h: BucketHistogram): LatencySummary => {
+    const summary = (h: LatencyHistogram): LatencyStats => {
       const x = h.summary();
       return { count: x.count, p50: round(x.p50), p90: round(x.p90), p99: round(x.p99), p999: round(x.p999), max: round(x.max), min: round(x.min), mean: round(x.mean) };
     };

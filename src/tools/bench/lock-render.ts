@@ -1,14 +1,14 @@
 /** The terminal report of bench lock: throughput, latency table with the floor and ratios, exclusion, histogram. */
 
 import { faultMarkerRow, renderFailover } from './failover/failover-render.js';
-import { renderHistogram } from './histogram.js';
+import { renderHistogram } from '../shared/histogram.js';
 import { HELD_SHARE, type LockReport, type OpenLoopReport } from './lock-bench.js';
-import type { LatencySummary } from './recorder.js';
-import { fmtRate, fmtRatio, fmtUs, renderTable } from '../figures/table.js';
+import type { LatencyStats } from '../shared/histogram.js';
+import { fmtRate, fmtRatio, fmtUs, renderTable } from '../shared/table.js';
 import { sparkline } from './timeline.js';
 import { renderProcesses } from './workers/processes-render.js';
 
-function row(name: string, s: LatencySummary, base: LatencySummary | undefined, baseName: string): string[] {
+function row(name: string, s: LatencyStats, base: LatencyStats | undefined, baseName: string): string[] {
   if (s.count === 0) return [name, '0', '–', '–', '–', '–', '–', ''];
   return [
     name,

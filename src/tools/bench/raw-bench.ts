@@ -11,11 +11,13 @@
 import { ZooKeeperError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
+import type { ZooKeeperClient } from '../../client.js';
+import { connectNode } from './connect.js';
 import { floorCreateDelete, floorGetData, floorPing, floorPipelinedGetData, floorPipelinedPing, timedLoop } from './floor.js';
 import { measureIdleSessionsIsolated, type IdleSessionsResult } from './idle-sessions.js';
 import { RawConnection } from './raw-client.js';
-import { LatencyRecorder, roundedSummary, type LatencySummary } from './recorder.js';
+import { LatencyRecorder, roundedSummary } from './recorder.js';
+import type { LatencyStats } from '../shared/histogram.js';
 import { firstEndpoint, serverInfo, type ServerInfo } from './server-info.js';
 
 export interface RawBenchOptions {
@@ -51,13 +53,13 @@ export interface RawReport {
   server: ServerInfo;
   environment: { node: string; cpu: string; cpus: number; platform: string };
   settings: { samples: number; rounds: number; pipelineRounds: number; pipelineTotal: number; window: number; idleSessions: number; dataBytes: number };
-  client: { getData: LatencySummary; create: LatencySummary; delete: LatencySummary; createDelete: LatencySummary; pipelinedGetData: Throughput };
+  client: { getData: LatencyStats; create: LatencyStats; delete: LatencyStats; createDelete: LatencyStats; pipelinedGetData: Throughput };
   floor: {
-    ping: LatencySummary;
-    getData: LatencySummary;
-    create: LatencySummary;
-    delete: LatencySummary;
-    createDelete: LatencySummary;
+    ping: LatencyStats;
+    getData: LatencyStats;
+    create: LatencyStats;
+    delete: LatencyStats;
+    createDelete: LatencyStats;
     pipelinedGetData: Throughput;
     pipelinedPing: Throughput;
   };
@@ -107,7 +109,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
   const interrupted = (): boolean => signal?.aborted === true;
   const server = await serverInfo(opts.connectString);
   const { host, port } = firstEndpoint(opts.connectString);
-  const client = await ZooKeeperClient.connect(opts.connectString);
+  const client = await connectNode(opts.connectString);
   const raw = await RawConnection.open(host, port);
   const base = `/zkwire-bench-raw-${randomUUID()}`;
   const dataPath = `${base}/data`;
@@ -203,7 +205,7 @@ export async function runRawBench(opts: RawBenchOptions): Promise<RawReport> {
     if (signal?.aborted === true) {
       await client.close();
       await work.catch(() => {});
-      const cleaner = await ZooKeeperClient.connect(opts.connectString).catch(() => undefined);
+      const cleaner = await connectNode(opts.connectString).catch(() => undefined);
       await cleaner?.deleteRecursive(base).catch(() => {});
       await cleaner?.close();
     } else {

@@ -7,6 +7,9 @@
  */
 
 import * as net from 'node:net';
+import * as tls from 'node:tls';
+import type { TlsOptions } from '../../node.js';
+import { nodeTlsOptions } from '../tls-options.js';
 import {
   encodeConnectRequestFrame,
   encodeRequestFrame,
@@ -24,37 +27,40 @@ const PING_XID = -2;
 type ReplyHandler = (xid: number, err: number) => void;
 
 export class RawConnection {
-  private leftover: Buffer | undefined;
-  private connected: ((frame: Buffer) => void) | undefined;
-  private readonly waiting: ReplyHandler[] = [];
-  private waitHead = 0;
+  readonly #socket: net.Socket;
+  #leftover: Buffer | undefined;
+  #connected: ((frame: Buffer) => void) | undefined;
+  readonly #waiting: ReplyHandler[] = [];
+  #waitHead = 0;
   /** Set while a pipelined run owns the replies. */
-  private pipelineHandler: ReplyHandler | undefined;
-  private xid = 0;
-  private failure: Error | undefined;
-  private readonly writer = new JuteWriter(256);
+  #pipelineHandler: ReplyHandler | undefined;
+  #xid = 0;
+  #failure: Error | undefined;
+  readonly #writer = new JuteWriter(256);
 
-  private constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+  private constructor(socket: net.Socket) {
+    this.#socket = socket;
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('error', (e) => {
-      this.failure ??= e;
+      this.#failure ??= e;
     });
     socket.on('close', () => {
-      this.failure ??= new Error('connection closed');
-      const waiting = this.waiting.splice(0);
-      for (let i = this.waitHead; i < waiting.length; i++) waiting[i]!(0, -4 /* CONNECTIONLOSS */);
-      this.waitHead = 0;
-      for (const n of this.notified.splice(0)) n.reject(this.failure);
-      this.afterChunk?.();
+      this.#failure ??= new Error('connection closed');
+      const waiting = this.#waiting.splice(0);
+      for (let i = this.#waitHead; i < waiting.length; i++) waiting[i]!(0, -4 /* CONNECTIONLOSS */);
+      this.#waitHead = 0;
+      for (const n of this.#notified.splice(0)) n.reject(this.#failure);
+      this.#afterChunk?.();
     });
   }
 
-  /** Opens a TCP connection and performs the session handshake. */
-  static async open(host: string, port: number, sessionTimeoutMs = 30_000): Promise<RawConnection> {
+  /** Opens a TCP connection (TLS with `secure`, as the client's `tls` option) and performs the session handshake. */
+  static async open(host: string, port: number, sessionTimeoutMs = 30_000, secure?: boolean | TlsOptions): Promise<RawConnection> {
     const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect({ host, port, noDelay: true });
+      const s = secure === undefined || secure === false ? net.connect({ host, port, noDelay: true }) : tls.connect({ host, port, ...nodeTlsOptions(secure) });
+      s.setNoDelay(true);
       s.once('error', reject);
-      s.once('connect', () => {
+      s.once(s instanceof tls.TLSSocket ? 'secureConnect' : 'connect', () => {
         s.off('error', reject);
         resolve(s);
       });
@@ -70,12 +76,12 @@ export class RawConnection {
       readOnly: false,
     });
     const answered = new Promise<Buffer>((resolve) => {
-      conn.connected = resolve;
+      conn.#connected = resolve;
     });
     socket.write(w.toBytes());
     const response = await Promise.race([
       answered,
-      new Promise<never>((_, reject) => socket.once('close', () => reject(conn.failure ?? new Error('closed during handshake')))),
+      new Promise<never>((_, reject) => socket.once('close', () => reject(conn.#failure ?? new Error('closed during handshake')))),
     ]);
     // ConnectResponse: protocolVersion, timeOut, sessionId, passwd. A zero session id means refused.
     if (response.length < 16 || response.readBigInt64BE(8) === 0n) {
@@ -102,21 +108,21 @@ export class RawConnection {
 
   /** Sends one frame (its xid patched unless it is a ping) and resolves with the reply's error code. */
   roundTrip(frame: Buffer): Promise<number> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (frame.readInt32BE(4) !== PING_XID) frame.writeInt32BE(this.nextXid(), 4);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (frame.readInt32BE(4) !== PING_XID) frame.writeInt32BE(this.#nextXid(), 4);
     return new Promise<number>((resolve) => {
-      this.waiting.push((_xid, err) => resolve(err));
-      this.socket.write(frame);
+      this.#waiting.push((_xid, err) => resolve(err));
+      this.#socket.write(frame);
     });
   }
 
   /** Encodes and sends one request (for requests whose body changes every time, like create). */
   request(opcode: number, body: unknown): Promise<number> {
-    const header: RequestHeader = { xid: this.nextXid(), type: opcode };
-    this.writer.reset();
-    encodeRequestFrame(this.writer, header, body);
+    const header: RequestHeader = { xid: this.#nextXid(), type: opcode };
+    this.#writer.reset();
+    encodeRequestFrame(this.#writer, header, body);
     // A copy: node:net may still hold the bytes after write() returns, and the writer is reused.
-    return this.roundTrip(Buffer.from(this.writer.toBytes()));
+    return this.roundTrip(Buffer.from(this.#writer.toBytes()));
   }
 
   create(path: string, flags = 0): Promise<number> {
@@ -132,7 +138,7 @@ export class RawConnection {
    * together is refilled with one write. Resolves with the elapsed milliseconds and the non-zero error count.
    */
   pipeline(template: Buffer, total: number, window: number): Promise<{ elapsedMs: number; errors: number }> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const len = template.length;
     let sent = 0;
     let answered = 0;
@@ -141,29 +147,29 @@ export class RawConnection {
       const out = Buffer.allocUnsafe(n * len);
       for (let i = 0; i < n; i++) {
         template.copy(out, i * len);
-        out.writeInt32BE(this.nextXid(), i * len + 4);
+        out.writeInt32BE(this.#nextXid(), i * len + 4);
       }
       sent += n;
-      this.socket.write(out);
+      this.#socket.write(out);
     };
     return new Promise((resolve, reject) => {
       const start = performance.now();
       let owed = 0;
-      this.pipelineHandler = (_xid, err) => {
+      this.#pipelineHandler = (_xid, err) => {
         answered++;
         if (err !== 0) errors++;
         owed++;
       };
-      this.afterChunk = () => {
-        if (this.failure !== undefined) {
-          this.pipelineHandler = undefined;
-          this.afterChunk = undefined;
-          reject(this.failure);
+      this.#afterChunk = () => {
+        if (this.#failure !== undefined) {
+          this.#pipelineHandler = undefined;
+          this.#afterChunk = undefined;
+          reject(this.#failure);
           return;
         }
         if (answered >= total) {
-          this.pipelineHandler = undefined;
-          this.afterChunk = undefined;
+          this.#pipelineHandler = undefined;
+          this.#afterChunk = undefined;
           resolve({ elapsedMs: performance.now() - start, errors });
           return;
         }
@@ -177,37 +183,37 @@ export class RawConnection {
 
   /** Sends closeSession, waits for its answer (bounded), then closes the socket. */
   async close(): Promise<void> {
-    if (this.failure === undefined) {
+    if (this.#failure === undefined) {
       const closing = this.roundTrip(RawConnection.template(OpCode.closeSession));
       await Promise.race([closing, new Promise((r) => setTimeout(r, 2000).unref())]);
     }
-    this.socket.destroy();
+    this.#socket.destroy();
   }
 
-  private afterChunk: (() => void) | undefined;
-  private readonly notified: { resolve: (atMs: number) => void; reject: (e: Error) => void }[] = [];
+  #afterChunk: (() => void) | undefined;
+  readonly #notified: { resolve: (atMs: number) => void; reject: (e: Error) => void }[] = [];
 
   /**
    * Resolves with the performance.now() reading at which the next watch notification was read off the socket
    * (the hand-off floor's end point); rejects if the connection fails first.
    */
   nextNotification(): Promise<number> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise<number>((resolve, reject) => {
-      this.notified.push({ resolve, reject });
+      this.#notified.push({ resolve, reject });
     });
   }
 
-  private nextXid(): number {
-    this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
-    return this.xid;
+  #nextXid(): number {
+    this.#xid = this.#xid >= 0x7fffffff ? 1 : this.#xid + 1;
+    return this.#xid;
   }
 
-  private onData(chunk: Buffer): void {
+  #onData(chunk: Buffer): void {
     let buf = chunk;
-    if (this.leftover !== undefined) {
-      buf = Buffer.concat([this.leftover, chunk]);
-      this.leftover = undefined;
+    if (this.#leftover !== undefined) {
+      buf = Buffer.concat([this.#leftover, chunk]);
+      this.#leftover = undefined;
     }
     let off = 0;
     while (buf.length - off >= 4) {
@@ -215,9 +221,9 @@ export class RawConnection {
       if (buf.length - off - 4 < len) break;
       const start = off + 4;
       off = start + len;
-      if (this.connected !== undefined) {
-        const done = this.connected;
-        this.connected = undefined;
+      if (this.#connected !== undefined) {
+        const done = this.#connected;
+        this.#connected = undefined;
         done(buf.subarray(start, off));
         continue;
       }
@@ -226,24 +232,24 @@ export class RawConnection {
       const err = buf.readInt32BE(start + 12);
       if (xid === -1) {
         // A watch notification (set only by the hand-off floor): never counted as a reply.
-        const notified = this.notified.shift();
+        const notified = this.#notified.shift();
         notified?.resolve(performance.now());
         continue;
       }
-      if (this.pipelineHandler !== undefined) {
-        this.pipelineHandler(xid, err);
+      if (this.#pipelineHandler !== undefined) {
+        this.#pipelineHandler(xid, err);
         continue;
       }
-      const handler = this.waiting[this.waitHead];
+      const handler = this.#waiting[this.#waitHead];
       if (handler === undefined) continue;
-      this.waiting[this.waitHead++] = undefined as unknown as ReplyHandler;
-      if (this.waitHead === this.waiting.length) {
-        this.waiting.length = 0;
-        this.waitHead = 0;
+      this.#waiting[this.#waitHead++] = undefined as unknown as ReplyHandler;
+      if (this.#waitHead === this.#waiting.length) {
+        this.#waiting.length = 0;
+        this.#waitHead = 0;
       }
       handler(xid, err);
     }
-    if (off < buf.length) this.leftover = Buffer.from(buf.subarray(off));
-    this.afterChunk?.();
+    if (off < buf.length) this.#leftover = Buffer.from(buf.subarray(off));
+    this.#afterChunk?.();
   }
 }

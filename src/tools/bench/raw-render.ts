@@ -1,10 +1,10 @@
 /** The terminal report of bench raw: client next to floor, the ratios and whether each target holds. */
 
-import type { LatencySummary } from './recorder.js';
+import type { LatencyStats } from '../shared/histogram.js';
 import type { RawReport } from './raw-bench.js';
-import { fmtMB, fmtRate, fmtRatio, fmtUs, renderTable } from '../figures/table.js';
+import { fmtMB, fmtRate, fmtRatio, fmtUs, renderTable } from '../shared/table.js';
 
-function latencyRow(name: string, s: LatencySummary, floor?: LatencySummary): string[] {
+function latencyRow(name: string, s: LatencyStats, floor?: LatencyStats): string[] {
   return [name, String(s.count), fmtUs(s.p50), fmtUs(s.p90), fmtUs(s.p99), fmtUs(s.max), floor === undefined ? '' : fmtRatio(s.p50, floor.p50)];
 }
 

@@ -7,31 +7,22 @@
  * ceil(p/100 · n) (1-based). It is always a value that was measured, never an interpolation between two.
  */
 
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  min: number;
-  mean: number;
-}
+import type { LatencyStats } from '../shared/histogram.js';
 
 export class LatencyRecorder {
-  private samples = new Float64Array(1024);
-  private n = 0;
-  private sorted: Float64Array | undefined;
+  #samples = new Float64Array(1024);
+  #n = 0;
+  #sorted: Float64Array | undefined;
 
   /** Adds one sample, in microseconds. */
   record(us: number): void {
-    if (this.n === this.samples.length) {
-      const grown = new Float64Array(this.samples.length * 2);
-      grown.set(this.samples);
-      this.samples = grown;
+    if (this.#n === this.#samples.length) {
+      const grown = new Float64Array(this.#samples.length * 2);
+      grown.set(this.#samples);
+      this.#samples = grown;
     }
-    this.samples[this.n++] = us;
-    this.sorted = undefined;
+    this.#samples[this.#n++] = us;
+    this.#sorted = undefined;
   }
 
   /** Adds the time since `startMs` (a performance.now() reading), converted to microseconds. */
@@ -47,18 +38,18 @@ export class LatencyRecorder {
   }
 
   get count(): number {
-    return this.n;
+    return this.#n;
   }
 
   /** The samples in recording order (a copy). */
   values(): Float64Array {
-    return this.samples.slice(0, this.n);
+    return this.#samples.slice(0, this.#n);
   }
 
   /** The samples in ascending order (cached until the next record). */
   sortedValues(): Float64Array {
-    this.sorted ??= this.samples.slice(0, this.n).sort();
-    return this.sorted;
+    this.#sorted ??= this.#samples.slice(0, this.#n).sort();
+    return this.#sorted;
   }
 
   /** Nearest-rank percentile, `p` in 0..100; 0 when there are no samples. */
@@ -70,7 +61,7 @@ export class LatencyRecorder {
     return s[Math.min(s.length, Math.max(1, rank)) - 1]!;
   }
 
-  summary(): LatencySummary {
+  summary(): LatencyStats {
     const s = this.sortedValues();
     let sum = 0;
     for (const v of s) sum += v;
@@ -88,7 +79,7 @@ export class LatencyRecorder {
 }
 
 /** A summary with figures rounded to 0.1 µs, as reports carry them. */
-export function roundedSummary(r: LatencyRecorder): LatencySummary {
+export function roundedSummary(r: LatencyRecorder): LatencyStats {
   const s = r.summary();
   const round = (v: number): number => Math.round(v * 10) / 10;
   return {

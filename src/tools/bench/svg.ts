@@ -6,26 +6,17 @@
  * attached to a ticket as is.
  */
 
-import type { Bin } from './histogram.js';
+import type { Bin } from '../shared/histogram.js';
 import type { LockReport } from './lock-bench.js';
 import type { Timeline } from './timeline.js';
-import { fmtRate, fmtUs } from '../figures/table.js';
+import { n1, svgText, xmlEscape } from '../shared/svg.js';
+import { fmtRate, fmtUs } from '../shared/table.js';
 
 const W = 820;
 const PAD_L = 70;
 const PAD_R = 24;
 const PLOT_W = W - PAD_L - PAD_R;
 
-/** Escapes text for XML character data and attribute values. */
-export function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-}
-
-const n1 = (v: number): string => (Math.round(v * 10) / 10).toString();
-
-function text(x: number, y: number, s: string, attrs = ''): string {
-  return `<text x="${n1(x)}" y="${n1(y)}"${attrs === '' ? '' : ' ' + attrs}>${xmlEscape(s)}</text>`;
-}
 
 /** Log-scale x position of `us` within [lo, hi]. */
 function logX(us: number, lo: number, hi: number): number {
@@ -39,7 +30,7 @@ function histogramChart(bins: readonly Bin[], top: number, h: number, markers: {
   const baseY = top + h;
   parts.push(`<line x1="${PAD_L}" y1="${baseY}" x2="${PAD_L + PLOT_W}" y2="${baseY}" stroke="#444"/>`);
   if (bins.length === 0) {
-    parts.push(text(PAD_L + PLOT_W / 2, top + h / 2, 'no samples', 'text-anchor="middle"'));
+    parts.push(svgText(PAD_L + PLOT_W / 2, top + h / 2, 'no samples', 'text-anchor="middle"'));
     return parts.join('\n');
   }
   const lo = bins[0]!.lo;
@@ -57,15 +48,15 @@ function histogramChart(bins: readonly Bin[], top: number, h: number, markers: {
   for (let d = Math.ceil(Math.log10(lo)); 10 ** d <= hi; d++) {
     const x = logX(10 ** d, lo, hi);
     parts.push(`<line x1="${n1(x)}" y1="${baseY}" x2="${n1(x)}" y2="${baseY + 5}" stroke="#444"/>`);
-    parts.push(text(x, baseY + 18, fmtUs(10 ** d), 'text-anchor="middle" font-size="11"'));
+    parts.push(svgText(x, baseY + 18, fmtUs(10 ** d), 'text-anchor="middle" font-size="11"'));
   }
-  parts.push(text(PAD_L - 8, top + 10, String(most), 'text-anchor="end" font-size="11"'));
-  parts.push(text(PAD_L - 8, baseY, '0', 'text-anchor="end" font-size="11"'));
+  parts.push(svgText(PAD_L - 8, top + 10, String(most), 'text-anchor="end" font-size="11"'));
+  parts.push(svgText(PAD_L - 8, baseY, '0', 'text-anchor="end" font-size="11"'));
   markers.forEach((m, i) => {
     if (!(m.us > 0) || m.us < lo || m.us > hi) return;
     const x = logX(m.us, lo, hi);
     parts.push(`<line x1="${n1(x)}" y1="${top}" x2="${n1(x)}" y2="${baseY}" stroke="${m.color}" stroke-dasharray="4 3"/>`);
-    parts.push(text(x + 4, top + 12 + i * 14, `${m.label} ${fmtUs(m.us)}`, `font-size="11" fill="${m.color}"`));
+    parts.push(svgText(x + 4, top + 12 + i * 14, `${m.label} ${fmtUs(m.us)}`, `font-size="11" fill="${m.color}"`));
   });
   return parts.join('\n');
 }
@@ -81,14 +72,14 @@ function timelineChart(perSec: readonly number[], binMs: number, top: number, h:
   const pts = perSec.map((v, i) => `${n1(PAD_L + step * (i + 0.5))},${n1(baseY - (v / most) * (h - 10))}`);
   parts.push(`<polygon points="${n1(PAD_L + step * 0.5)},${baseY} ${pts.join(' ')} ${n1(PAD_L + step * (perSec.length - 0.5))},${baseY}" fill="#cfe0f3"/>`);
   parts.push(`<polyline points="${pts.join(' ')}" fill="none" stroke="#2a5c9a" stroke-width="1.5"/>`);
-  parts.push(text(PAD_L - 8, top + 10, fmtRate(most), 'text-anchor="end" font-size="11"'));
-  parts.push(text(PAD_L - 8, baseY, '0', 'text-anchor="end" font-size="11"'));
+  parts.push(svgText(PAD_L - 8, top + 10, fmtRate(most), 'text-anchor="end" font-size="11"'));
+  parts.push(svgText(PAD_L - 8, baseY, '0', 'text-anchor="end" font-size="11"'));
   const totalS = (perSec.length * binMs) / 1000;
   const tickEvery = totalS <= 10 ? 1 : totalS <= 60 ? 5 : Math.ceil(totalS / 10);
   for (let t = 0; t <= totalS + 1e-9; t += tickEvery) {
     const x = PAD_L + (t / totalS) * PLOT_W;
     parts.push(`<line x1="${n1(x)}" y1="${baseY}" x2="${n1(x)}" y2="${baseY + 5}" stroke="#444"/>`);
-    parts.push(text(x, baseY + 18, `${t} s`, 'text-anchor="middle" font-size="11"'));
+    parts.push(svgText(x, baseY + 18, `${t} s`, 'text-anchor="middle" font-size="11"'));
   }
   return parts.join('\n');
 }
@@ -121,8 +112,8 @@ function latencyOverTime(t: Timeline, top: number, h: number): string {
     });
     flush();
   }
-  parts.push(text(PAD_L + PLOT_W, top + 10, `acquire p99 ${fmtUs(most)}`, 'text-anchor="end" font-size="11" fill="#b5462b"'));
-  parts.push(text(PAD_L + PLOT_W, top + 24, 'acquire p50', 'text-anchor="end" font-size="11" fill="#1b7f3b"'));
+  parts.push(svgText(PAD_L + PLOT_W, top + 10, `acquire p99 ${fmtUs(most)}`, 'text-anchor="end" font-size="11" fill="#b5462b"'));
+  parts.push(svgText(PAD_L + PLOT_W, top + 24, 'acquire p50', 'text-anchor="end" font-size="11" fill="#1b7f3b"'));
   return parts.join('\n');
 }
 
@@ -136,11 +127,11 @@ function faultLines(r: LockReport, top: number, h: number): string {
   r.failover.faults.forEach((f, i) => {
     if (f.endedAtMs !== null) {
       parts.push(`<line x1="${n1(x(f.endedAtMs))}" y1="${top}" x2="${n1(x(f.endedAtMs))}" y2="${top + h}" stroke="#c0392b" stroke-opacity="0.45" stroke-dasharray="2 3"/>`);
-      parts.push(text(x(f.endedAtMs) + 4, top + h - 6 - i * 14, 'lifted', 'font-size="11" fill="#c0392b"'));
+      parts.push(svgText(x(f.endedAtMs) + 4, top + h - 6 - i * 14, 'lifted', 'font-size="11" fill="#c0392b"'));
     }
     const window = f.window.windowMs === null ? '' : `, unavailable ${fmtUs(f.window.windowMs * 1000)}`;
     parts.push(`<line x1="${n1(x(f.atMs))}" y1="${top}" x2="${n1(x(f.atMs))}" y2="${top + h}" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="5 3"/>`);
-    parts.push(text(x(f.atMs) + 4, top + 38 + i * 14, `${f.kind}${window}`, 'font-size="11" fill="#c0392b"'));
+    parts.push(svgText(x(f.atMs) + 4, top + 38 + i * 14, `${f.kind}${window}`, 'font-size="11" fill="#c0392b"'));
   });
   return parts.join('\n');
 }
@@ -155,15 +146,15 @@ export function renderLockSvg(r: LockReport): string {
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<title>${xmlEscape(title)}</title>`,
     `<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`,
-    text(PAD_L, 24, title, 'font-size="16" font-weight="bold"'),
-    text(PAD_L, 42, sub, 'fill="#555"'),
-    text(PAD_L, 74, `Acquire latency (count per bin, log-scale time axis); p50 ${fmtUs(r.acquire.p50)}, p99 ${fmtUs(r.acquire.p99)}, max ${fmtUs(r.acquire.max)}`, 'font-weight="bold"'),
+    svgText(PAD_L, 24, title, 'font-size="16" font-weight="bold"'),
+    svgText(PAD_L, 42, sub, 'fill="#555"'),
+    svgText(PAD_L, 74, `Acquire latency (count per bin, log-scale time axis); p50 ${fmtUs(r.acquire.p50)}, p99 ${fmtUs(r.acquire.p99)}, max ${fmtUs(r.acquire.max)}`, 'font-weight="bold"'),
     histogramChart(r.histogram.acquire, 84, 210, [
       { label: 'p50', us: r.acquire.p50, color: '#1b7f3b' },
       { label: 'p99', us: r.acquire.p99, color: '#b5462b' },
       { label: 'floor create', us: r.floor.create.p50, color: '#7a4ab5' },
     ]),
-    text(PAD_L, 356, `Acquisitions per second (area) and acquire p50/p99 (lines) over time (bins of ${r.timeline.binMs} ms)`, 'font-weight="bold"'),
+    svgText(PAD_L, 356, `Acquisitions per second (area) and acquire p50/p99 (lines) over time (bins of ${r.timeline.binMs} ms)`, 'font-weight="bold"'),
     timelineChart(r.timeline.perSec, r.timeline.binMs, 366, 190),
     latencyOverTime(r.timeline, 366, 190),
     faultLines(r, 366, 190),

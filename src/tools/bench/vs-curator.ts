@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { ZooKeeperClient } from '../../node.js';
+import { connectNode } from './connect.js';
 import { curatorRound, type CuratorProgram } from './curator-round.js';
 import { serverInfo, type ServerInfo } from './server-info.js';
 import { vsFigures, roundRate, type SideRounds, type VsFigure } from './vs-figures.js';
@@ -63,7 +63,7 @@ export async function runLockVsCurator(opts: VsCuratorOptions): Promise<VsCurato
   const stopped = (): boolean => signal?.aborted === true;
   const results: Record<Side, SideRounds> = { zkwire: noRounds(), curator: noRounds() };
   const server = await serverInfo(opts.connectString);
-  const admin = await ZooKeeperClient.connect(opts.connectString, signal === undefined ? {} : { signal });
+  const admin = await connectNode(opts.connectString, signal === undefined ? {} : { signal });
   let n = 0;
   const run = (side: Side, workload: Workload, secs: number): Promise<RoundFigures> => {
     const base = { connectString: opts.connectString, workload, seconds: secs, lockPath: `${root}/${side}-${workload}-${++n}`, signal };

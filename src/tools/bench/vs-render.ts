@@ -1,6 +1,6 @@
 /** The text report of `bench lock --vs curator` (and `npm run bench:peers`): one table of medians and ratios. */
 
-import { fmtRate, fmtUs, renderTable } from '../figures/table.js';
+import { fmtRate, fmtUs, renderTable } from '../shared/table.js';
 import type { VsCuratorReport } from './vs-curator.js';
 import type { VsFigure } from './vs-figures.js';
 

@@ -3,7 +3,7 @@
  * (curator-lock-bench-source.ts), and the figures both sides report for a round.
  */
 
-import { ZooKeeperClient } from '../../node.js';
+import { connectNode } from './connect.js';
 import type { Lease } from '../../index.js';
 import { makeContender } from './contenders.js';
 import { LatencyRecorder } from './recorder.js';
@@ -59,7 +59,7 @@ export async function zkwireRound(opts: RoundOptions): Promise<RoundFigures> {
   const { workload, signal } = opts;
   const sessions = workload === 'uncontended' ? 1 : VS_SESSIONS;
   const opened = await Promise.allSettled(
-    Array.from({ length: sessions }, () => ZooKeeperClient.connect(opts.connectString, { sessionTimeoutMs: 30_000, ...(signal === undefined ? {} : { signal }) })),
+    Array.from({ length: sessions }, () => connectNode(opts.connectString, { sessionTimeoutMs: 30_000, ...(signal === undefined ? {} : { signal }) })),
   );
   const clients = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const acquire = new LatencyRecorder();

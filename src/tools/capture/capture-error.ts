@@ -1,19 +1,16 @@
 /** The error a capture source throws when its bytes are not a capture it can read (a truncated end is not one). */
 
+import { ToolError } from '../shared/tool-error.js';
+
 /**
  * A capture file that is corrupt (or not a capture at all); `offset` is the byte where reading stopped (undefined for
  * a JSON-lines capture, whose message names the line instead).
  */
-export class CaptureFormatError extends Error {
+export class CaptureFormatError extends ToolError<'CORRUPT_CAPTURE'> {
   override readonly name = 'CaptureFormatError';
-  /** Stable name for scripts: the input is not a readable capture. */
-  readonly code = 'CORRUPT_CAPTURE';
 
-  constructor(
-    message: string,
-    /** Byte offset in the capture where the bad record starts. */
-    readonly offset: number | undefined,
-  ) {
-    super(offset === undefined ? message : `${message} (at byte offset ${offset})`);
+  /** `offset`: where in the capture the bad record starts. */
+  constructor(message: string, offset: number | undefined) {
+    super('CORRUPT_CAPTURE', message, offset);
   }
 }

@@ -34,6 +34,7 @@ function looksLikeConnectRequest(frame: Uint8Array): boolean {
 }
 
 class Side {
+  readonly #owner: TrackedConnection;
   readonly tcp: TcpDirection;
   framer: ZkFramer;
   fin = false;
@@ -44,10 +45,11 @@ class Side {
   textTime = 0;
 
   constructor(
-    private readonly owner: TrackedConnection,
+    owner: TrackedConnection,
     readonly dir: Direction,
     midStream: boolean,
   ) {
+    this.#owner = owner;
     this.tcp = new TcpDirection({
       data: (bytes, t) => owner.data(this, bytes, t),
       gap: (missing, reason, t) => owner.gap(this, missing, reason, t),
@@ -56,34 +58,34 @@ class Side {
   }
 
   newFramer(midStream: boolean): ZkFramer {
-    const owner = this.owner;
+    const owner = this.#owner;
     const sink = {
       frame: (bytes: Uint8Array, t: number) => owner.frame(this, bytes, t),
       skipped: (n: number, reason: string, t: number) => owner.emitGap(this.dir, n, `${n} byte(s) skipped: ${reason}`, t),
     };
     return this.dir === 'c2s'
-      ? new ZkFramer(sink, 12, (b, at) => this.plausibleRequest(b, at), midStream)
-      : new ZkFramer(sink, 20, (b, at) => this.plausibleReply(b, at), midStream);
+      ? new ZkFramer(sink, 12, (b, at) => this.#plausibleRequest(b, at), midStream)
+      : new ZkFramer(sink, 20, (b, at) => this.#plausibleReply(b, at), midStream);
   }
 
-  private plausibleRequest(b: Uint8Array, at: number): boolean {
+  #plausibleRequest(b: Uint8Array, at: number): boolean {
     const len = int32(b, at);
     const xid = int32(b, at + 4);
     const type = int32(b, at + 8);
     // A ConnectRequest (protocol version 0 where a request has its xid, which is never 0) starts a capture that
     // missed only the SYN.
-    if (!this.strict && this.owner.requestsSeen === 0 && (len === 44 || len === 45) && xid === 0) return true;
+    if (!this.strict && this.#owner.requestsSeen === 0 && (len === 44 || len === 45) && xid === 0) return true;
     if (len < 8 || !isRequestOp(type)) return false;
     if (xid === Xid.ping) return type === OpCode.ping && len === 8;
     if (xid === Xid.auth) return type === OpCode.auth;
     if (xid === Xid.setWatches) return type === OpCode.setWatches || type === OpCode.setWatches2;
     if (xid <= 0 || type === OpCode.ping || type === OpCode.auth) return false;
     // Clients number their requests 1, 2, 3…: after a gap the next one is a little above the last one seen.
-    const last = this.owner.lastRequestXid;
+    const last = this.#owner.lastRequestXid;
     return !this.strict || last === undefined || (xid > last && xid <= last + MAX_XIDS_IN_A_GAP);
   }
 
-  private plausibleReply(b: Uint8Array, at: number): boolean {
+  #plausibleReply(b: Uint8Array, at: number): boolean {
     const len = int32(b, at);
     const xid = int32(b, at + 4);
     const zxidHigh = int32(b, at + 8);
@@ -91,49 +93,53 @@ class Side {
     if (len < 16 || errorName(err) === undefined) return false;
     if (xid === Xid.notification) return err === 0 && zxidHigh === -1 && int32(b, at + 12) === -1;
     if (xid === Xid.ping || xid === Xid.auth || xid === Xid.setWatches) return true;
-    if (this.owner.conv.awaitsReply(xid)) return true;
+    if (this.#owner.conv.awaitsReply(xid)) return true;
     return !this.strict && xid > 0 && zxidHigh >= 0;
   }
 }
 
 export class TrackedConnection {
+  #midStream: boolean;
+  readonly #out: CaptureEvent[];
   readonly conn: CaptureConnection;
   conv: ConversationDecoder;
   readonly c2s: Side;
   readonly s2c: Side;
-  private opened = false;
-  private framesSeen = 0;
+  #opened = false;
+  #framesSeen = 0;
   /** Requests decoded on this connection, and the highest xid among them (to resynchronise after a gap). */
   requestsSeen = 0;
   lastRequestXid: number | undefined;
-  private mode: 'zk' | '4lw' = 'zk';
-  private readonly times = new RequestTimes();
+  #mode: 'zk' | '4lw' = 'zk';
+  readonly #times = new RequestTimes();
   closed = false;
 
   constructor(
-    private readonly out: CaptureEvent[],
+    out: CaptureEvent[],
     id: string,
     client: string,
     server: string,
-    private midStream: boolean,
+    midStream: boolean,
   ) {
+    this.#midStream = midStream;
+    this.#out = out;
     this.conn = { id, client, server };
     this.conv = new ConversationDecoder({ midStream });
     this.c2s = new Side(this, 'c2s', midStream);
     this.s2c = new Side(this, 's2c', midStream);
   }
 
-  private open(timeUs: number): void {
-    if (this.opened) return;
-    this.opened = true;
-    this.out.push({ type: 'open', conn: this.conn, timeUs, midStream: this.midStream });
+  #open(timeUs: number): void {
+    if (this.#opened) return;
+    this.#opened = true;
+    this.#out.push({ type: 'open', conn: this.conn, timeUs, midStream: this.#midStream });
   }
 
   data(side: Side, bytes: Uint8Array, timeUs: number): void {
-    if (!this.midStream && this.framesSeen === 0 && side.dir === 'c2s' && this.mode === 'zk' && detectFourLetterWord(bytes) !== undefined) {
-      this.mode = '4lw';
+    if (!this.#midStream && this.#framesSeen === 0 && side.dir === 'c2s' && this.#mode === 'zk' && detectFourLetterWord(bytes) !== undefined) {
+      this.#mode = '4lw';
     }
-    if (this.mode === '4lw') {
+    if (this.#mode === '4lw') {
       if (side.textBytes + bytes.length > MAX_FOUR_LETTER_TEXT) return;
       if (side.textBytes === 0) side.textTime = timeUs;
       side.text.push(bytes.slice());
@@ -151,19 +157,19 @@ export class TrackedConnection {
   }
 
   emitGap(dir: Direction, missing: number | undefined, reason: string, timeUs: number): void {
-    this.open(timeUs);
-    this.out.push({ type: 'gap', conn: this.conn, timeUs, dir, missingBytes: missing, reason });
+    this.#open(timeUs);
+    this.#out.push({ type: 'gap', conn: this.conn, timeUs, dir, missingBytes: missing, reason });
   }
 
   frame(side: Side, bytes: Uint8Array, timeUs: number): void {
-    if (this.midStream && this.framesSeen === 0 && side.dir === 'c2s' && looksLikeConnectRequest(bytes)) {
+    if (this.#midStream && this.#framesSeen === 0 && side.dir === 'c2s' && looksLikeConnectRequest(bytes)) {
       // The capture missed only the SYN: the conversation starts here after all.
-      this.midStream = false;
+      this.#midStream = false;
       this.conv = new ConversationDecoder();
       this.s2c.framer = this.s2c.newFramer(false);
     }
-    this.framesSeen++;
-    this.open(timeUs);
+    this.#framesSeen++;
+    this.#open(timeUs);
     const frame = this.conv.decode(side.dir, bytes);
     if (side.dir === 'c2s') {
       this.requestsSeen++;
@@ -171,12 +177,12 @@ export class TrackedConnection {
         this.lastRequestXid = frame.xid;
       }
     }
-    this.push(side, frame, bytes, timeUs);
+    this.#push(side, frame, bytes, timeUs);
   }
 
-  private push(side: Side, frame: DescribedFrame, bytes: Uint8Array, timeUs: number): void {
-    const latencyMs = this.times.observe(frame, timeUs);
-    this.out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame, size: bytes.length, bytes, sessionId: this.times.sessionId, latencyMs });
+  #push(side: Side, frame: DescribedFrame, bytes: Uint8Array, timeUs: number): void {
+    const latencyMs = this.#times.observe(frame, timeUs);
+    this.#out.push({ type: 'frame', conn: this.conn, timeUs, dir: side.dir, frame, size: bytes.length, bytes, sessionId: this.#times.sessionId, latencyMs });
   }
 
   /** Ends the connection: holes become gaps, partial frames are reported, then the close event. */
@@ -184,7 +190,7 @@ export class TrackedConnection {
     if (this.closed) return;
     this.closed = true;
     for (const side of [this.c2s, this.s2c]) side.tcp.finish(timeUs);
-    if (this.mode === '4lw') {
+    if (this.#mode === '4lw') {
       for (const side of [this.c2s, this.s2c]) {
         if (side.textBytes === 0) continue;
         const text = new Uint8Array(side.textBytes);
@@ -193,14 +199,14 @@ export class TrackedConnection {
           text.set(part, at);
           at += part.length;
         }
-        this.framesSeen++;
-        this.open(side.textTime);
-        this.push(side, this.conv.decode(side.dir, text), text, side.textTime);
+        this.#framesSeen++;
+        this.#open(side.textTime);
+        this.#push(side, this.conv.decode(side.dir, text), text, side.textTime);
       }
     }
     for (const side of [this.c2s, this.s2c]) side.framer.finish(timeUs);
-    this.open(timeUs);
-    this.out.push({ type: 'close', conn: this.conn, timeUs, reason });
+    this.#open(timeUs);
+    this.#out.push({ type: 'close', conn: this.conn, timeUs, reason });
   }
 }
 
@@ -212,66 +218,70 @@ interface Entry {
 
 /** Routes TCP segments to their connection; `ports` are the server ends. */
 export class ConnectionTable {
+  readonly #ports: ReadonlySet<number>;
+  readonly #out: CaptureEvent[];
   /** Open connections by `clientPort << 16 | serverPort`, then by addresses (no string built per packet). */
-  private readonly open = new Map<number, Entry[]>();
-  private openCount = 0;
-  private readonly pairUses = new Map<string, number>();
-  private lastTimeUs = 0;
+  readonly #open = new Map<number, Entry[]>();
+  #openCount = 0;
+  readonly #pairUses = new Map<string, number>();
+  #lastTimeUs = 0;
 
   constructor(
-    private readonly out: CaptureEvent[],
-    private readonly ports: ReadonlySet<number>,
-  ) {}
+    out: CaptureEvent[],
+    ports: ReadonlySet<number>,
+  ) {
+    this.#ports = ports;
+    this.#out = out;}
 
   /** Connections currently tracked (for memory checks). */
   get size(): number {
-    return this.openCount;
+    return this.#openCount;
   }
 
-  private find(ports: number, clientIp: number | string, serverIp: number | string): Entry | undefined {
-    const bucket = this.open.get(ports);
+  #find(ports: number, clientIp: number | string, serverIp: number | string): Entry | undefined {
+    const bucket = this.#open.get(ports);
     if (bucket === undefined) return undefined;
     for (const e of bucket) if (e.clientIp === clientIp && e.serverIp === serverIp) return e;
     return undefined;
   }
 
-  private remove(ports: number, entry: Entry): void {
-    const bucket = this.open.get(ports);
+  #remove(ports: number, entry: Entry): void {
+    const bucket = this.#open.get(ports);
     if (bucket === undefined) return;
     const i = bucket.indexOf(entry);
     if (i < 0) return;
-    this.openCount--;
-    if (bucket.length === 1) this.open.delete(ports);
+    this.#openCount--;
+    if (bucket.length === 1) this.#open.delete(ports);
     else bucket.splice(i, 1);
   }
 
   segment(seg: TcpSegment, timeUs: number): void {
     let dir: Direction;
-    if (this.ports.has(seg.dstPort)) dir = 'c2s';
-    else if (this.ports.has(seg.srcPort)) dir = 's2c';
+    if (this.#ports.has(seg.dstPort)) dir = 'c2s';
+    else if (this.#ports.has(seg.srcPort)) dir = 's2c';
     else return;
-    this.lastTimeUs = timeUs;
+    this.#lastTimeUs = timeUs;
     const c2s = dir === 'c2s';
     const ports = c2s ? seg.srcPort * 65536 + seg.dstPort : seg.dstPort * 65536 + seg.srcPort;
     const clientIp = c2s ? seg.srcIp : seg.dstIp;
     const serverIp = c2s ? seg.dstIp : seg.srcIp;
     const flags = seg.flags;
-    let entry = this.find(ports, clientIp, serverIp);
+    let entry = this.#find(ports, clientIp, serverIp);
     const clientSyn = c2s && (flags & (TcpFlag.syn | TcpFlag.ack)) === TcpFlag.syn;
     if (entry !== undefined && clientSyn && (entry.conn.c2s.fin || entry.conn.s2c.fin)) {
       // A new connection on an address pair whose previous one was closing.
       entry.conn.close('fin', timeUs);
-      this.remove(ports, entry);
+      this.#remove(ports, entry);
       entry = undefined;
     }
     if (entry === undefined) {
       const syn = (flags & TcpFlag.syn) !== 0;
       if (!syn && seg.payloadLen + seg.missingTail === 0) return; // a stray ACK/FIN/RST of a connection already gone
-      entry = { clientIp, serverIp, conn: this.create(seg, dir, !syn) };
-      const bucket = this.open.get(ports);
-      if (bucket === undefined) this.open.set(ports, [entry]);
+      entry = { clientIp, serverIp, conn: this.#create(seg, dir, !syn) };
+      const bucket = this.#open.get(ports);
+      if (bucket === undefined) this.#open.set(ports, [entry]);
       else bucket.push(entry);
-      this.openCount++;
+      this.#openCount++;
     }
     const c = entry.conn;
     const side = dir === 'c2s' ? c.c2s : c.s2c;
@@ -286,30 +296,30 @@ export class ConnectionTable {
     if ((flags & TcpFlag.fin) !== 0) side.tcp.fin((seg.seq + seg.payloadLen + seg.missingTail) >>> 0);
     if ((flags & TcpFlag.rst) !== 0) {
       c.close('rst', timeUs);
-      this.remove(ports, entry);
+      this.#remove(ports, entry);
     } else if ((flags & TcpFlag.fin) !== 0) {
       side.fin = true;
       if (other.fin) {
         c.close('fin', timeUs);
-        this.remove(ports, entry);
+        this.#remove(ports, entry);
       }
     }
   }
 
   /** The capture ended: every connection still open is closed with reason `capture-end`. */
   finish(): void {
-    for (const bucket of this.open.values()) for (const e of bucket) e.conn.close('capture-end', this.lastTimeUs);
-    this.open.clear();
-    this.openCount = 0;
+    for (const bucket of this.#open.values()) for (const e of bucket) e.conn.close('capture-end', this.#lastTimeUs);
+    this.#open.clear();
+    this.#openCount = 0;
   }
 
-  private create(seg: TcpSegment, dir: Direction, midStream: boolean): TrackedConnection {
+  #create(seg: TcpSegment, dir: Direction, midStream: boolean): TrackedConnection {
     const client = formatEndpoint(seg, dir === 'c2s' ? 'src' : 'dst');
     const server = formatEndpoint(seg, dir === 'c2s' ? 'dst' : 'src');
     const pair = `${client}>${server}`;
-    const uses = (this.pairUses.get(pair) ?? 0) + 1;
-    if (this.pairUses.size >= MAX_PAIR_COUNTERS && uses === 1) this.pairUses.clear();
-    this.pairUses.set(pair, uses);
-    return new TrackedConnection(this.out, uses > 1 ? `${pair}#${uses}` : pair, client, server, midStream);
+    const uses = (this.#pairUses.get(pair) ?? 0) + 1;
+    if (this.#pairUses.size >= MAX_PAIR_COUNTERS && uses === 1) this.#pairUses.clear();
+    this.#pairUses.set(pair, uses);
+    return new TrackedConnection(this.#out, uses > 1 ? `${pair}#${uses}` : pair, client, server, midStream);
   }
 }

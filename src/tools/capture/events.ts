@@ -1,7 +1,7 @@
 /**
  * The one event stream of the capture tools. Every source yields it, whatever the capture was: a pcap/pcapng file or
  * pipe (connections.ts), our own JSON-lines captures (jsonl-source.ts) or the decoding proxy's live traffic
- * (proxy-source.ts), or a client's own `onFrame` trace (onframe-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
+ * (trace/capture-source.ts), or a client's own `onFrame` trace (onframe-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
  * captured. Every sink reads it: `zkwire decode`'s JSON lines and --pretty lines (decode/printer.ts), --check
  * (decode/recheck.ts), `zkwire analyze` (analyze/analyzer.ts), the proxy's summary (trace/summary.ts) and the
  * JSON-lines capture writer of `zkwire trace --out` (jsonl-writer.ts). A new

@@ -82,6 +82,7 @@ function ipv6Text(g: number[]): string {
 }
 
 export class PacketDecoder {
+  readonly #onNote: NoteSink;
   readonly seg: TcpSegment = {
     srcIp: 0,
     dstIp: 0,
@@ -97,9 +98,10 @@ export class PacketDecoder {
     addrOffset: 0,
     ipv6: false,
   };
-  private readonly noted = new Set<string>();
+  readonly #noted = new Set<string>();
 
-  constructor(private readonly onNote: NoteSink) {}
+  constructor(onNote: NoteSink) {
+    this.#onNote = onNote;}
 
   /** Parses one packet; returns the segment, or undefined for anything that is not a whole-enough TCP segment. */
   decode(linkType: number, buf: Uint8Array, view: DataView, offset: number, capLen: number): TcpSegment | undefined {
@@ -139,7 +141,7 @@ export class PacketDecoder {
       case LinkType.ipv6:
         break;
       default:
-        this.noteOnce(`link:${linkType}`, `link type ${linkType} is not supported: its packets are ignored`);
+        this.#noteOnce(`link:${linkType}`, `link type ${linkType} is not supported: its packets are ignored`);
         return undefined;
     }
     if (p >= end) return undefined;
@@ -147,19 +149,19 @@ export class PacketDecoder {
       const version = buf[p]! >> 4;
       etherType = version === 4 ? 0x0800 : version === 6 ? 0x86dd : 0;
     }
-    if (etherType === 0x0800) return this.ipv4(buf, view, p, end);
-    if (etherType === 0x86dd) return this.ipv6(buf, view, p, end);
+    if (etherType === 0x0800) return this.#ipv4(buf, view, p, end);
+    if (etherType === 0x86dd) return this.#ipv6(buf, view, p, end);
     return undefined;
   }
 
-  private ipv4(buf: Uint8Array, view: DataView, p: number, end: number): TcpSegment | undefined {
+  #ipv4(buf: Uint8Array, view: DataView, p: number, end: number): TcpSegment | undefined {
     if (end - p < 20 || buf[p]! >> 4 !== 4) return undefined;
     const ihl = (buf[p]! & 0x0f) * 4;
     const total = view.getUint16(p + 2);
     if (buf[p + 9] !== 6 || ihl < 20 || total < ihl) return undefined;
     const frag = view.getUint16(p + 6);
     if ((frag & 0x3fff) !== 0) {
-      this.noteOnce('frag4', 'IPv4 fragments are not reassembled: fragmented TCP segments are ignored (a gap follows)');
+      this.#noteOnce('frag4', 'IPv4 fragments are not reassembled: fragmented TCP segments are ignored (a gap follows)');
       return undefined;
     }
     const s = this.seg;
@@ -167,10 +169,10 @@ export class PacketDecoder {
     s.addrOffset = p + 12;
     const src = view.getUint32(p + 12);
     const dst = view.getUint32(p + 16);
-    return this.tcp(buf, view, p + ihl, p + total, end, src, dst);
+    return this.#tcp(buf, view, p + ihl, p + total, end, src, dst);
   }
 
-  private ipv6(buf: Uint8Array, view: DataView, p: number, end: number): TcpSegment | undefined {
+  #ipv6(buf: Uint8Array, view: DataView, p: number, end: number): TcpSegment | undefined {
     if (end - p < 40 || buf[p]! >> 4 !== 6) return undefined;
     const payloadLen = view.getUint16(p + 4);
     let next = buf[p + 6]!;
@@ -188,16 +190,16 @@ export class PacketDecoder {
         next = buf[q]!;
         q += (buf[q + 1]! + 2) * 4;
       } else if (next === 44) {
-        this.noteOnce('frag6', 'IPv6 fragments are not reassembled: fragmented TCP segments are ignored (a gap follows)');
+        this.#noteOnce('frag6', 'IPv6 fragments are not reassembled: fragmented TCP segments are ignored (a gap follows)');
         return undefined;
       } else return undefined;
     }
     const src = `${view.getUint32(p + 8)}.${view.getUint32(p + 12)}.${view.getUint32(p + 16)}.${view.getUint32(p + 20)}`;
     const dst = `${view.getUint32(p + 24)}.${view.getUint32(p + 28)}.${view.getUint32(p + 32)}.${view.getUint32(p + 36)}`;
-    return this.tcp(buf, view, q, ipEnd, end, src, dst);
+    return this.#tcp(buf, view, q, ipEnd, end, src, dst);
   }
 
-  private tcp(buf: Uint8Array, view: DataView, p: number, ipEnd: number, end: number, src: number | string, dst: number | string): TcpSegment | undefined {
+  #tcp(buf: Uint8Array, view: DataView, p: number, ipEnd: number, end: number, src: number | string, dst: number | string): TcpSegment | undefined {
     if (end - p < 20) return undefined;
     const headerLen = (buf[p + 12]! >> 4) * 4;
     if (headerLen < 20 || p + headerLen > end) return undefined;
@@ -219,9 +221,9 @@ export class PacketDecoder {
     return s;
   }
 
-  private noteOnce(key: string, message: string): void {
-    if (this.noted.has(key)) return;
-    this.noted.add(key);
-    this.onNote(message);
+  #noteOnce(key: string, message: string): void {
+    if (this.#noted.has(key)) return;
+    this.#noted.add(key);
+    this.#onNote(message);
   }
 }

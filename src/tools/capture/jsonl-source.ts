@@ -20,55 +20,59 @@ interface JsonlConnection {
 type Scalar = string | number;
 
 export class JsonLinesReader {
-  private readonly decoder = new TextDecoder();
-  private rest = '';
-  private lineNo = 0;
+  readonly #strict: boolean;
+  readonly #out: CaptureEvent[];
+  readonly #decoder = new TextDecoder();
+  #rest = '';
+  #lineNo = 0;
   /** Non-blank lines so far: the `seq` of a line that has none. */
-  private index = 0;
-  private lastTimeUs = 0;
-  private readonly conns = new Map<string, JsonlConnection>();
+  #index = 0;
+  #lastTimeUs = 0;
+  readonly #conns = new Map<string, JsonlConnection>();
 
   constructor(
-    private readonly out: CaptureEvent[],
+    out: CaptureEvent[],
     /** A line that is not a frame throws CaptureFormatError instead of becoming a `bad-line` event. */
-    private readonly strict = false,
-  ) {}
+    strict = false,
+  ) {
+    this.#strict = strict;
+    this.#out = out;}
 
-  private badLine(seq: Scalar, conn: Scalar | null, dir: Scalar | null, error: string): void {
-    if (this.strict) throw new CaptureFormatError(`line ${this.lineNo}: ${error}`, undefined);
-    const e: BadLineEvent = { type: 'bad-line', timeUs: this.lastTimeUs, lineNo: this.lineNo, seq, conn, dir, error };
-    this.out.push(e);
+  #badLine(seq: Scalar, conn: Scalar | null, dir: Scalar | null, error: string): void {
+    if (this.#strict) throw new CaptureFormatError(`line ${this.#lineNo}: ${error}`, undefined);
+    const e: BadLineEvent = { type: 'bad-line', timeUs: this.#lastTimeUs, lineNo: this.#lineNo, seq, conn, dir, error };
+    this.#out.push(e);
   }
 
   push(bytes: Uint8Array): void {
-    const text = this.rest + this.decoder.decode(bytes, { stream: true });
+    const text = this.#rest + this.#decoder.decode(bytes, { stream: true });
     const lines = text.split('\n');
-    this.rest = lines.pop()!;
-    for (const l of lines) this.line(l);
+    this.#rest = lines.pop()!;
+    for (const l of lines) this.#line(l);
   }
 
   end(): void {
-    const last = this.rest + this.decoder.decode();
-    this.rest = '';
-    if (last !== '') this.line(last);
-    for (const c of this.conns.values()) this.out.push({ type: 'close', conn: c.conn, timeUs: c.lastTimeUs, reason: 'capture-end' });
-    this.conns.clear();
+    const last = this.#rest + this.#decoder.decode();
+    this.#rest = '';
+    if (last !== '') this.#line(last);
+    for (const c of this.#conns.values()) this.#out.push({ type: 'close', conn: c.conn, timeUs: c.lastTimeUs, reason: 'capture-end' });
+    this.#conns.clear();
   }
 
-  private line(raw: string): void {
-    this.lineNo++;
+  #line(raw: string): void {
+    this.#lineNo++;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
-    const index = this.index++;
+    const index = this.#index++;
     let v: unknown;
     try {
       v = JSON.parse(text);
     } catch (e) {
-      this.badLine(index, null, null, `not a JSON line: ${e instanceof Error ? e.message : String(e)}`);
+      this.#badLine(index, null, null, `not a JSON line: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      this.badLine(index, null, null, 'not a JSON object');
+      this.#badLine(index, null, null, 'not a JSON object');
       return;
     }
     const o = v as Record<string, unknown>;
@@ -76,33 +80,33 @@ export class JsonLinesReader {
     const lineConn = isScalar(o['conn']) ? o['conn'] : 1;
     const dir = o['dir'];
     if (dir !== 'c2s' && dir !== 's2c') {
-      this.badLine(seq, lineConn, isScalar(dir) ? dir : null, `"dir" must be "c2s" or "s2c", got ${JSON.stringify(dir) ?? 'nothing'}`);
+      this.#badLine(seq, lineConn, isScalar(dir) ? dir : null, `"dir" must be "c2s" or "s2c", got ${JSON.stringify(dir) ?? 'nothing'}`);
       return;
     }
     const hex = o['hex'];
     if (typeof hex !== 'string') {
-      this.badLine(seq, lineConn, dir, '"hex" is missing or not a string');
+      this.#badLine(seq, lineConn, dir, '"hex" is missing or not a string');
       return;
     }
     const bytes = hexDecode(hex);
     if (bytes === null) {
-      this.badLine(seq, lineConn, dir, `bad hex: ${describeBadHex(hex)}`);
+      this.#badLine(seq, lineConn, dir, `bad hex: ${describeBadHex(hex)}`);
       return;
     }
     const id = String(lineConn);
     const timeUs = lineTimeUs(o);
-    this.lastTimeUs = timeUs;
-    let c = this.conns.get(id);
+    this.#lastTimeUs = timeUs;
+    let c = this.#conns.get(id);
     if (c === undefined) {
       c = { conn: { id, client: `conn ${id}`, server: 'unknown', lineConn }, conv: new ConversationDecoder(), times: new RequestTimes(), lastTimeUs: timeUs };
-      this.conns.set(id, c);
-      this.out.push({ type: 'open', conn: c.conn, timeUs, midStream: false });
+      this.#conns.set(id, c);
+      this.#out.push({ type: 'open', conn: c.conn, timeUs, midStream: false });
     }
     c.lastTimeUs = timeUs;
     const frame = c.conv.decode(dir, bytes);
     const latencyMs = c.times.observe(frame, timeUs);
     const line = { seq, time: lineTime(o) };
-    this.out.push({ type: 'frame', conn: c.conn, timeUs, dir, frame, size: bytes.length, bytes, sessionId: c.times.sessionId, latencyMs, line });
+    this.#out.push({ type: 'frame', conn: c.conn, timeUs, dir, frame, size: bytes.length, bytes, sessionId: c.times.sessionId, latencyMs, line });
   }
 }
 

@@ -10,25 +10,25 @@ import { hexEncode } from '../../protocol/index.js';
 import type { CaptureEvent } from './events.js';
 
 export class JsonLinesWriter {
-  private firstUs: number | undefined;
-  private seq = 0;
+  #firstUs: number | undefined;
+  #seq = 0;
   /** Connections numbered 1, 2, … in the order they appear (the proxy's accept order). */
-  private readonly nums = new Map<string, number>();
+  readonly #nums = new Map<string, number>();
 
   /** The capture line for an event, or undefined for events that carry no bytes (open, close, holes). */
   line(e: CaptureEvent): string | undefined {
-    if (e.type === 'open') this.num(e.conn.id, e.conn.lineConn);
+    if (e.type === 'open') this.#num(e.conn.id, e.conn.lineConn);
     if (e.type !== 'frame' && (e.type !== 'gap' || e.undecoded === undefined)) return undefined;
-    this.firstUs ??= e.timeUs;
+    this.#firstUs ??= e.timeUs;
     const bytes = e.type === 'frame' ? e.bytes : e.undecoded!.bytes;
     // A four-letter word is text with no length prefix.
     const text = e.type === 'frame' && (e.frame.kind === '4lw-command' || e.frame.kind === '4lw-response');
     const out: Record<string, unknown> = {
-      seq: this.seq++,
+      seq: this.#seq++,
       // Seconds since the first captured frame, ms precision: the golden files' `t`.
-      t: Math.round((e.timeUs - this.firstUs) / 1000) / 1000,
+      t: Math.round((e.timeUs - this.#firstUs) / 1000) / 1000,
       ts: new Date(e.timeUs / 1000).toISOString(),
-      conn: this.num(e.conn.id, e.conn.lineConn),
+      conn: this.#num(e.conn.id, e.conn.lineConn),
       dir: e.dir,
       len: e.type === 'frame' && !text && bytes.length >= 4 ? new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0) : null,
       hex: hexEncode(bytes),
@@ -37,12 +37,12 @@ export class JsonLinesWriter {
     return JSON.stringify(out);
   }
 
-  private num(id: string, lineConn: string | number | undefined): string | number {
+  #num(id: string, lineConn: string | number | undefined): string | number {
     if (lineConn !== undefined) return lineConn;
-    let n = this.nums.get(id);
+    let n = this.#nums.get(id);
     if (n === undefined) {
-      n = this.nums.size + 1;
-      this.nums.set(id, n);
+      n = this.#nums.size + 1;
+      this.#nums.set(id, n);
     }
     return n;
   }

@@ -20,42 +20,46 @@ interface Current {
 
 /** Turns `onFrame` traces into capture events for `emit`; pass `listener` as the client's `onFrame` option. */
 export class FrameTraceSource {
-  private current: Current | undefined;
+  readonly #names: { client?: string; server?: string };
+  readonly #emit: (event: CaptureEvent) => void;
+  #current: Current | undefined;
 
   constructor(
-    private readonly emit: (event: CaptureEvent) => void,
+    emit: (event: CaptureEvent) => void,
     /** How the connections are named in the events (the client has no addresses in its trace). */
-    private readonly names: { client?: string; server?: string } = {},
-  ) {}
+    names: { client?: string; server?: string } = {},
+  ) {
+    this.#names = names;
+    this.#emit = emit;}
 
   /** The `onFrame` listener. */
   readonly listener: FrameListener = (trace: FrameTrace): void => {
     const timeUs = Math.round(trace.at * 1000);
-    let c = this.current;
+    let c = this.#current;
     if (c === undefined || c.number !== trace.connection) {
-      if (c !== undefined) this.emit({ type: 'close', conn: c.conn, timeUs, reason: 'fin' });
+      if (c !== undefined) this.#emit({ type: 'close', conn: c.conn, timeUs, reason: 'fin' });
       const id = String(trace.connection);
       c = {
         number: trace.connection,
-        conn: { id, client: this.names.client ?? `connection ${id}`, server: this.names.server ?? 'unknown' },
+        conn: { id, client: this.#names.client ?? `connection ${id}`, server: this.#names.server ?? 'unknown' },
         conv: new ConversationDecoder(),
         times: new RequestTimes(),
         lastUs: timeUs,
       };
-      this.current = c;
-      this.emit({ type: 'open', conn: c.conn, timeUs, midStream: false });
+      this.#current = c;
+      this.#emit({ type: 'open', conn: c.conn, timeUs, midStream: false });
     }
     c.lastUs = timeUs;
     const frame = c.conv.decode(trace.dir, trace.bytes);
     const latencyMs = c.times.observe(frame, timeUs);
-    this.emit({ type: 'frame', conn: c.conn, timeUs, dir: trace.dir, frame, size: trace.bytes.length, bytes: trace.bytes, sessionId: c.times.sessionId, latencyMs });
+    this.#emit({ type: 'frame', conn: c.conn, timeUs, dir: trace.dir, frame, size: trace.bytes.length, bytes: trace.bytes, sessionId: c.times.sessionId, latencyMs });
   };
 
   /** The client is closed: the last connection ends with the capture. */
   end(): void {
-    const c = this.current;
+    const c = this.#current;
     if (c === undefined) return;
-    this.current = undefined;
-    this.emit({ type: 'close', conn: c.conn, timeUs: c.lastUs, reason: 'capture-end' });
+    this.#current = undefined;
+    this.#emit({ type: 'close', conn: c.conn, timeUs: c.lastUs, reason: 'capture-end' });
   }
 }

@@ -4,7 +4,7 @@
  */
 
 import { CaptureFormatError } from './capture-error.js';
-import { ChunkBuffer } from './chunk-buffer.js';
+import { ChunkBuffer } from '../shared/chunk-buffer.js';
 import type { CaptureFileReader, NoteSink, PacketSink } from './packet.js';
 
 const FILE_HEADER = 24;
@@ -21,27 +21,31 @@ export function isPcapMagic(b: Uint8Array): boolean {
 }
 
 export class PcapReader implements CaptureFileReader {
-  private readonly input = new ChunkBuffer();
-  private header = false;
-  private little = false;
+  readonly #onNote: NoteSink;
+  readonly #onPacket: PacketSink;
+  readonly #input = new ChunkBuffer();
+  #header = false;
+  #little = false;
   /** Microseconds per unit of the fractional timestamp field (1 for µs files, 0.001 for ns files). */
-  private fracScale = 1;
-  private linkType = 0;
+  #fracScale = 1;
+  #linkType = 0;
 
   constructor(
-    private readonly onPacket: PacketSink,
-    private readonly onNote: NoteSink,
-  ) {}
+    onPacket: PacketSink,
+    onNote: NoteSink,
+  ) {
+    this.#onNote = onNote;
+    this.#onPacket = onPacket;}
 
   push(bytes: Uint8Array): void {
-    const input = this.input;
+    const input = this.#input;
     input.append(bytes);
-    if (!this.header) {
+    if (!this.#header) {
       if (input.available < FILE_HEADER) return;
-      this.readFileHeader();
+      this.#readFileHeader();
     }
     const { buf, view } = input;
-    const little = this.little;
+    const little = this.#little;
     let pos = input.pos;
     const end = buf.length;
     while (end - pos >= RECORD_HEADER) {
@@ -54,35 +58,35 @@ export class PcapReader implements CaptureFileReader {
       const sec = view.getUint32(pos, little);
       const frac = view.getUint32(pos + 4, little);
       const origLen = view.getUint32(pos + 12, little);
-      this.onPacket(this.linkType, sec * 1e6 + Math.floor(frac * this.fracScale), buf, view, pos + RECORD_HEADER, capLen, Math.max(origLen, capLen));
+      this.#onPacket(this.#linkType, sec * 1e6 + Math.floor(frac * this.#fracScale), buf, view, pos + RECORD_HEADER, capLen, Math.max(origLen, capLen));
       pos += RECORD_HEADER + capLen;
     }
     input.pos = pos;
   }
 
   end(): void {
-    const left = this.input.available;
-    if (!this.header) {
-      this.onNote(`capture truncated: ${left} byte(s), shorter than the 24-byte pcap file header`);
+    const left = this.#input.available;
+    if (!this.#header) {
+      this.#onNote(`capture truncated: ${left} byte(s), shorter than the 24-byte pcap file header`);
     } else if (left > 0) {
-      this.onNote(`capture truncated at byte offset ${this.input.offset}: the last packet record is incomplete (${left} byte(s) ignored)`);
+      this.#onNote(`capture truncated at byte offset ${this.#input.offset}: the last packet record is incomplete (${left} byte(s) ignored)`);
     }
   }
 
-  private readFileHeader(): void {
-    const { view, pos } = this.input;
+  #readFileHeader(): void {
+    const { view, pos } = this.#input;
     const magicBe = view.getUint32(pos, false);
     const magicLe = view.getUint32(pos, true);
-    if (magicBe === 0xa1b2c3d4 || magicBe === 0xa1b23c4d) this.little = false;
-    else if (magicLe === 0xa1b2c3d4 || magicLe === 0xa1b23c4d) this.little = true;
-    else throw new CaptureFormatError(`not a pcap file: magic ${view.getUint32(pos, false).toString(16).padStart(8, '0')}`, this.input.offset);
-    const magic = this.little ? magicLe : magicBe;
-    this.fracScale = magic === 0xa1b23c4d ? 0.001 : 1;
-    const major = view.getUint16(pos + 4, this.little);
-    if (major !== 2) throw new CaptureFormatError(`unsupported pcap version ${major}`, this.input.offset + 4);
+    if (magicBe === 0xa1b2c3d4 || magicBe === 0xa1b23c4d) this.#little = false;
+    else if (magicLe === 0xa1b2c3d4 || magicLe === 0xa1b23c4d) this.#little = true;
+    else throw new CaptureFormatError(`not a pcap file: magic ${view.getUint32(pos, false).toString(16).padStart(8, '0')}`, this.#input.offset);
+    const magic = this.#little ? magicLe : magicBe;
+    this.#fracScale = magic === 0xa1b23c4d ? 0.001 : 1;
+    const major = view.getUint16(pos + 4, this.#little);
+    if (major !== 2) throw new CaptureFormatError(`unsupported pcap version ${major}`, this.#input.offset + 4);
     // The upper bits of the link-type field may carry FCS information (pcap-savefile(5)); the type is the low 16.
-    this.linkType = view.getUint32(pos + 20, this.little) & 0xffff;
-    this.input.pos = pos + FILE_HEADER;
-    this.header = true;
+    this.#linkType = view.getUint32(pos + 20, this.#little) & 0xffff;
+    this.#input.pos = pos + FILE_HEADER;
+    this.#header = true;
   }
 }

@@ -27,36 +27,38 @@ interface ConnState {
 }
 
 export class CaptureEventPrinter {
-  private readonly conns = new Map<string, ConnState>();
-  private nextNum = 1;
-  private seq = 0;
+  readonly #opts: { pretty?: boolean };
+  readonly #conns = new Map<string, ConnState>();
+  #nextNum = 1;
+  #seq = 0;
 
-  constructor(private readonly opts: { pretty?: boolean } = {}) {}
+  constructor(opts: { pretty?: boolean } = {}) {
+    this.#opts = opts;}
 
   /**
    * The line for one event, or undefined for events only --pretty shows (open, close). `checkError`: what --check
    * found wrong with a frame (recheck.ts), printed with it.
    */
   format(e: CaptureEvent, checkError?: string): EventLine | undefined {
-    if (e.type === 'bad-line') return this.badLine(e);
-    let c = this.conns.get(e.conn.id);
+    if (e.type === 'bad-line') return this.#badLine(e);
+    let c = this.#conns.get(e.conn.id);
     if (c === undefined) {
-      c = { num: this.nextNum++, bytes: { c2s: 0, s2c: 0 }, sessionId: undefined };
-      this.conns.set(e.conn.id, c);
+      c = { num: this.#nextNum++, bytes: { c2s: 0, s2c: 0 }, sessionId: undefined };
+      this.#conns.set(e.conn.id, c);
     }
-    const pretty = this.opts.pretty === true;
+    const pretty = this.#opts.pretty === true;
     switch (e.type) {
       case 'open':
         if (!pretty || e.conn.lineConn !== undefined) return undefined;
         return { ok: true, line: `${clockTime(e.timeUs / 1000)} #${c.num} open ${e.conn.client} → ${e.conn.server}${e.midStream ? ' (capture began mid-session)' : ''}` };
       case 'close': {
-        this.conns.delete(e.conn.id);
+        this.#conns.delete(e.conn.id);
         if (!pretty || e.conn.lineConn !== undefined) return undefined;
         const why = e.reason === 'fin' ? 'closed' : e.reason === 'rst' ? 'reset' : 'still open at the end of the capture';
         return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, c.sessionId)} ${why}; c2s ${c.bytes.c2s} B, s2c ${c.bytes.s2c} B` };
       }
       case 'gap': {
-        const seq = this.seq++;
+        const seq = this.#seq++;
         if (pretty) {
           const n = e.missingBytes === undefined ? '' : `${e.missingBytes} B `;
           return { ok: true, line: `${lineHead(e.timeUs / 1000, c.num, c.sessionId)} ${arrow(e.dir)} GAP ${n}(${e.reason})` };
@@ -69,15 +71,15 @@ export class CaptureEventPrinter {
       case 'frame':
         c.bytes[e.dir] += e.size;
         if (e.sessionId !== undefined) c.sessionId = e.sessionId;
-        return e.line === undefined ? this.frame(e, c, checkError) : this.lineFrame(e, e.line, checkError);
+        return e.line === undefined ? this.#frame(e, c, checkError) : this.#lineFrame(e, e.line, checkError);
     }
   }
 
-  private frame(e: FrameEvent, c: ConnState, checkError: string | undefined): EventLine {
-    const seq = this.seq++;
+  #frame(e: FrameEvent, c: ConnState, checkError: string | undefined): EventLine {
+    const seq = this.#seq++;
     const f = e.frame;
     const ok = f.error === undefined && checkError === undefined;
-    if (this.opts.pretty === true) {
+    if (this.#opts.pretty === true) {
       const head = `${lineHead(e.timeUs / 1000, c.num, e.sessionId)} ${arrow(e.dir)}`;
       if (f.error !== undefined) {
         const at = f.xid === undefined ? '' : `xid=${f.xid} ${f.op ?? ''} `;
@@ -103,12 +105,12 @@ export class CaptureEventPrinter {
   }
 
   /** A frame of a JSON-lines capture, in that capture's terms. */
-  private lineFrame(e: FrameEvent, line: LineOrigin, checkError: string | undefined): EventLine {
+  #lineFrame(e: FrameEvent, line: LineOrigin, checkError: string | undefined): EventLine {
     const f = e.frame;
     const conn = e.conn.lineConn ?? e.conn.id;
-    if (f.error !== undefined) return this.failure(line.seq, conn, e.dir, f.error, line.time);
+    if (f.error !== undefined) return this.#failure(line.seq, conn, e.dir, f.error, line.time);
     const ok = checkError === undefined;
-    if (this.opts.pretty === true) {
+    if (this.#opts.pretty === true) {
       const xid = f.xid === undefined ? '' : `xid=${f.xid}`;
       const err = f.err !== undefined && f.err !== 0 && f.summary.indexOf(errName(f.err)) < 0 ? ` ${errName(f.err)}` : '';
       return { ok, line: `${line.time ?? String(line.seq)} #${String(conn)} ${arrow(e.dir)} ${xid.padEnd(9)} ${f.summary}${err}${checked(checkError)}` };
@@ -118,12 +120,12 @@ export class CaptureEventPrinter {
     return { ok, line: JSON.stringify(json) };
   }
 
-  private badLine(e: BadLineEvent): EventLine {
-    return this.failure(e.seq, e.conn, e.dir, e.error, undefined);
+  #badLine(e: BadLineEvent): EventLine {
+    return this.#failure(e.seq, e.conn, e.dir, e.error, undefined);
   }
 
-  private failure(seq: JsonValue, conn: JsonValue, dir: JsonValue, error: string, time: string | undefined): EventLine {
-    const line = this.opts.pretty === true ? `${time ?? String(seq)} #${String(conn)} ${String(dir)} ERROR ${error}` : JSON.stringify({ seq, conn, dir, error });
+  #failure(seq: JsonValue, conn: JsonValue, dir: JsonValue, error: string, time: string | undefined): EventLine {
+    const line = this.#opts.pretty === true ? `${time ?? String(seq)} #${String(conn)} ${String(dir)} ERROR ${error}` : JSON.stringify({ seq, conn, dir, error });
     return { ok: false, line };
   }
 }

@@ -8,13 +8,13 @@ import type { FrameEvent } from '../capture/index.js';
 
 export class FrameRecheck {
   /** One writer for the whole capture: re-encoding is on the per-frame path. */
-  private readonly writer = new JuteWriter(1024);
+  readonly #writer = new JuteWriter(1024);
 
   /** What is wrong with the frame's re-encoding, or undefined when it reproduces the captured bytes. */
   check(e: FrameEvent): string | undefined {
     // A frame that did not decode is reported as such; a reply whose request is not in the capture has only its header.
     if (e.frame.error !== undefined || e.frame.unmatched === true) return undefined;
-    const w = this.writer.reset();
+    const w = this.#writer.reset();
     try {
       encodeDescribedFrame(w, e.frame);
     } catch (err) {

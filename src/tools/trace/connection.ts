@@ -7,7 +7,7 @@
 
 import { ConversationDecoder, detectFourLetterWord, type Direction } from '../../protocol/index.js';
 import { RequestTimes } from '../capture/request-times.js';
-import { FrameCutter } from './frame-cutter.js';
+import { FrameSplitter } from '../../testing/frame-splitter.js';
 import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
 import { concatBytes } from '../../protocol/bytes.js';
 
@@ -29,126 +29,124 @@ export interface TracedConnectionHooks {
 type Mode = 'start' | 'zk' | '4lw';
 
 export class TracedConnection {
-  private mode: Mode = 'start';
-  private readonly conv = new ConversationDecoder();
-  private readonly cutters: Record<Direction, FrameCutter>;
-  private readonly broken: Record<Direction, boolean> = { c2s: false, s2c: false };
-  private readonly bytes = { c2s: 0, s2c: 0 };
+  readonly #hooks: TracedConnectionHooks;
+  #mode: Mode = 'start';
+  readonly #conv = new ConversationDecoder();
+  readonly #splitters: Record<Direction, FrameSplitter>;
+  readonly #broken: Record<Direction, boolean> = { c2s: false, s2c: false };
+  readonly #bytes = { c2s: 0, s2c: 0 };
   /** c2s bytes before we know whether this is a ZooKeeper session or a four-letter word. */
-  private startBytes: Uint8Array[] = [];
+  #startBytes: Uint8Array[] = [];
   /** Four-letter-word text not yet reported, per direction (reported when the connection closes). */
-  private readonly text: Record<Direction, Uint8Array[]> = { c2s: [], s2c: [] };
+  readonly #text: Record<Direction, Uint8Array[]> = { c2s: [], s2c: [] };
   /** The session and request times (monotonic, in µs) for latencies. */
-  private readonly times = new RequestTimes();
-  private closed = false;
+  readonly #times = new RequestTimes();
+  #closed = false;
 
   constructor(
     readonly conn: number,
-    private readonly hooks: TracedConnectionHooks,
+    hooks: TracedConnectionHooks,
     maxFrameSize: number,
   ) {
-    this.cutters = { c2s: new FrameCutter(maxFrameSize), s2c: new FrameCutter(maxFrameSize) };
+    this.#hooks = hooks;
+    this.#splitters = { c2s: new FrameSplitter(maxFrameSize), s2c: new FrameSplitter(maxFrameSize) };
   }
 
   /** Observes a chunk that was just forwarded. */
   observe(dir: Direction, chunk: Uint8Array): void {
-    if (this.closed) return;
-    this.bytes[dir] += chunk.length;
-    if (this.mode === 'start' && dir === 'c2s') {
-      this.startBytes.push(chunk);
-      const held = concatBytes(this.startBytes);
+    if (this.#closed) return;
+    this.#bytes[dir] += chunk.length;
+    if (this.#mode === 'start' && dir === 'c2s') {
+      this.#startBytes.push(chunk);
+      const held = concatBytes(this.#startBytes);
       if (held.length < 4) {
-        this.startBytes = [held];
+        this.#startBytes = [held];
         return;
       }
-      this.startBytes = [];
-      this.mode = detectFourLetterWord(held) !== undefined ? '4lw' : 'zk';
-      if (this.mode === '4lw') this.emitFrame('c2s', held, null);
-      else this.feed('c2s', held);
+      this.#startBytes = [];
+      this.#mode = detectFourLetterWord(held) !== undefined ? '4lw' : 'zk';
+      if (this.#mode === '4lw') this.#emitFrame('c2s', held, null);
+      else this.#feed('c2s', held);
       return;
     }
-    if (this.mode === '4lw') this.text[dir].push(chunk);
-    else this.feed(dir, chunk);
+    if (this.#mode === '4lw') this.#text[dir].push(chunk);
+    else this.#feed(dir, chunk);
   }
 
   /** Flushes what is still held and reports the close. Idempotent. */
   close(by: CloseRecord['by'], error: string | undefined): void {
-    if (this.closed) return;
-    if (this.mode === 'start' && this.startBytes.length > 0) {
+    if (this.#closed) return;
+    if (this.#mode === 'start' && this.#startBytes.length > 0) {
       // Fewer than four bytes ever came: report them as the incomplete frame they are.
-      this.mode = 'zk';
-      this.feed('c2s', concatBytes(this.startBytes));
+      this.#mode = 'zk';
+      this.#feed('c2s', concatBytes(this.#startBytes));
     }
     for (const dir of ['c2s', 's2c'] as const) {
-      if (this.mode === '4lw') {
-        const text = concatBytes(this.text[dir]);
-        if (text.length > 0) this.emitFrame(dir, text, null);
-      } else if (this.cutters[dir].buffered > 0) {
-        const held = this.cutters[dir].takeAll();
-        const error = this.broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
-        this.emitRaw(dir, held, this.broken[dir] ? 'unframed' : 'incomplete-frame', error);
+      if (this.#mode === '4lw') {
+        const text = concatBytes(this.#text[dir]);
+        if (text.length > 0) this.#emitFrame(dir, text, null);
+      } else if (this.#splitters[dir].buffered > 0) {
+        const held = this.#splitters[dir].takeAll();
+        const error = this.#broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
+        this.#emitRaw(dir, held, this.#broken[dir] ? 'unframed' : 'incomplete-frame', error);
       }
     }
-    this.closed = true;
-    this.hooks.emit({
+    this.#closed = true;
+    this.#hooks.emit({
       type: 'close',
       conn: this.conn,
-      time: this.hooks.clock.wall(),
+      time: this.#hooks.clock.wall(),
       by,
       error,
-      sessionId: this.times.sessionId,
-      bytes: { ...this.bytes },
+      sessionId: this.#times.sessionId,
+      bytes: { ...this.#bytes },
     });
   }
 
-  private feed(dir: Direction, chunk: Uint8Array): void {
-    if (this.broken[dir]) {
-      this.emitRaw(dir, chunk, 'unframed', undefined);
+  #feed(dir: Direction, chunk: Uint8Array): void {
+    if (this.#broken[dir]) {
+      this.#emitRaw(dir, chunk, 'unframed', undefined);
       return;
     }
-    const cutter = this.cutters[dir];
-    cutter.push(chunk);
-    for (;;) {
-      const r = cutter.next();
-      if (r.kind === 'need-more') return;
-      if (r.kind === 'broken') {
-        this.broken[dir] = true;
-        this.emitRaw(dir, r.bytes, 'unframed', `${r.error}; the rest of this direction is passed through undecoded`);
+    for (const piece of this.#splitters[dir].push(chunk)) {
+      if (piece.kind === 'raw') {
+        this.#broken[dir] = true;
+        this.#emitRaw(dir, piece.bytes, 'unframed', `${piece.error ?? 'unframed bytes'}; the rest of this direction is passed through undecoded`);
         return;
       }
-      this.emitFrame(dir, r.bytes, r.len);
+      this.#emitFrame(dir, piece.bytes, piece.bytes.length - 4);
     }
   }
 
-  private emitFrame(dir: Direction, bytes: Uint8Array, len: number | null): void {
-    const mono = this.hooks.clock.mono();
-    const frame = this.conv.decode(dir, bytes);
-    const latencyMs = this.times.observe(frame, mono * 1000);
-    this.hooks.emit({
+  #emitFrame(dir: Direction, bytes: Uint8Array, len: number | null): void {
+    const mono = this.#hooks.clock.mono();
+    const frame = this.#conv.decode(dir, bytes);
+    const latencyMs = this.#times.observe(frame, mono * 1000);
+    this.#hooks.emit({
       type: 'frame',
-      seq: this.hooks.nextSeq(),
+      seq: this.#hooks.nextSeq(),
       conn: this.conn,
-      time: this.hooks.clock.wall(),
+      time: this.#hooks.clock.wall(),
       dir,
       bytes,
       len,
       frame,
-      sessionId: this.times.sessionId,
+      sessionId: this.#times.sessionId,
       latencyMs,
     });
   }
 
-  private emitRaw(dir: Direction, bytes: Uint8Array, kind: RawRecord['kind'], error: string | undefined): void {
-    this.hooks.emit({
+  #emitRaw(dir: Direction, bytes: Uint8Array, kind: RawRecord['kind'], error: string | undefined): void {
+    this.#hooks.emit({
       type: 'raw',
-      seq: this.hooks.nextSeq(),
+      seq: this.#hooks.nextSeq(),
       conn: this.conn,
-      time: this.hooks.clock.wall(),
+      time: this.#hooks.clock.wall(),
       dir,
       bytes,
       kind,
       error,
-      sessionId: this.times.sessionId,
+      sessionId: this.#times.sessionId,
     });
   }
 }

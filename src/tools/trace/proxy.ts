@@ -9,9 +9,12 @@
  */
 
 import net from 'node:net';
+import tls from 'node:tls';
+import type { TlsOptions } from '../../node.js';
+import { nodeTlsOptions } from '../tls-options.js';
 import { performance } from 'node:perf_hooks';
 import type { CaptureEvent } from '../capture/events.js';
-import { TraceEventAdapter } from '../capture/proxy-source.js';
+import { TraceEventAdapter } from './capture-source.js';
 import { TracedConnection, type TraceClock } from './connection.js';
 import type { CloseRecord, TraceRecord } from './records.js';
 import { TraceSummarizer, type TraceSummary } from './summary.js';
@@ -28,6 +31,11 @@ export interface TraceProxyOptions {
   listen: HostPort;
   /** The ZooKeeper server to forward to. */
   upstream: HostPort;
+  /**
+   * Speak TLS to the server (its secureClientPort), as the client option `tls` does; the client side stays
+   * plaintext, which is what lets the proxy decode a TLS-only ensemble's traffic.
+   */
+  upstreamTls?: true | TlsOptions;
   /** Every record, in the order things happened (synchronously, from socket events). */
   onRecord?: (record: TraceRecord) => void;
   /**
@@ -79,46 +87,48 @@ interface Link {
 }
 
 class Proxy implements TraceProxy {
-  private readonly server: net.Server;
-  private readonly stats = new TraceSummarizer();
-  private readonly events: TraceEventAdapter;
-  private readonly links = new Set<Link>();
-  private readonly clock: TraceClock;
-  private readonly maxFrameSize: number;
-  private nextConn = 0;
-  private seq = 0;
-  private address: HostPort | undefined;
-  private stopping: Promise<TraceSummary> | undefined;
+  readonly #opts: TraceProxyOptions;
+  readonly #server: net.Server;
+  readonly #stats = new TraceSummarizer();
+  readonly #events: TraceEventAdapter;
+  readonly #links = new Set<Link>();
+  readonly #clock: TraceClock;
+  readonly #maxFrameSize: number;
+  #nextConn = 0;
+  #seq = 0;
+  #address: HostPort | undefined;
+  #stopping: Promise<TraceSummary> | undefined;
 
-  constructor(private readonly opts: TraceProxyOptions) {
-    this.clock = opts.clock ?? systemClock;
-    this.maxFrameSize = opts.maxFrameSize ?? DEFAULT_TRACE_MAX_FRAME_SIZE;
+  constructor(opts: TraceProxyOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#maxFrameSize = opts.maxFrameSize ?? DEFAULT_TRACE_MAX_FRAME_SIZE;
     // Wall-clock µs that advance with the monotonic clock: latencies between events stay exact.
-    const clock = this.clock;
+    const clock = this.#clock;
     const wall0 = clock.wall();
     const mono0 = clock.mono();
-    this.events = new TraceEventAdapter(() => Math.round((wall0 + clock.mono() - mono0) * 1000));
+    this.#events = new TraceEventAdapter(() => Math.round((wall0 + clock.mono() - mono0) * 1000));
     // allowHalfOpen: a four-letter-word client half-closes after its command and still reads the answer.
-    this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
+    this.#server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.#accept(socket));
   }
 
   get host(): string {
-    return this.bound().host;
+    return this.#bound().host;
   }
 
   get port(): number {
-    return this.bound().port;
+    return this.#bound().port;
   }
 
   listen(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ host: this.opts.listen.host, port: this.opts.listen.port }, () => {
-        this.server.off('error', reject);
-        const a = this.server.address();
+      this.#server.once('error', reject);
+      this.#server.listen({ host: this.#opts.listen.host, port: this.#opts.listen.port }, () => {
+        this.#server.off('error', reject);
+        const a = this.#server.address();
         if (a === null || typeof a === 'string') reject(new Error('trace proxy: listening socket has no TCP address'));
         else {
-          this.address = { host: a.address, port: a.port };
+          this.#address = { host: a.address, port: a.port };
           resolve();
         }
       });
@@ -126,59 +136,63 @@ class Proxy implements TraceProxy {
   }
 
   connections(): number {
-    return this.links.size;
+    return this.#links.size;
   }
 
   summary(): TraceSummary {
-    return this.stats.summary();
+    return this.#stats.summary();
   }
 
   stop(): Promise<TraceSummary> {
-    this.stopping ??= (async () => {
-      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-      const links = [...this.links];
+    this.#stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      const links = [...this.#links];
       for (const link of links) {
         link.traced.close('proxy', undefined);
         link.client.destroy();
         link.upstream.destroy();
       }
       await Promise.all([closed, ...links.map((l) => l.done)]);
-      return this.stats.summary();
+      return this.#stats.summary();
     })();
-    return this.stopping;
+    return this.#stopping;
   }
 
-  private bound(): HostPort {
-    if (this.address === undefined) throw new Error('trace proxy is not listening');
-    return this.address;
+  #bound(): HostPort {
+    if (this.#address === undefined) throw new Error('trace proxy is not listening');
+    return this.#address;
   }
 
-  private emit(record: TraceRecord): void {
-    for (const ev of this.events.events(record)) {
-      this.stats.add(ev);
-      this.opts.onEvent?.(ev);
+  #emit(record: TraceRecord): void {
+    for (const ev of this.#events.events(record)) {
+      this.#stats.add(ev);
+      this.#opts.onEvent?.(ev);
     }
-    this.opts.onRecord?.(record);
+    this.#opts.onRecord?.(record);
   }
 
-  private accept(client: net.Socket): void {
-    if (this.stopping !== undefined) {
+  #accept(client: net.Socket): void {
+    if (this.#stopping !== undefined) {
       client.destroy();
       return;
     }
-    const conn = ++this.nextConn;
-    const { upstream: to } = this.opts;
-    const upstream = net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true });
+    const conn = ++this.#nextConn;
+    const { upstream: to } = this.#opts;
+    const secure = this.#opts.upstreamTls;
+    const upstream =
+      secure === undefined
+        ? net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true })
+        : tls.connect({ host: to.host, port: to.port, ...nodeTlsOptions(secure) }).setNoDelay(true);
     client.setNoDelay(true);
     const traced = new TracedConnection(
       conn,
-      { clock: this.clock, nextSeq: () => this.seq++, emit: (r) => this.emit(r) },
-      this.maxFrameSize,
+      { clock: this.#clock, nextSeq: () => this.#seq++, emit: (r) => this.#emit(r) },
+      this.#maxFrameSize,
     );
-    this.emit({
+    this.#emit({
       type: 'open',
       conn,
-      time: this.clock.wall(),
+      time: this.#clock.wall(),
       client: `${client.remoteAddress ?? '?'}:${client.remotePort ?? '?'}`,
       upstream: `${to.host}:${to.port}`,
     });
@@ -190,11 +204,11 @@ class Proxy implements TraceProxy {
     };
     const gone = (s: net.Socket): Promise<void> => new Promise((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
     const done = Promise.all([gone(client), gone(upstream)]).then(() => {
-      this.links.delete(link);
+      this.#links.delete(link);
       traced.close(firstEnd ?? 'proxy', error);
     });
     const link: Link = { client, upstream, traced, done };
-    this.links.add(link);
+    this.#links.add(link);
 
     forward(client, upstream, (chunk) => traced.observe('c2s', chunk));
     forward(upstream, client, (chunk) => traced.observe('s2c', chunk));

@@ -1,12 +1,12 @@
 /**
  * The summary `zkwire trace` prints when it stops (Ctrl-C, SIGTERM or stop()): a sink over the proxy's capture
- * events, counting per op with the same totals table `zkwire analyze` uses (figures/op-totals.ts).
+ * events, counting per op with the same totals table `zkwire analyze` uses (shared/op-totals.ts).
  */
 
 import { errName } from '../../protocol/index.js';
 import type { CaptureEvent, FrameEvent } from '../capture/events.js';
-import type { LatencySummary } from '../figures/latency.js';
-import { OpTotalsTable, replied } from '../figures/op-totals.js';
+import type { LatencySummary } from '../shared/histogram.js';
+import { OpTotalsTable, replied } from '../shared/op-totals.js';
 
 export type { LatencySummary };
 
@@ -40,54 +40,54 @@ export interface TraceSummary {
 const MAX_OPS = 1000;
 
 export class TraceSummarizer {
-  private connections = 0;
-  private readonly frames = { c2s: 0, s2c: 0 };
-  private readonly bytes = { c2s: 0, s2c: 0 };
-  private undecodable = 0;
-  private notifications = 0;
-  private readonly ops = new OpTotalsTable(MAX_OPS);
-  private readonly errors = new Map<string, number>();
+  #connections = 0;
+  readonly #frames = { c2s: 0, s2c: 0 };
+  readonly #bytes = { c2s: 0, s2c: 0 };
+  #undecodable = 0;
+  #notifications = 0;
+  readonly #ops = new OpTotalsTable(MAX_OPS);
+  readonly #errors = new Map<string, number>();
 
   add(ev: CaptureEvent): void {
     switch (ev.type) {
       case 'open':
-        this.connections++;
+        this.#connections++;
         return;
       case 'gap':
-        this.bytes[ev.dir] += ev.undecoded?.bytes.length ?? 0;
-        if (ev.continues !== true) this.undecodable++;
+        this.#bytes[ev.dir] += ev.undecoded?.bytes.length ?? 0;
+        if (ev.continues !== true) this.#undecodable++;
         return;
       case 'frame':
-        this.frame(ev);
+        this.#frame(ev);
         return;
       default:
         return;
     }
   }
 
-  private frame(ev: FrameEvent): void {
+  #frame(ev: FrameEvent): void {
     const { frame, dir } = ev;
-    this.frames[dir]++;
-    this.bytes[dir] += ev.size;
+    this.#frames[dir]++;
+    this.#bytes[dir] += ev.size;
     if (frame.error !== undefined) {
-      this.undecodable++;
+      this.#undecodable++;
       return;
     }
     switch (frame.kind) {
       case 'notification':
-        this.notifications++;
+        this.#notifications++;
         return;
       case 'connect-request':
-        this.ops.row('connect').requests++;
+        this.#ops.row('connect').requests++;
         return;
       case 'connect-response':
-        this.reply('connect', 0, ev.latencyMs);
+        this.#reply('connect', 0, ev.latencyMs);
         return;
       case 'request':
-        this.ops.row(frame.op ?? `op(${frame.opcode})`).requests++;
+        this.#ops.row(frame.op ?? `op(${frame.opcode})`).requests++;
         return;
       case 'reply':
-        this.reply(frame.op ?? `op(${frame.opcode})`, frame.err ?? 0, ev.latencyMs);
+        this.#reply(frame.op ?? `op(${frame.opcode})`, frame.err ?? 0, ev.latencyMs);
         return;
       default:
         // four-letter-word text: counted as frames and bytes only
@@ -97,21 +97,21 @@ export class TraceSummarizer {
 
   summary(): TraceSummary {
     const ops: Record<string, OpSummary> = {};
-    for (const row of this.ops.report('key')) ops[row.key] = { requests: row.requests, replies: row.replies, errors: row.errors, latencyMs: row.latencyMs };
+    for (const row of this.#ops.report('key')) ops[row.key] = { requests: row.requests, replies: row.replies, errors: row.errors, latencyMs: row.latencyMs };
     return {
-      connections: this.connections,
-      frames: { ...this.frames },
-      bytes: { ...this.bytes },
-      undecodable: this.undecodable,
-      notifications: this.notifications,
+      connections: this.#connections,
+      frames: { ...this.#frames },
+      bytes: { ...this.#bytes },
+      undecodable: this.#undecodable,
+      notifications: this.#notifications,
       ops,
-      errors: Object.fromEntries([...this.errors].sort(([a], [b]) => a.localeCompare(b))),
+      errors: Object.fromEntries([...this.#errors].sort(([a], [b]) => a.localeCompare(b))),
     };
   }
 
-  private reply(op: string, err: number, latencyMs: number | undefined): void {
+  #reply(op: string, err: number, latencyMs: number | undefined): void {
     const name = err === 0 ? undefined : errName(err);
-    replied(this.ops.row(op), name, latencyMs);
-    if (name !== undefined) this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
+    replied(this.#ops.row(op), name, latencyMs);
+    if (name !== undefined) this.#errors.set(name, (this.#errors.get(name) ?? 0) + 1);
   }
 }

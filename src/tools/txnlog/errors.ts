@@ -2,12 +2,14 @@
  * How the transaction log and snapshot decoders report what they cannot read. Two kinds, kept apart on purpose:
  *
  * - DataFileError (thrown): the file as a whole cannot be read — empty, another kind of file, a compression we do not
- *   decode. Nothing after it can be trusted, so decoding stops. Like CaptureFormatError it has a stable `code` for
- *   scripts and the byte offset where reading stopped.
+ *   decode. Nothing after it can be trusted, so decoding stops. A ToolError, as CaptureFormatError: a stable
+ *   `code` for scripts and the byte offset where reading stopped.
  * - Damage (an event in the stream, not thrown): one entry is bad (its checksum, its length, its end marker) or the
  *   file ends inside one. The entries before and after it are still worth showing, which is the point of reading a
  *   damaged log at all.
  */
+
+import { ToolError } from '../shared/tool-error.js';
 
 /** Why a whole file could not be read. */
 export type DataFileErrorCode =
@@ -22,18 +24,9 @@ export type DataFileErrorCode =
   /** A snapshot compressed with a method this decoder does not implement (snappy). */
   | 'UNSUPPORTED_COMPRESSION';
 
-export class DataFileError extends Error {
+/** A log or snapshot that cannot be read; its offset is in the decompressed stream for a compressed snapshot. */
+export class DataFileError extends ToolError<DataFileErrorCode> {
   override readonly name = 'DataFileError';
-
-  constructor(
-    /** Stable name for scripts. */
-    readonly code: DataFileErrorCode,
-    message: string,
-    /** Byte offset (in the decompressed stream for a compressed snapshot) where reading stopped. */
-    readonly offset: number | undefined,
-  ) {
-    super(offset === undefined ? message : `${message} (at byte offset ${offset})`);
-  }
 }
 
 /** Why one transaction log entry was skipped. */

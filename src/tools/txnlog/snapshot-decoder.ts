@@ -18,7 +18,7 @@
 
 import { JuteDecodeError, JuteReader } from '../../protocol/jute.js';
 import { decodeACLVector, type ACL } from '../../protocol/records/acl.js';
-import { ChunkBuffer } from '../capture/chunk-buffer.js';
+import { ChunkBuffer } from '../shared/chunk-buffer.js';
 import { Adler32 } from './adler32.js';
 import { DataFileError } from './errors.js';
 import { decodeFileHeader, describeMagic, FILE_HEADER_SIZE, SNAP_MAGIC, type FileHeader } from './file-header.js';

@@ -14,7 +14,7 @@
  */
 
 import { JuteDecodeError } from '../../protocol/jute.js';
-import { ChunkBuffer } from '../capture/chunk-buffer.js';
+import { ChunkBuffer } from '../shared/chunk-buffer.js';
 import { adler32 } from './adler32.js';
 import { DataFileError, type DamageCode } from './errors.js';
 import { decodeFileHeader, describeMagic, FILE_HEADER_SIZE, TXNLOG_MAGIC, type FileHeader } from './file-header.js';

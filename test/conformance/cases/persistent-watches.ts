@@ -173,23 +173,40 @@ export const persistentWatchCases: Topic = {
       await watch.close();
     });
 
-    c('a persistent watch is a data and a child watch: removing data watches leaves its child half, any ends it', async (t) => {
+    c('3.8: a persistent watch is a data and a child watch, removing data watches leaves its child half; 3.9: data and children see only one-shot watches; any ends it on both', async (t) => {
       const zk = await t.client();
       const path = t.path();
       await zk.create(path);
       const watch = await zk.addWatch(path);
-      expect(await zk.checkWatches(path, 'data')).toBe(true);
-      expect(await zk.checkWatches(path, 'children')).toBe(true);
-      await zk.removeWatches(path, 'data');
+      // 3.9 looks for a one-shot watch under the Data and Children types (a persistent one answers only to Any).
+      const typedSeesPersistent = t.byVersion({ '3.8': true, '3.9': false });
+      expect(await zk.checkWatches(path, 'data')).toBe(typedSeesPersistent);
+      expect(await zk.checkWatches(path, 'children')).toBe(typedSeesPersistent);
+      expect(await codeOf(zk.removeWatches(path, 'data'))).toBe(typedSeesPersistent ? 'resolved' : 'NOWATCHER');
       expect(await zk.checkWatches(path, 'data')).toBe(false);
+      expect(await zk.checkWatches(path, 'any')).toBe(true);
       await zk.setData(path, 'x');
       await zk.create(`${path}/kid`);
-      // the data change reached nobody: the first event is the child's
+      // 3.8: the data change reached nobody, the first event is the child's; 3.9: the watch is whole
+      if (!typedSeesPersistent) expect(await watch.next()).toEqual(event('NodeDataChanged', path));
       expect(await watch.next()).toEqual(event('NodeChildrenChanged', path));
       await zk.removeWatches(path, 'any');
       expect(await watch.next()).toEqual(event('PersistentWatchRemoved', path));
       expect(await zk.checkWatches(path, 'any')).toBe(false);
       await watch.close();
+    });
+
+    c('a recursive watch answers checkWatches data and children on 3.8, only any on 3.9', async (t) => {
+      const zk = await t.client();
+      const path = t.path();
+      await zk.create(path);
+      const watch = await zk.addWatch(path, { mode: 'persistent-recursive' });
+      const typedSeesPersistent = t.byVersion({ '3.8': true, '3.9': false });
+      expect(await zk.checkWatches(path, 'data')).toBe(typedSeesPersistent);
+      expect(await zk.checkWatches(path, 'children')).toBe(typedSeesPersistent);
+      expect(await zk.checkWatches(path, 'any')).toBe(true);
+      await watch.close();
+      expect(await zk.checkWatches(path, 'any')).toBe(false);
     });
 
     c('closing a persistent watch removes it from the server; later changes reach nobody', async (t) => {

@@ -1,6 +1,6 @@
 /** The failover section of the terminal report, and the fault marker row under the over-time sparklines. */
 
-import { renderTable } from '../../figures/table.js';
+import { renderTable } from '../../shared/table.js';
 import type { Timeline } from '../timeline.js';
 import type { FailoverReport, FaultReport } from './report.js';
 import type { Window } from './window.js';

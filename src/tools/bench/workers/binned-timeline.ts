@@ -4,7 +4,7 @@
  * the histograms' precision for the percentiles) and travel in a znode.
  */
 
-import { BucketHistogram, type SerializedHistogram } from '../histogram.js';
+import { LatencyHistogram, type SerializedHistogram } from '../../shared/histogram.js';
 import type { Timeline } from '../timeline.js';
 
 /** Per-interval percentiles within 5%: coarse buckets keep a long run's timeline small. */
@@ -20,7 +20,7 @@ export interface SerializedTimeline {
 export class BinnedTimeline {
   private constructor(
     readonly binMs: number,
-    readonly bins: BucketHistogram[],
+    readonly bins: LatencyHistogram[],
   ) {}
 
   /** Bins `atMs[i]` (ms since the start) with latency `latencyUs[i]`, doubling `binMs` until MAX_INTERVALS suffice. */
@@ -28,14 +28,14 @@ export class BinnedTimeline {
     const last = atMs.reduce((m, t) => Math.max(m, t), 0);
     let width = binMs;
     while (Math.floor(last / width) + 1 > MAX_INTERVALS) width *= 2;
-    const bins = Array.from({ length: Math.floor(last / width) + 1 }, () => new BucketHistogram(TIMELINE_PRECISION));
+    const bins = Array.from({ length: Math.floor(last / width) + 1 }, () => new LatencyHistogram(TIMELINE_PRECISION));
     atMs.forEach((t, i) => bins[Math.max(0, Math.floor(t / width))]!.record(latencyUs[i] ?? 0));
     return new BinnedTimeline(width, bins);
   }
 
   static deserialize(s: SerializedTimeline): BinnedTimeline {
     if (!(Number.isFinite(s.binMs) && s.binMs > 0) || !Array.isArray(s.bins)) throw new RangeError('not a serialized timeline');
-    return new BinnedTimeline(s.binMs, s.bins.map((b) => BucketHistogram.deserialize(b)));
+    return new BinnedTimeline(s.binMs, s.bins.map((b) => LatencyHistogram.deserialize(b)));
   }
 
   serialize(): SerializedTimeline {
@@ -45,7 +45,7 @@ export class BinnedTimeline {
   /** This timeline in intervals `factor` times wider. */
   coarsen(factor: number): BinnedTimeline {
     if (factor === 1) return this;
-    const bins = Array.from({ length: Math.ceil(this.bins.length / factor) }, () => new BucketHistogram(TIMELINE_PRECISION));
+    const bins = Array.from({ length: Math.ceil(this.bins.length / factor) }, () => new LatencyHistogram(TIMELINE_PRECISION));
     this.bins.forEach((b, i) => bins[Math.floor(i / factor)]!.merge(b));
     return new BinnedTimeline(this.binMs * factor, bins);
   }
@@ -60,7 +60,7 @@ export class BinnedTimeline {
     while (binMs < totalMs / targetBins) binMs *= 2;
     const n = Math.max(1, Math.round(totalMs / binMs));
     const lastMs = Math.max(binMs, totalMs - (n - 1) * binMs);
-    const sums = Array.from({ length: n }, () => new BucketHistogram(TIMELINE_PRECISION));
+    const sums = Array.from({ length: n }, () => new LatencyHistogram(TIMELINE_PRECISION));
     for (const t of timelines) {
       const c = t.coarsen(Math.max(1, Math.round(binMs / t.binMs)));
       c.bins.forEach((b, i) => sums[Math.min(n - 1, i)]!.merge(b));

@@ -10,7 +10,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { ZooKeeperClient } from '../../../node.js';
+import type { ZooKeeperClient } from '../../../client.js';
+import { connectNode } from '../connect.js';
 import { DistributedDoubleBarrier } from '../../../recipes/index.js';
 import { isCode } from '../../../errors.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing } from '../floor.js';
@@ -66,13 +67,21 @@ async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
 
 /** The floor of bench lock, measured from this host on bare sockets: half before the workers start, half after. */
 class CoordinatorFloor {
+  readonly #half: number;
+  readonly #dir: string;
+  readonly #watcher: RawConnection;
+  readonly #conn: RawConnection;
   readonly recorders = newFloorRecorders();
   private constructor(
-    private readonly conn: RawConnection,
-    private readonly watcher: RawConnection,
-    private readonly dir: string,
-    private readonly half: number,
-  ) {}
+    conn: RawConnection,
+    watcher: RawConnection,
+    dir: string,
+    half: number,
+  ) {
+    this.#half = half;
+    this.#dir = dir;
+    this.#watcher = watcher;
+    this.#conn = conn;}
 
   static async open(connectString: string, dir: string, samples: number): Promise<CoordinatorFloor> {
     const { host, port } = firstEndpoint(connectString);
@@ -86,14 +95,14 @@ class CoordinatorFloor {
 
   async first(): Promise<void> {
     // warm both sides first, as bench lock does, so the floor is not measured on a cold server
-    await floorPing(this.conn, 200, undefined);
-    await floorCreateEphemeralSequential(this.conn, this.dir, 500, undefined);
-    await floorHandoff(this.conn, this.watcher, this.dir, 100, undefined, 'hw');
-    await measureFloor(this.conn, this.watcher, this.dir, this.half, this.recorders, 'a');
+    await floorPing(this.#conn, 200, undefined);
+    await floorCreateEphemeralSequential(this.#conn, this.#dir, 500, undefined);
+    await floorHandoff(this.#conn, this.#watcher, this.#dir, 100, undefined, 'hw');
+    await measureFloor(this.#conn, this.#watcher, this.#dir, this.#half, this.recorders, 'a');
   }
 
   second(): Promise<void> {
-    return measureFloor(this.conn, this.watcher, this.dir, this.half, this.recorders, 'b');
+    return measureFloor(this.#conn, this.#watcher, this.#dir, this.#half, this.recorders, 'b');
   }
 
   summaries(): FloorSummaries {
@@ -101,8 +110,8 @@ class CoordinatorFloor {
   }
 
   async close(): Promise<void> {
-    await this.conn.close().catch(() => {});
-    await this.watcher.close().catch(() => {});
+    await this.#conn.close().catch(() => {});
+    await this.#watcher.close().catch(() => {});
   }
 }
 
@@ -136,7 +145,7 @@ export async function runLockBenchProcesses(opts: ProcessesBenchOptions): Promis
   const floorSamples = opts.floorSamples ?? 1000;
   const floorDir = `${RUNS_ROOT}/floor-${id}`;
   const server = await serverInfo(opts.connectString);
-  const admin = await ZooKeeperClient.connect(opts.connectString, { signal });
+  const admin = await connectNode(opts.connectString, { signal });
   const started: LocalWorker[] = [];
   let floor: CoordinatorFloor | undefined;
   let madeRun = false;

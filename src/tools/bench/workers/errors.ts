@@ -1,5 +1,7 @@
 /** The error a multi-process bench run fails with: what went wrong, for scripts, and one line saying it for people. */
 
+import { ToolError } from '../../shared/tool-error.js';
+
 /**
  * Stable names: WORKERS_MISSING (not every worker arrived at the barrier before the deadline), WORKER_FAILED (a
  * worker this machine started exited before it arrived), RUN_NOT_FOUND (a worker found no run of that id),
@@ -9,13 +11,7 @@
  */
 export type BenchRunErrorCode = 'WORKERS_MISSING' | 'WORKER_FAILED' | 'RUN_NOT_FOUND' | 'RUN_EXISTS' | 'RUN_FULL' | 'RUN_REMOVED' | 'BAD_RUN' | 'RESULT_TOO_LARGE';
 
-export class BenchRunError extends Error {
+/** A multi-process bench run that failed. */
+export class BenchRunError extends ToolError<BenchRunErrorCode> {
   override readonly name = 'BenchRunError';
-
-  constructor(
-    readonly code: BenchRunErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -13,24 +13,26 @@ import { isCode, ZooKeeperError } from '../../../errors.js';
 import type { CrossProcessFencing } from './processes-report.js';
 
 export class CrossProcessFence {
+  readonly #client: ZooKeeperClient;
   readonly counts: CrossProcessFencing = { writes: 0, versionConflicts: 0, tokensBackwards: 0 };
   /** Fencing writes that failed for another reason than a conflict, by error code. */
   readonly errors: Record<string, number> = {};
 
   constructor(
-    private readonly client: ZooKeeperClient,
+    client: ZooKeeperClient,
     /** The counter znode (created by the coordinator, data "0"). */
     readonly path: string,
-  ) {}
+  ) {
+    this.#client = client;}
 
   /** One holder's check and write, made while it holds the lock. Never throws: what goes wrong is counted. */
   async write(token: bigint): Promise<void> {
     try {
-      const { data, stat } = await this.client.getData(this.path);
+      const { data, stat } = await this.#client.getData(this.path);
       const text = new TextDecoder().decode(data);
       const found = /^\d+$/.test(text) ? BigInt(text) : 0n;
       if (found >= token) this.counts.tokensBackwards++;
-      await this.client.setData(this.path, String(token), { version: stat.version });
+      await this.#client.setData(this.path, String(token), { version: stat.version });
       this.counts.writes++;
     } catch (e) {
       if (isCode(e, 'BADVERSION')) this.counts.versionConflicts++;

@@ -4,29 +4,29 @@
  * the single-process report's are exact); the floors are the coordinator's own.
  */
 
-import { BucketHistogram, type Bin } from '../histogram.js';
+import { LatencyHistogram, type Bin } from '../../shared/histogram.js';
 import type { FloorSummaries } from '../floor.js';
 import { floorRatios, HELD_SHARE, type LockReport, type OpenLoopReport } from '../lock-bench.js';
-import type { LatencySummary } from '../recorder.js';
+import type { LatencyStats } from '../../shared/histogram.js';
 import { BinnedTimeline } from './binned-timeline.js';
 import type { ProcessesReport } from './processes-report.js';
 import type { ReadResult } from './worker-result.js';
 
 const round = (v: number): number => Math.round(v * 10) / 10;
 
-function summary(h: BucketHistogram): LatencySummary {
+function summary(h: LatencyHistogram): LatencyStats {
   const x = h.summary();
   return { count: x.count, p50: round(x.p50), p90: round(x.p90), p99: round(x.p99), p999: round(x.p999), max: round(x.max), min: round(x.min), mean: round(x.mean) };
 }
 
-function mergeAll(hs: readonly BucketHistogram[], precision = 0.01): BucketHistogram {
-  const out = new BucketHistogram(precision);
+function mergeAll(hs: readonly LatencyHistogram[], precision = 0.01): LatencyHistogram {
+  const out = new LatencyHistogram(precision);
   for (const h of hs) out.merge(h);
   return out;
 }
 
 /** `n` log-spaced bins from the least to the greatest sample, each bucket's count placed at its middle (as logHistogram bins samples). */
-export function logBinsOf(h: BucketHistogram, n: number): Bin[] {
+export function logBinsOf(h: LatencyHistogram, n: number): Bin[] {
   const s = h.summary();
   if (s.count === 0) return [];
   const lo = Math.log10(Math.max(s.min, 0.1));
@@ -53,7 +53,7 @@ export interface MergeContext {
 export function mergeResults(results: readonly ReadResult[], ctx: MergeContext): LockReport {
   const acquisitions = results.reduce((n, r) => n + r.acquisitions, 0);
   const elapsedMs = Math.max(0, ...results.map((r) => r.elapsedMs));
-  const lat = (key: keyof ReadResult['latency']): BucketHistogram => mergeAll(results.map((r) => r.latency[key]));
+  const lat = (key: keyof ReadResult['latency']): LatencyHistogram => mergeAll(results.map((r) => r.latency[key]));
   const acquire = lat('acquire');
   const handoff = lat('handoff');
   const s = { acquire: summary(acquire), release: summary(lat('release')), cycle: summary(lat('cycle')), handoff: summary(handoff) };

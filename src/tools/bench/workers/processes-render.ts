@@ -1,6 +1,6 @@
 /** The terminal section of a multi-process lock report: the workers, who was lost, and the cross-process fencing check. */
 
-import { renderTable } from '../../figures/table.js';
+import { renderTable } from '../../shared/table.js';
 import type { ProcessesReport } from './processes-report.js';
 
 export function renderProcesses(p: ProcessesReport): string {

@@ -1,10 +1,10 @@
 /**
  * What a worker writes into its result znode when it is done, and how it is read back: counts as numbers,
- * latencies as serialised BucketHistograms (bounded, mergeable), the timeline binned (BinnedTimeline). A result is
+ * latencies as serialised LatencyHistograms (bounded, mergeable), the timeline binned (BinnedTimeline). A result is
  * a few tens of KB whatever the run's length; one that would not fit in a znode is refused before it is written.
  */
 
-import { BucketHistogram, type SerializedHistogram } from '../histogram.js';
+import { LatencyHistogram, type SerializedHistogram } from '../../shared/histogram.js';
 import type { LockReport, LockSamples } from '../lock-bench.js';
 import { BinnedTimeline, type SerializedTimeline } from './binned-timeline.js';
 import { BenchRunError } from './errors.js';
@@ -34,8 +34,8 @@ export interface WorkerResult {
 }
 
 /** A recorder's exact samples in a bounded histogram (within 1%), the form that merges across processes. */
-function bucketed(values: ArrayLike<number>): BucketHistogram {
-  const h = new BucketHistogram();
+function bucketed(values: ArrayLike<number>): LatencyHistogram {
+  const h = new LatencyHistogram();
   for (let i = 0; i < values.length; i++) h.record(values[i]!);
   return h;
 }
@@ -81,8 +81,8 @@ export function encodeResult(r: WorkerResult): Uint8Array {
 
 /** A result read back, its histograms ready to merge. */
 export interface ReadResult extends Omit<WorkerResult, 'latency' | 'openLoop' | 'timeline'> {
-  latency: Latencies<BucketHistogram>;
-  openLoop: { scheduled: number; started: number; missed: number; corrected: BucketHistogram; uncorrected: BucketHistogram; startLag: BucketHistogram } | null;
+  latency: Latencies<LatencyHistogram>;
+  openLoop: { scheduled: number; started: number; missed: number; corrected: LatencyHistogram; uncorrected: LatencyHistogram; startLag: LatencyHistogram } | null;
   timeline: BinnedTimeline;
 }
 
@@ -90,7 +90,7 @@ export function decodeResult(data: Uint8Array, path: string): ReadResult {
   try {
     const r = JSON.parse(new TextDecoder().decode(data)) as WorkerResult;
     if (r.version !== 1) throw new Error(`version ${String(r.version)}`);
-    const d = BucketHistogram.deserialize;
+    const d = LatencyHistogram.deserialize;
     const o = r.openLoop;
     return {
       ...r,

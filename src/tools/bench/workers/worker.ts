@@ -8,7 +8,8 @@
  */
 
 import { hostname } from 'node:os';
-import { ZooKeeperClient } from '../../../node.js';
+import type { ZooKeeperClient } from '../../../client.js';
+import { connectNode } from '../connect.js';
 import { DistributedDoubleBarrier } from '../../../recipes/index.js';
 import { isCode, ZooKeeperError } from '../../../errors.js';
 import { runLockBench, type LockBenchOptions, type LockSamples } from '../lock-bench.js';
@@ -69,11 +70,11 @@ export async function runBenchWorker(opts: BenchWorkerOptions): Promise<WorkerOu
   const connectSignal = opts.signal === undefined ? {} : { signal: opts.signal };
   let spec: RunSpec;
   {
-    await using reader = await ZooKeeperClient.connect(opts.connectString, connectSignal);
+    await using reader = await connectNode(opts.connectString, connectSignal);
     spec = await waitForRun(reader, paths, opts.waitForRunMs ?? 30_000, opts.signal);
   }
   // The worker's own session carries its registration: its timeout is how soon the coordinator sees a dead worker.
-  const member = await ZooKeeperClient.connect(opts.connectString, { ...connectSignal, sessionTimeoutMs: spec.sessionTimeoutMs });
+  const member = await connectNode(opts.connectString, { ...connectSignal, sessionTimeoutMs: spec.sessionTimeoutMs });
   let name = '';
   try {
     const removed = whenRunRemoved(member, paths);

@@ -1,11 +1,10 @@
 /**
- * The result of a multi()/multiRead() op, in a module of its own that imports only protocol types: the client
- * and ZooKeeperError (which carries the per-op results of a failed multi) both need it, and neither may import
- * the other's module for it.
+ * The result of a multi()/multiRead() op, with the codec: the client and ZooKeeperError (which carries the per-op
+ * results of a failed multi) both need it, and ZooKeeperError sits on the lowest floor, below the client.
  */
 
-import type { ErrorCodeName } from '../protocol/error-codes.js';
-import type { Stat } from '../protocol/records/stat.js';
+import type { ErrorCodeName } from './error-codes.js';
+import type { Stat } from './records/stat.js';
 
 /** The result of one op of a `multi()` or `multiRead()`, in the order of the ops. */
 export type OpResult =

@@ -1,19 +1,13 @@
 /**
- * Latency figures from a LatencyHistogram, in ms: the per-op rows of `zkwire analyze` and the summary the tracing
- * proxy prints when it stops, one shape for both.
+ * A capture's latency figures in ms, from a LatencyHistogram: the per-op rows of `zkwire analyze` and the summary
+ * the tracing proxy prints when it stops, one shape for both.
  */
 
-import { LatencyHistogram } from './latency-histogram.js';
+import { LatencyHistogram, MILLISECONDS, type LatencySummary } from './histogram.js';
 
-export { LatencyHistogram };
-
-/** Latency percentiles and the maximum, in ms (µs resolution). */
-export interface LatencySummary {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
+/** A histogram for a capture's latencies, in ms. */
+export function msHistogram(): LatencyHistogram {
+  return new LatencyHistogram(0.01, MILLISECONDS);
 }
 
 /** A latency distribution for drawing: log buckets with their bounds in ms. */
@@ -33,9 +27,9 @@ export function latencySummary(h: LatencyHistogram): LatencySummary | null {
   if (h.count === 0) return null;
   return {
     count: h.count,
-    p50: roundMs(h.percentile(0.5)!),
-    p90: roundMs(h.percentile(0.9)!),
-    p99: roundMs(h.percentile(0.99)!),
+    p50: roundMs(h.percentile(50)),
+    p90: roundMs(h.percentile(90)),
+    p99: roundMs(h.percentile(99)),
     max: roundMs(h.max!),
   };
 }
@@ -45,7 +39,7 @@ export function latencySummary(h: LatencyHistogram): LatencySummary | null {
  * Empty bins between occupied ones are kept so the drawing shows the gaps.
  */
 export function coarseBuckets(h: LatencyHistogram, bins = 30): LatencyBucket[] {
-  const fine = h.buckets();
+  const fine = h.bins();
   if (fine.length === 0) return [];
   const lo = Math.max(0.001, h.min!);
   const hi = Math.max(lo * 1.01, h.max!);
@@ -56,7 +50,7 @@ export function coarseBuckets(h: LatencyHistogram, bins = 30): LatencyBucket[] {
     count: 0,
   }));
   for (const b of fine) {
-    const mid = Math.min(hi, Math.max(lo, Math.sqrt(Math.max(b.loMs, 0.0005) * b.hiMs)));
+    const mid = Math.min(hi, Math.max(lo, Math.sqrt(Math.max(b.lo, 0.0005) * b.hi)));
     const i = Math.min(bins - 1, Math.max(0, Math.floor((Math.log10(mid) - Math.log10(lo)) / step)));
     out[i]!.count += b.count;
   }

@@ -4,7 +4,8 @@
  * proxy prints when it stops (by op).
  */
 
-import { coarseBuckets, LatencyHistogram, latencySummary, type LatencyBucket, type LatencySummary } from './latency.js';
+import type { LatencyHistogram, LatencySummary } from './histogram.js';
+import { coarseBuckets, latencySummary, msHistogram, type LatencyBucket } from './latency.js';
 
 /** One row of an ops table. */
 export interface OpRow {
@@ -29,19 +30,21 @@ export interface Totals {
 
 /** Rows of totals by key (op name, path prefix, session, client), at most `limit` of them. */
 export class OpTotalsTable {
-  private readonly rows = new Map<string, Totals>();
+  readonly #limit: number;
+  readonly #rows = new Map<string, Totals>();
 
-  constructor(private readonly limit: number) {}
+  constructor(limit: number) {
+    this.#limit = limit;}
 
   row(key: string): Totals {
-    let t = this.rows.get(key);
+    let t = this.#rows.get(key);
     if (t === undefined) {
       // Attacker-controlled paths could make this grow without end; past the limit, fold into one row.
-      if (this.rows.size >= this.limit) key = '(other)';
-      t = this.rows.get(key);
+      if (this.#rows.size >= this.#limit) key = '(other)';
+      t = this.#rows.get(key);
       if (t === undefined) {
-        t = { requests: 0, replies: 0, errors: new Map(), latency: new LatencyHistogram() };
-        this.rows.set(key, t);
+        t = { requests: 0, replies: 0, errors: new Map(), latency: msHistogram() };
+        this.#rows.set(key, t);
       }
     }
     return t;
@@ -49,7 +52,7 @@ export class OpTotalsTable {
 
   /** The rows, by key or by request count (most first); `histograms` adds each row's latency distribution. */
   report(order: 'key' | 'requests', histograms = false): OpRow[] {
-    const out = [...this.rows].map(([key, t]) => {
+    const out = [...this.#rows].map(([key, t]) => {
       const row: OpRow = {
         key,
         requests: t.requests,
@@ -67,6 +70,6 @@ export class OpTotalsTable {
 /** Counts one reply into a row: `err` is the error's name (undefined for OK), `latencyMs` when the request was seen. */
 export function replied(t: Totals, err: string | undefined, latencyMs: number | undefined): void {
   t.replies++;
-  if (latencyMs !== undefined) t.latency.add(latencyMs);
+  if (latencyMs !== undefined) t.latency.record(latencyMs);
   if (err !== undefined) t.errors.set(err, (t.errors.get(err) ?? 0) + 1);
 }

@@ -5,23 +5,25 @@
  * emitted, which is synchronous with the socket event) so latencies keep the monotonic clock's precision.
  */
 
-import type { TraceRecord } from '../trace/records.js';
-import type { CaptureConnection, CaptureEvent } from './events.js';
+import type { TraceRecord } from './records.js';
+import type { CaptureConnection, CaptureEvent } from '../capture/events.js';
 
 export class TraceEventAdapter {
-  private readonly conns = new Map<number, CaptureConnection>();
+  readonly #nowUs: () => number;
+  readonly #conns = new Map<number, CaptureConnection>();
 
-  constructor(private readonly nowUs: () => number) {}
+  constructor(nowUs: () => number) {
+    this.#nowUs = nowUs;}
 
   /** The events of one record (none for a record of an unknown connection). */
   events(rec: TraceRecord): CaptureEvent[] {
-    const timeUs = this.nowUs();
+    const timeUs = this.#nowUs();
     if (rec.type === 'open') {
       const conn: CaptureConnection = { id: String(rec.conn), client: rec.client, server: rec.upstream };
-      this.conns.set(rec.conn, conn);
+      this.#conns.set(rec.conn, conn);
       return [{ type: 'open', conn, timeUs, midStream: false }];
     }
-    const conn = this.conns.get(rec.conn);
+    const conn = this.#conns.get(rec.conn);
     if (conn === undefined) return [];
     switch (rec.type) {
       case 'frame':
@@ -41,7 +43,7 @@ export class TraceEventAdapter {
           },
         ];
       case 'close':
-        this.conns.delete(rec.conn);
+        this.#conns.delete(rec.conn);
         // The proxy cutting connections as it stops is the end of the capture, not something a peer did.
         return [{ type: 'close', conn, timeUs, reason: rec.error !== undefined ? 'rst' : rec.by === 'proxy' ? 'capture-end' : 'fin' }];
     }
