@@ -18,7 +18,7 @@ set -euo pipefail
 ZOOKEEPER_JAR=/usr/share/java/zookeeper.jar
 CURATOR_JAR=/usr/share/java/curator-recipes.jar
 DISCOVERY_JAR=/usr/share/java/curator-x-discovery.jar
-PACKAGES=(libzookeeper-java libcurator-recipes-java libcurator-discovery-java default-jre-headless openssl tcpdump tshark chromium tmux)
+PACKAGES=(libzookeeper-java libcurator-recipes-java libcurator-discovery-java default-jre-headless openssl tcpdump tshark chromium tmux krb5-kdc krb5-admin-server krb5-user)
 
 # 3.9.3 and 3.4.13, unpacked beside the repository (see the header); fails with its own message when it cannot.
 fetch_other_versions() {
@@ -34,7 +34,8 @@ find_java() {
 
 all_present() {
   find_java >/dev/null && [[ -f "$ZOOKEEPER_JAR" && -f "$CURATOR_JAR" && -f "$DISCOVERY_JAR" ]] && command -v openssl >/dev/null 2>&1 &&
-    command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1
+    command -v tcpdump >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && command -v tmux >/dev/null 2>&1 &&
+    [[ -x /usr/sbin/krb5kdc && -x /usr/sbin/kadmin.local ]]
 }
 
 report() {
@@ -61,6 +62,7 @@ command -v tcpdump >/dev/null 2>&1 || missing+=("tcpdump (packet-capture tests)"
 command -v tshark >/dev/null 2>&1 || missing+=("tshark (pcapng conversion in the capture tests)")
 command -v chromium >/dev/null 2>&1 || missing+=("chromium (HTML report test)")
 command -v tmux >/dev/null 2>&1 || missing+=("tmux (shell tests in a real terminal)")
+[[ -x /usr/sbin/krb5kdc && -x /usr/sbin/kadmin.local ]] || missing+=("MIT Kerberos krb5kdc, kadmin.local (Kerberos tests, TestingKdc)")
 echo "setup: missing: ${missing[*]}"
 
 if ! command -v apt-get >/dev/null 2>&1; then

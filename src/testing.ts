@@ -8,6 +8,9 @@
  * - {@link killSession}: expire a client's session on the server now, to test expiry handling deterministically.
  * - {@link startFaultProxy}: a frame-aware proxy that freezes, delays, drops replies and resets connections.
  *
+ * - {@link TestingKdc}: a throwaway Kerberos realm (MIT's KDC) and the options that make servers Kerberized, to test
+ *   a `saslGssapi` login (zkwire/kerberos).
+ *
  * - {@link InMemoryZooKeeper}: a standalone ZooKeeper in memory, speaking the real wire protocol through a Transport,
  *   for tests with no Java and no sockets; also the whole of this entry under workerd and in browsers.
  *
@@ -29,5 +32,6 @@ export {
   type ProxyLink,
   type ReplyInfo,
 } from './testing/fault-proxy.js';
+export { TestingKdc, type TestingKdcOptions, type KerberizedServerOptions } from './testing/kdc.js';
 export { ZooKeeperNotInstalledError } from './testing/local-server/install.js';
 export { CleanupRegistry, type CleanupOptions } from './testing/local-server/cleanup.js';

@@ -101,7 +101,7 @@ function resolverOption(resolver: Resolver): Resolver {
 
 function saslLogin(sasl: SaslMechanism): SaslMechanism {
   if (typeof sasl !== 'object' || sasl === null || typeof sasl.exchange !== 'function') {
-    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }); GSSAPI (Kerberos) is not supported', { op: 'connect' });
+    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', { op: 'connect' });
   }
   return sasl;
 }

@@ -63,7 +63,7 @@ export interface ClientOptions {
   /**
    * SASL authentication on every connection, before anything else: `saslDigestMd5({ username, password })` against
    * servers with a JAAS DigestLoginModule. The session's identity is then `sasl:<username>`. A refused login ends
-   * the session with AUTHFAILED. GSSAPI (Kerberos) is not supported.
+   * the session with AUTHFAILED. Kerberos: `saslGssapi({ principal, password })` from `zkwire/kerberos`.
    */
   readonly sasl?: SaslMechanism;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */

@@ -7,6 +7,7 @@
 
 import { clientError, type ZooKeeperError } from '../errors.js';
 import { ErrorCode, OpCode } from '../protocol/index.js';
+import type { Transport } from '../transport/types.js';
 import type { Connection } from './connection.js';
 import type { Outgoing, Reply } from './outgoing.js';
 
@@ -20,15 +21,33 @@ export interface SaslMechanism {
   /** Who logs in, e.g. the username (in error messages; never a secret). */
   readonly user: string;
   /** A new exchange: one per connection, since the server asks again on each. */
-  exchange(): SaslExchange;
+  exchange(context: SaslContext): SaslExchange;
 }
 
-/** One login's tokens, as the mechanism computes them. */
+/**
+ * Where an exchange runs: Kerberos names the service after the host the client connects to, and reaches its KDC
+ * through the client's own transport, so it works on every runtime the client does.
+ */
+export interface SaslContext {
+  /** The server's host as the connect string names it (not resolved). */
+  readonly host: string;
+  readonly port: number;
+  /** The client's transport, for side connections the mechanism needs (a Kerberos KDC). */
+  readonly transport: Transport;
+}
+
+/**
+ * One login's tokens, as the mechanism computes them. A token may come as a promise (Kerberos asks its KDC and
+ * uses WebCrypto, both asynchronous); nothing else goes out on the connection meanwhile.
+ */
 export interface SaslExchange {
   /** The token sent first (empty when the server speaks first, as in DIGEST-MD5). */
-  initial(): Uint8Array;
-  /** The answer to a server token, or undefined when the login is complete. Throws when the server's token is bad. */
-  next(serverToken: Uint8Array): Uint8Array | undefined;
+  initial(): Uint8Array | Promise<Uint8Array>;
+  /**
+   * The answer to a server token, or undefined when the login is complete. Throws (or rejects) when the server's
+   * token is bad.
+   */
+  next(serverToken: Uint8Array): Uint8Array | undefined | Promise<Uint8Array | undefined>;
 }
 
 /** What the login needs of its session. */
@@ -44,9 +63,8 @@ export interface SaslLoginHooks {
 }
 
 /** Runs the mechanism's exchange on `conn`; `conn.saslPending` is true until it completes. */
-export function startSaslLogin(conn: Connection, mechanism: SaslMechanism, hooks: SaslLoginHooks): void {
+export function startSaslLogin(conn: Connection, mechanism: SaslMechanism, context: SaslContext, hooks: SaslLoginHooks): void {
   conn.saslPending = true;
-  const exchange = mechanism.exchange();
   const send = (token: Uint8Array): void => {
     const item: Outgoing = {
       opcode: OpCode.sasl,
@@ -62,27 +80,27 @@ export function startSaslLogin(conn: Connection, mechanism: SaslMechanism, hooks
     };
     hooks.send(item);
   };
-  const refused = (detail: string, cause?: unknown): void =>
+  const refused = (detail: string, cause?: unknown): void => {
+    if (!hooks.current()) return;
     hooks.refused(clientError('AUTHFAILED', `${conn.description} refused SASL ${mechanism.name} for "${mechanism.user}": ${detail}`, { cause }));
+  };
+  const failed = (e: unknown): void => refused(e instanceof Error ? e.message : String(e), e);
+  let exchange: SaslExchange;
+  // Each step goes through a promise: a mechanism may answer at once (DIGEST-MD5) or later (Kerberos asks its KDC),
+  // and a throw and a rejection both end the login as a refusal.
+  const step = (make: () => Uint8Array | undefined | Promise<Uint8Array | undefined>): void =>
+    void Promise.resolve()
+      .then(make)
+      .then((next) => {
+        if (!hooks.current()) return;
+        if (next !== undefined) return send(next);
+        conn.saslPending = false;
+        hooks.done();
+      }, failed);
   const onReply = (reply: Reply): void => {
     if (!hooks.current()) return;
-    if (reply.err !== 0) {
-      refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
-      return;
-    }
-    let next: Uint8Array | undefined;
-    try {
-      next = exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0));
-    } catch (e) {
-      refused(e instanceof Error ? e.message : String(e), e);
-      return;
-    }
-    if (next !== undefined) {
-      send(next);
-      return;
-    }
-    conn.saslPending = false;
-    hooks.done();
+    if (reply.err !== 0) refused(reply.err === ErrorCode.AUTHFAILED ? 'wrong username or password' : `server error ${reply.err}`);
+    else step(() => exchange.next((reply.body as { token: Uint8Array | null }).token ?? new Uint8Array(0)));
   };
-  send(exchange.initial());
+  step(() => (exchange = mechanism.exchange(context)).initial());
 }

@@ -425,7 +425,8 @@ export class Session {
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
     if (this.#sasl !== undefined) {
-      startSaslLogin(conn, this.#sasl, {
+      const [host, port] = conn.endpoint === undefined ? [conn.description, 0] : [conn.endpoint.host, conn.endpoint.port];
+      startSaslLogin(conn, this.#sasl, { host, port, transport: this.#transport }, {
         send: (item) => {
           this.#outbox.putFirst([item]);
           this.#outbox.flush();

@@ -33,9 +33,10 @@ const run = promisify(execFile);
  * capture reader and `zkwire analyze`). Raised to 600,000 with the in-memory ZooKeeper (about 28 KB packed, 587,749
  * measured) and 613 files; files to 640. Raised to 680,000 bytes and 700 files with the lock bench's leader failover
  * (`--ensemble`, about 13 KB) and its multi-process runs (`--processes`, `bench worker`): 631,166 bytes, 655 files.
+ * Raised to 720,000 bytes and 760 files with zkwire/kerberos and TestingKdc (about 40 KB packed): 682,165 bytes, 709 files.
  */
-const MAX_PACKED_BYTES = 680_000;
-const MAX_FILES = 700;
+const MAX_PACKED_BYTES = 720_000;
+const MAX_FILES = 760;
 /**
  * What an application of the client and the mutex ships, bundled from the installed package (minified, gzip -9): a
  * guard against creep, a little above today's 26.5 KB (25.3 KB before session renewal and the recipe foundation,
