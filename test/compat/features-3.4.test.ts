@@ -9,7 +9,9 @@ describe('server features on ZooKeeper 3.4', () => {
   const zk34 = serverOf('3.4');
 
   it('checkServerFeatures learns it from the server; the session survives the link 3.4 closes', async () => {
-    await using c = await ZooKeeperClient.connect(await zk34(), { sessionTimeoutMs: 10_000 });
+    // Without the ensemble tracker: 3.4 answers an op it lacks ahead of requests still in its pipeline (the tracker's
+    // read of /zookeeper/config), which the receive path takes as an out-of-order reply (open: see CHANGELOG).
+    await using c = await ZooKeeperClient.connect(await zk34(), { sessionTimeoutMs: 10_000, trackEnsemble: false });
     expect(c.serverFeatures.createWithStat).toBeUndefined();
     const session = c.sessionId;
     const features = await c.checkServerFeatures();
