@@ -19,9 +19,6 @@
 import { clientError, type ZooKeeperError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { OpCode, opName } from '../protocol/opcodes.js';
-import { WatcherType } from '../protocol/index.js';
-import type { ClientContext } from './context.js';
-import type { CallOptions } from './types.js';
 import { introducedIn, olderThan, type Release, type ServerVersion } from '../session/server-version.js';
 
 /**
@@ -141,16 +138,4 @@ export class FeatureBook {
       ...(path === undefined ? {} : { path }),
     });
   }
-}
-
-/**
- * `client.checkServerFeatures()`: when the 3.5 line is not known yet, one checkWatches on "/" — harmless, and
- * answered by every release (UNIMPLEMENTED by 3.4 on a connection it keeps, NOWATCHER or OK by 3.5+) — teaches it.
- */
-export async function checkServerFeatures(ctx: ClientContext, options: CallOptions): Promise<ServerFeatures> {
-  const book = ctx.sessions.features;
-  if (book.snapshot(ctx.session.serverVersion).createWithStat === undefined) {
-    await ctx.send('checkServerFeatures', '/', 'checkWatches', { path: ctx.serverPath('/', 'checkServerFeatures'), type: WatcherType.Any }, options, () => undefined);
-  }
-  return book.snapshot(ctx.session.serverVersion);
 }

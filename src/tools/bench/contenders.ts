@@ -4,7 +4,10 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { InterProcessMutex, InterProcessReadWriteLock, InterProcessSemaphoreV2, type Lease } from '../../index.js';
+import type { Lease } from '../../recipes/locks/lease.js';
+import { InterProcessMutex } from '../../recipes/locks/mutex.js';
+import { InterProcessReadWriteLock } from '../../recipes/locks/read-write-lock.js';
+import { InterProcessSemaphoreV2 } from '../../recipes/locks/semaphore-v2.js';
 import type { HolderRole } from './exclusion.js';
 
 export type LockKind = 'mutex' | 'read-write' | 'semaphore';

@@ -20,7 +20,7 @@ import type { ClientOptions } from '../../client/types.js';
 import { systemClock } from '../../session/clock.js';
 import { makeContender, type LockKind } from './contenders.js';
 import { ExclusionChecker, type HolderRole } from './exclusion.js';
-import type { Lease } from '../../index.js';
+import type { Lease } from '../../recipes/locks/lease.js';
 import { floorCreateEphemeralSequential, floorHandoff, floorPing, measureFloor, newFloorRecorders, summarizeFloor, type FloorSummaries } from './floor.js';
 import { LatencyHistogram, logHistogram, type Bin } from '../shared/histogram.js';
 import { RawConnection } from './raw-client.js';

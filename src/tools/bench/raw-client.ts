@@ -8,8 +8,8 @@
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import type { TlsOptions } from '../../node.js';
-import { nodeTlsOptions } from '../tls-options.js';
+import type { TlsOptions } from '../../transport/types.js';
+import { nodeTlsOptions } from '../shared/tls-options.js';
 import {
   encodeConnectRequestFrame,
   encodeRequestFrame,

@@ -6,7 +6,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import type { Lease } from '../../index.js';
+import type { Lease } from '../../recipes/locks/lease.js';
 import type { HolderRole } from './exclusion.js';
 
 export interface LockRunObserver {

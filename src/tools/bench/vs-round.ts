@@ -4,7 +4,7 @@
  */
 
 import { connectNode } from './connect.js';
-import type { Lease } from '../../index.js';
+import type { Lease } from '../../recipes/locks/lease.js';
 import { makeContender } from './contenders.js';
 import { LatencyRecorder } from './recorder.js';
 

@@ -10,8 +10,8 @@
 
 import net from 'node:net';
 import tls from 'node:tls';
-import type { TlsOptions } from '../../node.js';
-import { nodeTlsOptions } from '../tls-options.js';
+import type { TlsOptions } from '../../transport/types.js';
+import { nodeTlsOptions } from '../shared/tls-options.js';
 import { performance } from 'node:perf_hooks';
 import type { CaptureEvent } from '../capture/events.js';
 import { TraceEventAdapter } from './capture-source.js';

@@ -6,7 +6,7 @@
 
 import type { ZooKeeperClient } from '../../../client.js';
 import { ZooKeeperError } from '../../../errors.js';
-import type { Lease } from '../../../index.js';
+import type { Lease } from '../../../recipes/locks/lease.js';
 import type { HolderRole } from '../exclusion.js';
 import type { LockRunObserver } from '../run-observer.js';
 import type { FailoverReport, FaultEventKind, FaultReport, SessionFaultFigures } from './report.js';
