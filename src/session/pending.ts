@@ -4,7 +4,8 @@
  * ZooKeeper answers one connection's requests in the order they were sent, so a reply must match the
  * head of this queue; anything else means the stream is broken and the connection is dropped
  * (PROTOCOL_ERROR). Pings and auth packets never enter it: pings are answered with their own xid -2
- * and auth replies may overtake earlier requests.
+ * and auth replies may overtake earlier requests. The one reply that may overtake a request here is
+ * ZooKeeper 3.4's UNIMPLEMENTED to an op it does not know (see routeFrame): `take` removes it by xid.
  */
 
 export interface InFlight {
@@ -39,6 +40,14 @@ export class PendingQueue<T extends InFlight> {
       this.#head = 0;
     }
     return item;
+  }
+
+  /** Removes and returns the request with this xid, wherever it is (undefined when none is pending). */
+  take(xid: number): T | undefined {
+    const at = this.#items.findIndex((item, i) => i >= this.#head && item.xid === xid);
+    if (at < 0) return undefined;
+    if (at === this.#head) return this.shift();
+    return this.#items.splice(at, 1)[0];
   }
 
   /** Empties the queue and returns what was in it, oldest first (to settle them all). */

@@ -3,7 +3,8 @@
  *
  * The first frame of a connection is the ConnectResponse. After it, reserved xids are routed first —
  * notifications (-1), ping answers (-2), auth answers (-4) — and every other reply must match the head
- * of the connection's FIFO: anything else means the stream is broken and the connection is dropped.
+ * of the connection's FIFO (save ZooKeeper 3.4's UNIMPLEMENTED, which may overtake it: see routeFrame):
+ * anything else means the stream is broken and the connection is dropped.
  * Frames of one chunk are handled synchronously one after another, so a notification reaches its
  * watchers before the reply that follows it on the wire, and a watch a reply registers exists before
  * the next frame is read.
@@ -124,23 +125,27 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
       return;
   }
   const head = conn.pending.peek();
-  if (head === undefined || head.xid !== header.xid) {
+  // ZooKeeper 3.4 rejects an op it does not know (create2, checkWatches, addWatch…) in submitRequest, before its
+  // pipeline: that UNIMPLEMENTED never goes through FinalRequestProcessor, so it may overtake the replies to earlier
+  // requests still in the pipeline. It carries its own xid; the requests it overtook keep their order.
+  const overtaking = header.err === ErrorCode.UNIMPLEMENTED && head !== undefined && head.xid !== header.xid;
+  const request = overtaking ? conn.pending.take(header.xid) : head?.xid === header.xid ? conn.pending.shift() : undefined;
+  if (request === undefined) {
     const expected = head === undefined ? 'no request outstanding' : `expected xid ${head.xid}`;
     routes.drop(conn, clientError('PROTOCOL_ERROR', `reply with xid ${header.xid} from ${conn.description}, ${expected}`));
     return;
   }
-  conn.pending.shift();
   routes.replied(header.zxid);
   let body: unknown;
   if (header.err === 0) {
     try {
-      body = readReply(head.opcode, r);
+      body = readReply(request.opcode, r);
     } catch (e) {
-      const err = clientError('PROTOCOL_ERROR', `undecodable reply to xid ${head.xid}`, { cause: e });
-      head.fail(err);
+      const err = clientError('PROTOCOL_ERROR', `undecodable reply to xid ${request.xid}`, { cause: e });
+      request.fail(err);
       routes.drop(conn, err);
       return;
     }
   }
-  head.complete({ err: header.err, zxid: header.zxid, body });
+  request.complete({ err: header.err, zxid: header.zxid, body });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { errorOf, uniquePath } from '../client/helpers.js';
+import type { ZooKeeperError } from '../../src/errors.js';
 import { serverOf } from './versioned-server.js';
 
 /** What a 3.4 server lacks: learnt once, said in client.serverFeatures, refused at once with UNIMPLEMENTED. */
@@ -10,9 +11,9 @@ describe('server features on ZooKeeper 3.4', () => {
   const zk38 = serverOf('3.8');
 
   it('checkServerFeatures learns it from the server; the session survives the link 3.4 closes', async () => {
-    // Without the ensemble tracker: 3.4 answers an op it lacks ahead of requests still in its pipeline (the tracker's
-    // read of /zookeeper/config), which the receive path takes as an out-of-order reply (open: see CHANGELOG).
-    await using c = await ZooKeeperClient.connect(await zk34(), { sessionTimeoutMs: 10_000, trackEnsemble: false });
+    // With the ensemble tracker (the default): its read of /zookeeper/config may still be in 3.4's pipeline when the
+    // checkWatches is refused ahead of it (the next test).
+    await using c = await ZooKeeperClient.connect(await zk34(), { sessionTimeoutMs: 10_000 });
     expect(c.serverFeatures.createWithStat).toBeUndefined();
     const session = c.sessionId;
     const features = await c.checkServerFeatures();
@@ -20,6 +21,35 @@ describe('server features on ZooKeeper 3.4', () => {
     expect(c.serverFeatures).toEqual(features);
     await c.waitConnected();
     expect(c.sessionId).toBe(session);
+  });
+
+  it('an UNIMPLEMENTED that overtakes replies still in the pipeline answers its own call, not a broken stream', async () => {
+    // 3.4 refuses an op it does not know before its pipeline, so the refusal comes ahead of the replies to the reads
+    // sent before it; it then closes the link, so those reads may be lost (CONNECTIONLOSS), but never as a
+    // PROTOCOL_ERROR, and the create2 always fails with the server's UNIMPLEMENTED, which teaches the client.
+    await using c = await ZooKeeperClient.connect(await zk34(), { sessionTimeoutMs: 10_000 });
+    const reasons: string[] = [];
+    c.onStateChange((s) => reasons.push(String((s.reason as ZooKeeperError | undefined)?.code)));
+    const path = uniquePath('overtaken34');
+    await c.create(path, 'x');
+    const session = c.sessionId;
+    const reads = Array.from({ length: 10 }, () => c.getData(path));
+    const created = errorOf(c.create(`${path}/s`, 'y', { stat: true }));
+    const err = await created;
+    expect(err.code).toBe('UNIMPLEMENTED');
+    expect(err.message).not.toContain('not sent');
+    for (const read of await Promise.allSettled(reads)) {
+      if (read.status === 'fulfilled') expect(new TextDecoder().decode(read.value.data)).toBe('x');
+      else {
+        expect(read.reason).toMatchObject({ code: 'CONNECTIONLOSS' });
+        expect(((read.reason as ZooKeeperError).cause as ZooKeeperError | undefined)?.code).not.toBe('PROTOCOL_ERROR');
+      }
+    }
+    expect(c.serverFeatures.createWithStat).toBe(false);
+    await c.waitConnected();
+    expect(c.sessionId).toBe(session);
+    expect(reasons).not.toContain('PROTOCOL_ERROR');
+    expect(new TextDecoder().decode((await c.getData(path)).data)).toBe('x');
   });
 
   it('ops newer than 3.4 fail at once, unsent, with UNIMPLEMENTED naming the release they need', async () => {

@@ -20,7 +20,7 @@ function connectResponse(timeOut: number, readOnly = false): string {
 }
 
 function reply(xid: number, zxid: number, err: number, body = ''): string {
-  const payload = xid.toString(16).padStart(8, '0') + zxid.toString(16).padStart(16, '0') + (err >>> 0).toString(16).padStart(8, '0') + body;
+  const payload = xid.toString(16).padStart(8, '0') + BigInt.asUintN(64, BigInt(zxid)).toString(16).padStart(16, '0') + (err >>> 0).toString(16).padStart(8, '0') + body;
   return (payload.length / 2).toString(16).padStart(8, '0') + payload;
 }
 
@@ -168,6 +168,35 @@ describe('session state machine', () => {
     expect(changes.find((c) => c.to === 'disconnected')?.reason).toMatchObject({ code: 'PROTOCOL_ERROR' });
     await settle();
     expect(transport.streams.length).toBe(2);
+    await shut(zk, clock);
+  });
+
+  it('takes an UNIMPLEMENTED reply that overtakes earlier requests (ZooKeeper 3.4) as the answer to its xid', async () => {
+    const { transport, clock, zk, changes } = await setup();
+    await handshake(transport.last);
+    const early = zk.getData('/a');
+    const late = zk.create('/b', 'x', { stat: true }); // create2: unknown to 3.4, refused before its pipeline
+    const after = zk.exists('/c');
+    await settle();
+    // 3.4 answers create2 (xid 2) at once, ahead of the getData (xid 1) still in its pipeline; the rest come in order.
+    // (The real 3.4 then closes the link: the compat tests cover that; here only the routing is under test.)
+    transport.last.send(reply(2, -1, -6));
+    await expect(late).rejects.toMatchObject({ code: 'UNIMPLEMENTED', op: 'create', path: '/b' });
+    expect(zk.serverFeatures.createWithStat).toBe(false);
+    const stat = '0'.repeat(2 * 68);
+    transport.last.send(reply(1, 7, 0, '00000002' + '6869' + stat), reply(3, 7, -101));
+    expect(new TextDecoder().decode((await early).data)).toBe('hi');
+    expect(await after).toBeNull();
+    expect(zk.state).toBe('connected');
+    expect(changes.map((c) => c.event)).toEqual(['CONNECTED']);
+    expect(transport.streams.length).toBe(1);
+    // Any other reply out of order still breaks the link, an UNIMPLEMENTED for no pending xid too.
+    const d = zk.getData('/d');
+    const e = zk.getData('/e');
+    await settle();
+    transport.last.send(reply(99, -1, -6));
+    await expect(d).rejects.toMatchObject({ code: 'CONNECTIONLOSS', cause: { code: 'PROTOCOL_ERROR' } });
+    await expect(e).rejects.toMatchObject({ code: 'CONNECTIONLOSS' });
     await shut(zk, clock);
   });
 
