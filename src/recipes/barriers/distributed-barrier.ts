@@ -73,7 +73,7 @@ export class DistributedBarrier {
       if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
       try {
         await this.#client.waitConnected({ signal: deadline.signal });
-        const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+        const { stat, watch } = await this.#client.exists(this.path, { watch: true, signal: deadline.signal });
         if (stat === null) return true;
         if (!(await eventOrDeadline(watch, deadline, 'DistributedBarrier.waitOnBarrier'))) return false;
       } catch (err) {

@@ -122,8 +122,8 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
       for (;;) {
         try {
           await this.#client.waitConnected({ signal: stop });
-          await this.#createIfMissing();
-          await this.#read();
+          await this.#createIfMissing(stop);
+          await this.#read(true, stop);
           break;
         } catch (err) {
           // an expiry while starting: the client opens a new session and waitConnected waits for it
@@ -225,27 +225,28 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     }
   }
 
-  async #createIfMissing(): Promise<void> {
+  async #createIfMissing(signal: AbortSignal): Promise<void> {
     for (;;) {
       try {
-        await this.#client.create(this.path, this.#seed, { mode: 'persistent' });
+        await this.#client.create(this.path, this.#seed, { mode: 'persistent', signal });
         return;
       } catch (err) {
         if (isCode(err, 'NODEEXISTS')) return;
         if (!isCode(err, 'NONODE')) throw err;
-        await ensureContainers(this.#client, parentPath(this.path));
+        await ensureContainers(this.#client, parentPath(this.path), signal);
       }
     }
   }
 
   /** Reads the value (leaving a data watch unless one is pending or `watch` is false). NONODE when missing. */
-  async #read(watch = !this.#watchPending): Promise<void> {
+  async #read(watch = !this.#watchPending, signal?: AbortSignal): Promise<void> {
+    const stoppable = signal === undefined ? {} : { signal };
     if (!watch) {
-      const { data, stat } = await this.#client.getData(this.path);
+      const { data, stat } = await this.#client.getData(this.path, stoppable);
       this.#update(stat, data);
       return;
     }
-    const { data, stat, watch: fired } = await this.#client.getData(this.path, { watch: true });
+    const { data, stat, watch: fired } = await this.#client.getData(this.path, { watch: true, ...stoppable });
     this.#arm(fired);
     this.#update(stat, data);
   }
@@ -279,12 +280,12 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
         await this.#client.waitConnected({ signal: stop });
         this.#refresh = false;
         try {
-          await this.#read(!this.#watchPending);
+          await this.#read(!this.#watchPending, stop);
         } catch (err) {
           if (!isCode(err, 'NONODE')) throw err;
           // deleted: keep the last value and watch for the node's return
           if (!this.#watchPending) {
-            const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+            const { stat, watch } = await this.#client.exists(this.path, { watch: true, signal: stop });
             this.#arm(watch);
             // back already: read it on the next turn (the watch left is the data watch an existing node gets)
             if (stat !== null) this.#refresh = true;
