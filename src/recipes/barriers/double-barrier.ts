@@ -141,12 +141,12 @@ export class DistributedDoubleBarrier {
     /** The session our node was created in: once it has expired, the node has gone with it. */
     let createdIn: bigint | undefined;
     for (;;) {
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      if (deadline.stopped) return deadlineOutcome(deadline, op);
       try {
-        await this.#client.waitConnected({ signal: deadline.signal });
+        await this.#client.waitConnected(deadline.stopOption);
         const session = this.#client.sessionId;
         // the watch goes first, so a `ready` created right after our node cannot be missed
-        const ready = this.#client.exists(this.#readyPath, { watch: true, signal: deadline.signal });
+        const ready = this.#client.exists(this.#readyPath, { watch: true, ...deadline.stopOption });
         ready.catch(() => undefined); // awaited below unless the create fails first
         if (createdIn !== session) {
           // first time, or our node went with an expired session: (re)create it under the same name
@@ -157,7 +157,7 @@ export class DistributedDoubleBarrier {
         if (stat !== null) return true;
         if ((await this.#members(deadline.signal)).length >= this.memberQty) {
           try {
-            await this.#client.create(this.#readyPath, null, { signal: deadline.signal });
+            await this.#client.create(this.#readyPath, null, deadline.stopOption);
           } catch (err) {
             if (!isCode(err, 'NODEEXISTS')) throw err;
           }
@@ -166,22 +166,22 @@ export class DistributedDoubleBarrier {
         // any wake-up only means "look again" (GitHub #1290)
         if (!(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
-        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (deadline.stopped) return deadlineOutcome(deadline, op);
         if (!retryableOn(this.#client, err)) throw err;
       }
     }
   }
 
-  async #createMember(ours: string, signal: AbortSignal): Promise<void> {
+  async #createMember(ours: string, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       try {
         this.#createUnknown = true;
-        await this.#client.create(ours, null, { mode: 'ephemeral', signal });
+        await this.#client.create(ours, null, { mode: 'ephemeral', ...(signal === undefined ? {} : { signal }) });
         this.#createUnknown = false;
         return;
       } catch (err) {
         // stopped in flight: the create may still happen; otherwise the server answered and it did not
-        if (!(signal.aborted && isCode(err, 'ABORTED'))) this.#createUnknown = false;
+        if (!(signal?.aborted === true && isCode(err, 'ABORTED'))) this.#createUnknown = false;
         // a retried create that had gone through: the name is our uuid, so the node is ours
         if (isCode(err, 'NODEEXISTS')) return;
         if (!isCode(err, 'NONODE')) throw err;
@@ -194,9 +194,9 @@ export class DistributedDoubleBarrier {
     const op = 'DistributedDoubleBarrier.leave';
     let ourNodeShouldExist = true;
     for (;;) {
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      if (deadline.stopped) return deadlineOutcome(deadline, op);
       try {
-        await this.#client.waitConnected({ signal: deadline.signal });
+        await this.#client.waitConnected(deadline.stopOption);
         const members = await this.#members(deadline.signal);
         if (members.length === 0) break;
         const index = members.indexOf(this.#ourName);
@@ -221,11 +221,11 @@ export class DistributedDoubleBarrier {
             gone();
           }
         }
-        const { stat, watch } = await this.#client.exists(watched, { watch: true, signal: deadline.signal });
+        const { stat, watch } = await this.#client.exists(watched, { watch: true, ...deadline.stopOption });
         // gone already: list again, progress has been made
         if (stat !== null && !(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
-        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (deadline.stopped) return deadlineOutcome(deadline, op);
         if (!retryableOn(this.#client, err)) throw err;
       }
     }

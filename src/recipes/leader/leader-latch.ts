@@ -241,17 +241,18 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (this.hasLeadership()) resolve(true);
         else if (this.#life.state !== 'STARTED') reject(illegalState('LeaderLatch.await', this.path, 'the latch was closed'));
         else if (this.#ended !== undefined) reject(this.#ended);
-        else if (deadline.signal.aborted) {
+        else if (deadline.stopped) {
           if (deadline.timedOut) resolve(false);
           else reject(aborted(deadline.signal, 'LeaderLatch.await'));
-        } else return false;
+        } else if (deadline.tryOnce) resolve(false);
+        else return false;
         unsubscribe();
-        deadline.signal.removeEventListener('abort', onAbort);
+        deadline.signal?.removeEventListener('abort', onAbort);
         return true;
       };
       const onAbort = (): void => void settle();
       const unsubscribe = this.#changed.subscribe(() => void settle());
-      deadline.signal.addEventListener('abort', onAbort, { once: true });
+      deadline.signal?.addEventListener('abort', onAbort, { once: true });
       settle();
     });
   }

@@ -168,7 +168,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     for (;;) {
       if (this.#actualPath !== undefined) return true;
       if (this.#life.state !== 'STARTED') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'closed');
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
+      if (deadline.stopped) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
       let unsubscribe!: () => void;
       const next = new Promise<void>((resolve) => (unsubscribe = this.#created.subscribe(resolve)));
       try {
