@@ -21,6 +21,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
+import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, onConnectionEvent, type RecipeConnectionEvent, retryableOn } from '../common/connection.js';
 import { whenAborted } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
@@ -53,7 +54,6 @@ interface Current extends ValueStamp {
   readonly value: Uint8Array;
 }
 
-const MAX_BACKOFF_MS = 5000;
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -268,11 +268,11 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
 
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
-    let backoffMs = 0;
+    const backoff = new Backoff();
     while (!stop.aborted) {
       const woken = new Promise<void>((resolve) => (this.#wake = resolve));
       try {
-        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
         if (this.#watchPending && !this.#refresh) {
           await Promise.race([woken, this.#stopped]);
           continue;
@@ -291,12 +291,12 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
             if (stat !== null) this.#refresh = true;
           }
         }
-        backoffMs = 0;
+        backoff.reset();
       } catch (err) {
         if (stop.aborted || isSessionOver(this.#client)) break;
         // a broken link or an expired session: read again once connected (the new session's, after an expiry)
         if (retryableOn(this.#client, err)) this.#refresh = true;
-        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoff.failed();
       }
     }
   }
