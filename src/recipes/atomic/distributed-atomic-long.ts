@@ -199,7 +199,7 @@ export class DistributedAtomicLong {
     const current = await this.#read(options.signal);
     stats.optimisticTries = 1;
     let succeeded = false;
-    if (current.stat !== undefined && current.value === e) succeeded = await this.#write(current, n);
+    if (current.stat !== undefined && current.value === e) succeeded = await this.#write(current, n, options.signal);
     stats.optimisticTimeMs = this.#clock.now() - started;
     return { succeeded, preValue: current.value, postValue: succeeded ? n : current.value, stats: stats.freeze() };
   }
@@ -210,12 +210,12 @@ export class DistributedAtomicLong {
     for (;;) {
       await this.#client.waitConnected({ signal: options.signal });
       try {
-        await this.#client.setData(this.path, longToBytes(n));
+        await this.#client.setData(this.path, longToBytes(n), sig(options.signal));
         return;
       } catch (err) {
         if (!isCode(err, 'NONODE')) throw err;
       }
-      if (await this.#create(n)) return;
+      if (await this.#create(n, options.signal)) return;
     }
   }
 
@@ -223,7 +223,7 @@ export class DistributedAtomicLong {
   async initialize(value: bigint | number, options: AtomicCallOptions = {}): Promise<boolean> {
     const n = this.#long(value, 'initialize');
     await this.#client.waitConnected({ signal: options.signal });
-    return this.#create(n);
+    return this.#create(n, options.signal);
   }
 
   #long(value: bigint | number, what: string): bigint {
@@ -269,7 +269,7 @@ export class DistributedAtomicLong {
       counted();
       const current = await this.#read(signal);
       const value = BigInt.asIntN(64, next(current.value));
-      if (await this.#write(current, value)) return { succeeded: true, preValue: current.value, postValue: value };
+      if (await this.#write(current, value, signal)) return { succeeded: true, preValue: current.value, postValue: value };
       const delay = retry.nextDelay(attempt, this.#clock.now() - first);
       if (delay === undefined) return { succeeded: false, preValue: current.value, postValue: current.value };
       await sleep(delay, this.#clock, signal);
@@ -281,20 +281,20 @@ export class DistributedAtomicLong {
     for (;;) {
       await this.#client.waitConnected({ signal: signal });
       try {
-        const { data, stat } = await this.#client.getData(this.path);
+        const { data, stat } = await this.#client.getData(this.path, sig(signal));
         return { value: longFromBytes(data, this.path), stat };
       } catch (err) {
         if (isCode(err, 'NONODE')) return { value: 0n, stat: undefined };
-        if (!retryableOn(this.#client, err)) throw err;
+        if (signal?.aborted === true || !retryableOn(this.#client, err)) throw err;
       }
     }
   }
 
   /** Writes `value` over exactly what `current` saw: false when someone else wrote (or created) first. */
-  async #write(current: Current, value: bigint): Promise<boolean> {
-    if (current.stat === undefined) return this.#create(value);
+  async #write(current: Current, value: bigint, signal: AbortSignal | undefined): Promise<boolean> {
+    if (current.stat === undefined) return this.#create(value, signal);
     try {
-      await this.#client.setData(this.path, longToBytes(value), { version: current.stat.version });
+      await this.#client.setData(this.path, longToBytes(value), { version: current.stat.version, ...sig(signal) });
       return true;
     } catch (err) {
       if (isCode(err, 'BADVERSION', 'NONODE')) return false;
@@ -302,16 +302,21 @@ export class DistributedAtomicLong {
     }
   }
 
-  async #create(value: bigint): Promise<boolean> {
+  async #create(value: bigint, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
       try {
-        await this.#client.create(this.path, longToBytes(value));
+        await this.#client.create(this.path, longToBytes(value), sig(signal));
         return true;
       } catch (err) {
         if (isCode(err, 'NODEEXISTS')) return false;
         if (!isCode(err, 'NONODE')) throw err;
-        await ensureContainers(this.#client, parentPath(this.path));
+        await ensureContainers(this.#client, parentPath(this.path), signal);
       }
     }
   }
+}
+
+/** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
+function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
 }

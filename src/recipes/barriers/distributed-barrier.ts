@@ -70,14 +70,14 @@ export class DistributedBarrier {
   async waitOnBarrier(options: WaitOptions = {}): Promise<boolean> {
     using deadline = new Deadline(options, 'DistributedBarrier.waitOnBarrier', this.path, this.#clock);
     for (;;) {
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
+      if (deadline.stopped) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
       try {
-        await this.#client.waitConnected({ signal: deadline.signal });
-        const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+        await this.#client.waitConnected(deadline.stopOption);
+        const { stat, watch } = await this.#client.exists(this.path, { watch: true, ...deadline.stopOption });
         if (stat === null) return true;
         if (!(await eventOrDeadline(watch, deadline, 'DistributedBarrier.waitOnBarrier'))) return false;
       } catch (err) {
-        if (deadline.signal.aborted) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
+        if (deadline.stopped) return deadlineOutcome(deadline, 'DistributedBarrier.waitOnBarrier');
         // a broken link or an expired session that the client renews: look again once connected
         if (!retryableOn(this.#client, err)) throw err;
       }

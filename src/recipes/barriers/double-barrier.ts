@@ -27,7 +27,7 @@ import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '..
 import { badArgument, illegalState } from '../common/errors.js';
 import { retryableOn } from '../common/connection.js';
 import { isCode } from '../../errors.js';
-import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath } from '../common/nodes.js';
+import { checkRecipePath, childrenOrEmpty, ensureContainers, joinPath, NodeOps } from '../common/nodes.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
 /** The node the last member to arrive creates (Curator's READY_NODE). */
@@ -50,7 +50,10 @@ export type DoubleBarrierState = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
 export class DistributedDoubleBarrier {
   readonly #client: ZooKeeperClient;
   readonly #clock: Clock;
+  readonly #ops: NodeOps;
   readonly #readyPath: string;
+  /** Our member node's create was stopped with its outcome unknown: withdrawing must look for it first. */
+  #createUnknown = false;
   #ourName = '';
   #state: DoubleBarrierState = 'IDLE';
 
@@ -66,6 +69,7 @@ export class DistributedDoubleBarrier {
     if (!Number.isSafeInteger(memberQty) || memberQty < 1) throw badArgument('DistributedDoubleBarrier', path, 'memberQty must be an integer >= 1');
     this.#client = client;
     this.#clock = clockOf(options.clock);
+    this.#ops = new NodeOps(client, { clock: this.#clock });
     this.#readyPath = joinPath(path, READY_NODE);
   }
 
@@ -127,8 +131,8 @@ export class DistributedDoubleBarrier {
   }
 
   /** The members' node names, sorted, without `ready`. */
-  async #members(): Promise<string[]> {
-    return (await childrenOrEmpty(this.#client, this.path)).filter((c) => c !== READY_NODE).sort();
+  async #members(signal?: AbortSignal): Promise<string[]> {
+    return (await childrenOrEmpty(this.#client, this.path, signal)).filter((c) => c !== READY_NODE).sort();
   }
 
   async #enter(deadline: Deadline): Promise<boolean> {
@@ -137,23 +141,23 @@ export class DistributedDoubleBarrier {
     /** The session our node was created in: once it has expired, the node has gone with it. */
     let createdIn: bigint | undefined;
     for (;;) {
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      if (deadline.stopped) return deadlineOutcome(deadline, op);
       try {
-        await this.#client.waitConnected({ signal: deadline.signal });
+        await this.#client.waitConnected(deadline.stopOption);
         const session = this.#client.sessionId;
         // the watch goes first, so a `ready` created right after our node cannot be missed
-        const ready = this.#client.exists(this.#readyPath, { watch: true });
+        const ready = this.#client.exists(this.#readyPath, { watch: true, ...deadline.stopOption });
         ready.catch(() => undefined); // awaited below unless the create fails first
         if (createdIn !== session) {
           // first time, or our node went with an expired session: (re)create it under the same name
-          await this.#createMember(ours);
+          await this.#createMember(ours, deadline.signal);
           createdIn = session;
         }
         const { stat, watch } = await ready;
         if (stat !== null) return true;
-        if ((await this.#members()).length >= this.memberQty) {
+        if ((await this.#members(deadline.signal)).length >= this.memberQty) {
           try {
-            await this.#client.create(this.#readyPath, null);
+            await this.#client.create(this.#readyPath, null, deadline.stopOption);
           } catch (err) {
             if (!isCode(err, 'NODEEXISTS')) throw err;
           }
@@ -162,22 +166,26 @@ export class DistributedDoubleBarrier {
         // any wake-up only means "look again" (GitHub #1290)
         if (!(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
-        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (deadline.stopped) return deadlineOutcome(deadline, op);
         if (!retryableOn(this.#client, err)) throw err;
       }
     }
   }
 
-  async #createMember(ours: string): Promise<void> {
+  async #createMember(ours: string, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       try {
-        await this.#client.create(ours, null, { mode: 'ephemeral' });
+        this.#createUnknown = true;
+        await this.#client.create(ours, null, { mode: 'ephemeral', ...(signal === undefined ? {} : { signal }) });
+        this.#createUnknown = false;
         return;
       } catch (err) {
+        // stopped in flight: the create may still happen; otherwise the server answered and it did not
+        if (!(signal?.aborted === true && isCode(err, 'ABORTED'))) this.#createUnknown = false;
         // a retried create that had gone through: the name is our uuid, so the node is ours
         if (isCode(err, 'NODEEXISTS')) return;
         if (!isCode(err, 'NONODE')) throw err;
-        await ensureContainers(this.#client, this.path);
+        await ensureContainers(this.#client, this.path, signal);
       }
     }
   }
@@ -186,10 +194,10 @@ export class DistributedDoubleBarrier {
     const op = 'DistributedDoubleBarrier.leave';
     let ourNodeShouldExist = true;
     for (;;) {
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+      if (deadline.stopped) return deadlineOutcome(deadline, op);
       try {
-        await this.#client.waitConnected({ signal: deadline.signal });
-        const members = await this.#members();
+        await this.#client.waitConnected(deadline.stopOption);
+        const members = await this.#members(deadline.signal);
         if (members.length === 0) break;
         const index = members.indexOf(this.#ourName);
         if (index < 0 && ourNodeShouldExist) {
@@ -213,11 +221,11 @@ export class DistributedDoubleBarrier {
             gone();
           }
         }
-        const { stat, watch } = await this.#client.exists(watched, { watch: true });
+        const { stat, watch } = await this.#client.exists(watched, { watch: true, ...deadline.stopOption });
         // gone already: list again, progress has been made
         if (stat !== null && !(await eventOrDeadline(watch, deadline, op))) return false;
       } catch (err) {
-        if (deadline.signal.aborted) return deadlineOutcome(deadline, op);
+        if (deadline.stopped) return deadlineOutcome(deadline, op);
         if (!retryableOn(this.#client, err)) throw err;
       }
     }
@@ -237,15 +245,18 @@ export class DistributedDoubleBarrier {
     }
   }
 
-  /** After a failed enter: take our node back (best effort; it is ephemeral anyway). */
+  /**
+   * After a failed enter: take our node back through NodeOps, so a frozen link cannot hold enter() up: a plain
+   * delete while the link answers (else in the background), or, when our create was stopped in flight, a look for
+   * the node and its delete in the background (cleanupsSettled counts both).
+   */
   async #withdraw(): Promise<void> {
-    const name = this.#ourName;
+    const path = joinPath(this.path, this.#ourName);
+    const unknown = this.#createUnknown;
     this.#ourName = '';
     this.#state = 'IDLE';
-    try {
-      await this.#client.delete(joinPath(this.path, name));
-    } catch {
-      // NONODE: never created; a broken link: the session's end removes it
-    }
+    this.#createUnknown = false;
+    if (unknown) void this.#ops.deleteIfCreated(path, true);
+    else await this.#ops.deleteOnClose(path).catch(() => undefined);
   }
 }

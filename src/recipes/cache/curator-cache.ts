@@ -35,6 +35,7 @@ import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable } from '../../errors.js';
 import { sleep } from '../retry.js';
+import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, onConnectionEvent, retryableOn } from '../common/connection.js';
 import { badArgument, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
@@ -232,9 +233,9 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
 
   async #begin(): Promise<void> {
     const stop = this.#stop.signal;
-    for (let delayMs = 0; !stop.aborted; delayMs = Math.min(5000, Math.max(100, delayMs * 2))) {
+    for (const backoff = new Backoff(); !stop.aborted; backoff.failed()) {
       try {
-        if (delayMs > 0) await sleep(delayMs, this.#clock, stop);
+        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#watchMode !== 'one-shot') {
           try {

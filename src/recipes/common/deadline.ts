@@ -15,52 +15,6 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
 }
 
-export class Deadline implements Disposable {
-  readonly #controller = new AbortController();
-  readonly #handle: unknown;
-  #expired = false;
-
-  readonly #clock: Clock;
-
-  constructor(
-    options: WaitOptions,
-    what: string,
-    path: string,
-    clock: Clock = systemClock,
-  ) {
-    this.#clock = clock;
-    const { signal, timeoutMs } = options;
-    if (timeoutMs !== undefined && !(timeoutMs >= 0)) throw badArgument(what, path, 'timeoutMs must be a number >= 0');
-    if (signal?.aborted === true) this.#controller.abort(signal.reason);
-    else signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#signalSource = signal;
-    if (timeoutMs !== undefined) {
-      this.#handle = clock.setTimeout(() => {
-        this.#expired = true;
-        this.#controller.abort(recipeError('TIMEOUT', what, path));
-      }, timeoutMs);
-    }
-  }
-
-  readonly #signalSource: AbortSignal | undefined;
-  readonly #onAbort = (): void => this.#controller.abort(this.#signalSource?.reason);
-
-  /** Fires on the caller's abort or the timeout. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /** True when the timeout (not the caller) ended the wait. */
-  get timedOut(): boolean {
-    return this.#expired;
-  }
-
-  [Symbol.dispose](): void {
-    if (this.#handle !== undefined) this.#clock.clearTimeout(this.#handle);
-    this.#signalSource?.removeEventListener('abort', this.#onAbort);
-  }
-}
-
 /** Resolves when `signal` fires (never rejects); for Promise.race against other wake-ups. */
 export function whenAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
@@ -73,7 +27,12 @@ export function whenAborted(signal: AbortSignal): Promise<void> {
  */
 export async function eventOrDeadline(event: Promise<unknown>, deadline: Deadline, op: string): Promise<boolean> {
   const signal = deadline.signal;
-  if (signal.aborted) return deadlineOutcome(deadline, op);
+  if (signal?.aborted === true) return deadlineOutcome(deadline, op);
+  if (deadline.tryOnce) return false; // `timeoutMs: 0`: one look, no wait
+  if (signal === undefined) {
+    await event;
+    return true;
+  }
   let onAbort!: () => void;
   const aborted = new Promise<'aborted'>((resolve) => {
     onAbort = () => resolve('aborted');
@@ -94,7 +53,8 @@ export function deadlineOutcome(deadline: Deadline, op: string): false {
 }
 
 /**
- * A call's `timeoutMs` and the caller's `signal`, folded into one signal where the call enters (habit 17): every
+ * The one deadline type of the recipes: a call's or a wait's `timeoutMs` and the caller's `signal`, folded into one
+ * signal where the call enters (habit 17): every
  * step after that (the create, its retries, the waits for a connection, the reads and watches) carries only
  * `signal`, so the deadline bounds all of them, and a request in flight when it passes is taken back at once.
  *
@@ -105,14 +65,15 @@ export function deadlineOutcome(deadline: Deadline, op: string): false {
  *   not the clock, so a free lock is still taken with a zero timeout.
  * - `Infinity` is no deadline at all.
  */
-export class CallDeadline implements Disposable {
+export class Deadline implements Disposable {
   readonly signal: AbortSignal | undefined;
   /** `timeoutMs: 0`: never wait; give up at the first point where the call would. */
   readonly tryOnce: boolean;
   readonly #caller: AbortSignal | undefined;
   readonly #clock: Clock;
   readonly #what: string;
-  readonly #path: string | undefined;
+  /** The node the call is about, for its errors. */
+  readonly path: string | undefined;
   #handle: unknown;
   #timedOut = false;
   #onAbort: (() => void) | undefined;
@@ -133,7 +94,7 @@ export class CallDeadline implements Disposable {
     this.#caller = signal;
     this.#clock = clock;
     this.#what = what;
-    this.#path = path;
+    this.path = path;
     this.tryOnce = timeoutMs === 0;
     if (timeoutMs === undefined || timeoutMs === 0 || timeoutMs === Infinity) {
       this.signal = signal;
@@ -155,6 +116,16 @@ export class CallDeadline implements Disposable {
     }, timeoutMs);
   }
 
+  /** `{ signal }` for a client call when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
+  get stopOption(): { signal?: AbortSignal } {
+    return this.signal === undefined ? {} : { signal: this.signal };
+  }
+
+  /** True when the caller aborted or the timeout passed. */
+  get stopped(): boolean {
+    return this.signal?.aborted === true;
+  }
+
   /** True once the timeout (not the caller) has stopped the call. */
   get timedOut(): boolean {
     return this.#timedOut;
@@ -174,12 +145,12 @@ export class CallDeadline implements Disposable {
     if (this.#timedOut && (isCode(err, 'ABORTED', 'TIMEOUT') || (err instanceof ZooKeeperError && err === this.signal?.reason))) {
       return 'timeout';
     }
-    if (this.#caller?.aborted === true && isCode(err, 'ABORTED')) throw aborted(this.#caller, this.#what, this.#path);
+    if (this.#caller?.aborted === true && isCode(err, 'ABORTED')) throw aborted(this.#caller, this.#what, this.path);
     throw err;
   }
 
   #abortError(): ZooKeeperError {
-    return this.#timedOut ? (this.signal?.reason as ZooKeeperError) : aborted(this.#caller, this.#what, this.#path);
+    return this.#timedOut ? (this.signal?.reason as ZooKeeperError) : aborted(this.#caller, this.#what, this.path);
   }
 
   [Symbol.dispose](): void {

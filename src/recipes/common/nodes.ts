@@ -26,6 +26,7 @@ import { isCode, isSessionLost } from '../../errors.js';
 import { systemClock, type Clock } from '../../session/clock.js';
 import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
 import { sleep } from '../retry.js';
+import { cleanupBackoff } from './backoff.js';
 import { isConnected, isSessionRenewed, retryableOn, settledWhileConnected } from './connection.js';
 import { createWithStat, lacksCreate2, parentMode } from './compat-create.js';
 import { aborted, badArgument } from './errors.js';
@@ -267,7 +268,7 @@ export class NodeOps {
         } catch (err) {
           if (!retryableOn(this.client, err)) return;
         }
-        if (failures > 0) await sleep(cleanupDelayMs(failures), this.clock);
+        if (failures > 0) await sleep(cleanupBackoff.nextDelay(failures - 1, 0) ?? 0, this.clock);
       }
     };
     return tracked(this.client, run().catch(() => undefined));
@@ -367,17 +368,9 @@ export class NodeOps {
         return; // the client has ended, and our ephemeral node with its session
       }
       // Connected yet refused again (throttled, or the link broke at once): back off.
-      if (failures > 0) await sleep(cleanupDelayMs(failures), this.clock);
+      if (failures > 0) await sleep(cleanupBackoff.nextDelay(failures - 1, 0) ?? 0, this.clock);
     }
   }
-}
-
-/**
- * The pause between tries of a cleanup that must not give up (a retry policy would): 100 ms doubling to a second,
- * so a refused delete never spins yet follows a restored link promptly.
- */
-function cleanupDelayMs(failures: number): number {
-  return Math.min(1000, 50 * 2 ** Math.min(failures, 5));
 }
 
 /** Options of createProtectedSequential beyond the node itself. */

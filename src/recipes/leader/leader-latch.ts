@@ -38,6 +38,7 @@ import type { Stat } from '../../client/types.js';
 import { isRetryable, ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
+import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, isSessionRenewed, onConnectionEvent } from '../common/connection.js';
 import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { aborted, badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
@@ -100,7 +101,6 @@ interface Term {
   readonly controller: AbortController;
 }
 
-const MAX_BACKOFF_MS = 5000;
 
 export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposable {
   readonly #client: ZooKeeperClient;
@@ -241,17 +241,18 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         if (this.hasLeadership()) resolve(true);
         else if (this.#life.state !== 'STARTED') reject(illegalState('LeaderLatch.await', this.path, 'the latch was closed'));
         else if (this.#ended !== undefined) reject(this.#ended);
-        else if (deadline.signal.aborted) {
+        else if (deadline.stopped) {
           if (deadline.timedOut) resolve(false);
           else reject(aborted(deadline.signal, 'LeaderLatch.await'));
-        } else return false;
+        } else if (deadline.tryOnce) resolve(false);
+        else return false;
         unsubscribe();
-        deadline.signal.removeEventListener('abort', onAbort);
+        deadline.signal?.removeEventListener('abort', onAbort);
         return true;
       };
       const onAbort = (): void => void settle();
       const unsubscribe = this.#changed.subscribe(() => void settle());
-      deadline.signal.addEventListener('abort', onAbort, { once: true });
+      deadline.signal?.addEventListener('abort', onAbort, { once: true });
       settle();
     });
   }
@@ -322,12 +323,12 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
-    let backoffMs = 0;
+    const backoff = new Backoff();
     while (!stop.aborted) {
       // armed before any read, so an event that lands while a read is in flight voids that read's verdict
       const wake = (this.#wake = LeaderLatch.#newWake());
       try {
-        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
         await this.#client.waitConnected({ signal: stop });
         if (this.#ourPath === undefined) {
           // close() stops a create in flight: NodeOps deletes what it may have made, in the background
@@ -337,7 +338,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
           this.#life.ready();
         }
         await this.#check(this.#ourPath, wake);
-        backoffMs = 0;
+        backoff.reset();
         await Promise.race([wake.promise, this.#stopped]);
       } catch (err) {
         if (stop.aborted) break;
@@ -349,12 +350,12 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         }
         // a broken link or an expired session (the client renews it): wait for the next connection (the loop's
         // waitConnected) and look again; anything else (NOAUTH, a throttled server): say so, and back off
-        if (isSessionRenewed(this.#client, err) || (isRetryable(err) && !isConnected(this.#client))) backoffMs = 0;
+        if (isSessionRenewed(this.#client, err) || (isRetryable(err) && !isConnected(this.#client))) backoff.reset();
         else {
           this.#events.emit({ type: 'error', error: err });
           // not in the election yet: start() says why now rather than never (it goes on trying in the background)
           this.#life.fail(err);
-          backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+          backoff.failed();
         }
       }
     }

@@ -32,7 +32,7 @@ export interface LockDriver {
 }
 
 export interface AttemptOptions {
-  /** The one signal that stops every step: the acquire's timeout and the caller's abort (CallDeadline). */
+  /** The one signal that stops every step: the acquire's timeout and the caller's abort (Deadline). */
   readonly signal?: AbortSignal | undefined;
   /** `timeoutMs: 0`: one create and one listing, then give up (undefined) rather than wait. */
   readonly tryOnce?: boolean;

@@ -6,7 +6,7 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { CallDeadline } from '../common/deadline.js';
+import { Deadline } from '../common/deadline.js';
 import { aborted, badArgument } from '../common/errors.js';
 import { Lease, NOT_ACQUIRED, type NotAcquired } from './lease.js';
 import { InterProcessMutex } from './mutex.js';
@@ -94,7 +94,7 @@ export class InterProcessMultiLock {
   acquire(options: AcquireOptions): Promise<MultiLease | NotAcquired>;
   async acquire(options: AcquireOptions = {}): Promise<MultiLease | NotAcquired> {
     // one signal for the whole set: each lock is given only that (or, for timeoutMs: 0, one try each)
-    const deadline = new CallDeadline(options, 'InterProcessMultiLock.acquire', undefined, this.#clock);
+    const deadline = new Deadline(options, 'InterProcessMultiLock.acquire', undefined, this.#clock);
     const taken: Lease[] = [];
     try {
       const owner = ownerOf(options, 'acquire');

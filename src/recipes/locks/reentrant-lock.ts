@@ -13,7 +13,7 @@
  * Each lease is released once; the node is deleted when the owner's last lease is released.
  */
 
-import { CallDeadline } from '../common/deadline.js';
+import { Deadline } from '../common/deadline.js';
 import { aborted, badArgument, recipeError } from '../common/errors.js';
 import type { NodeOps } from '../common/nodes.js';
 import { waitForEvent } from '../retry.js';
@@ -124,10 +124,10 @@ export class ReentrantLock {
 
   /**
    * The entry point: `timeoutMs` and the caller's signal become one signal here, and every step below carries only
-   * that (see CallDeadline); a step the timeout stopped makes the acquire resolve NOT_ACQUIRED.
+   * that (see Deadline); a step the timeout stopped makes the acquire resolve NOT_ACQUIRED.
    */
   async acquire(options: AcquireOptions = {}): Promise<Lease | NotAcquired> {
-    const deadline = new CallDeadline(options, 'acquire', this.#internals.basePath, this.#ops.clock);
+    const deadline = new Deadline(options, 'acquire', this.#internals.basePath, this.#ops.clock);
     try {
       const owner = ownerOf(options, 'acquire');
       return await this.#acquire(owner, deadline);
@@ -139,7 +139,7 @@ export class ReentrantLock {
     }
   }
 
-  async #acquire(owner: object, deadline: CallDeadline): Promise<Lease | NotAcquired> {
+  async #acquire(owner: object, deadline: Deadline): Promise<Lease | NotAcquired> {
     const { signal, tryOnce } = deadline;
     for (;;) {
       if (signal?.aborted === true) throw aborted(signal, 'acquire', this.#internals.basePath);

@@ -41,7 +41,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
-import { CallDeadline } from '../common/deadline.js';
+import { Deadline } from '../common/deadline.js';
 import { aborted, badArgument, nodeVanished } from '../common/errors.js';
 import { isSessionRenewed } from '../common/connection.js';
 import type { CreatedNode, NodeOps } from '../common/nodes.js';
@@ -105,7 +105,7 @@ export class InterProcessSemaphoreV2 {
   async acquire(qty: number, options: SemaphoreAcquireOptions = {}): Promise<Lease[] | NotAcquired> {
     if (!Number.isInteger(qty) || qty < 1) throw badArgument('acquire', this.path, 'qty must be a positive integer');
     // The entry point: timeoutMs and the caller's signal become the one signal every step below carries.
-    const deadline = new CallDeadline(options, 'acquire', this.path, this.#ops.clock);
+    const deadline = new Deadline(options, 'acquire', this.path, this.#ops.clock);
     const taken: Lease[] = [];
     let complete = false;
     try {
@@ -163,7 +163,7 @@ export class InterProcessSemaphoreV2 {
    * fewer than maxLeases lease nodes sort ahead of ours (see the file comment for why this is safe next to
    * Curator clients).
    */
-  async #acquireLease(deadline: CallDeadline): Promise<Lease | undefined> {
+  async #acquireLease(deadline: Deadline): Promise<Lease | undefined> {
     const { signal } = deadline;
     const clock = this.#ops.clock;
     const started = clock.now();
@@ -211,7 +211,7 @@ export class InterProcessSemaphoreV2 {
    * server applies the create first, so it still happens under the gate, and the gate costs no extra round trip.
    * The release's answer tells whether we still held the gate (see the file comment).
    */
-  async #createUnderGate(deadline: CallDeadline): Promise<CreatedNode | undefined> {
+  async #createUnderGate(deadline: Deadline): Promise<CreatedNode | undefined> {
     const { signal, tryOnce } = deadline;
     for (;;) {
       const gate = await this.#gate.attempt({ signal, tryOnce, decide: gateVerdict, watchOwnNode: false });
@@ -269,7 +269,7 @@ export class InterProcessSemaphoreV2 {
   }
 
   /** Waits until fewer than maxLeases lease nodes sort ahead of ours; undefined (node deleted) on timeout. */
-  async #waitForPlace(node: CreatedNode, deadline: CallDeadline): Promise<Lease | undefined> {
+  async #waitForPlace(node: CreatedNode, deadline: Deadline): Promise<Lease | undefined> {
     const { signal, tryOnce } = deadline;
     const name = nodeName(node.path);
     let children = node.children;

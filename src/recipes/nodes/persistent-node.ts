@@ -25,6 +25,7 @@ import type { Data, Stat } from '../../client/types.js';
 import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
+import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
 import { badArgument, illegalState, sessionEnded } from '../common/errors.js';
@@ -168,7 +169,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     for (;;) {
       if (this.#actualPath !== undefined) return true;
       if (this.#life.state !== 'STARTED') throw illegalState('PersistentNode.waitForInitialCreate', this.basePath, 'closed');
-      if (deadline.signal.aborted) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
+      if (deadline.stopped) return deadlineOutcome(deadline, 'PersistentNode.waitForInitialCreate');
       let unsubscribe!: () => void;
       const next = new Promise<void>((resolve) => (unsubscribe = this.#created.subscribe(resolve)));
       try {
@@ -232,15 +233,15 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
     const client = this.#client;
-    let backoffMs = 0;
+    const backoff = new Backoff();
     while (!stop.aborted && !isSessionOver(client)) {
       const woken = new Promise<void>((resolve) => (this.#wake = resolve));
       try {
-        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
         await client.waitConnected({ signal: stop });
         if (this.#actualPath === undefined) await this.#create(client);
         else await this.#check(client, this.#actualPath);
-        backoffMs = 0;
+        backoff.reset();
         if (stop.aborted) break;
         await Promise.race([woken, this.#stopped]);
       } catch (err) {
@@ -253,7 +254,8 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
           // never created yet: start() says why now rather than never (the loop goes on trying)
           this.#life.fail(err);
         }
-        backoffMs = transient ? 0 : Math.min(5000, Math.max(100, backoffMs * 2));
+        if (transient) backoff.reset();
+        else backoff.failed();
       }
     }
     if (isSessionOver(client)) this.#life.fail(sessionEnded(client, 'PersistentNode.start', this.basePath));

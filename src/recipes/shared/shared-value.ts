@@ -21,6 +21,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { sleep } from '../retry.js';
+import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, onConnectionEvent, type RecipeConnectionEvent, retryableOn } from '../common/connection.js';
 import { whenAborted } from '../common/deadline.js';
 import { badArgument, illegalState } from '../common/errors.js';
@@ -53,7 +54,6 @@ interface Current extends ValueStamp {
   readonly value: Uint8Array;
 }
 
-const MAX_BACKOFF_MS = 5000;
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -122,8 +122,8 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
       for (;;) {
         try {
           await this.#client.waitConnected({ signal: stop });
-          await this.#createIfMissing();
-          await this.#read();
+          await this.#createIfMissing(stop);
+          await this.#read(true, stop);
           break;
         } catch (err) {
           // an expiry while starting: the client opens a new session and waitConnected waits for it
@@ -225,27 +225,28 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     }
   }
 
-  async #createIfMissing(): Promise<void> {
+  async #createIfMissing(signal: AbortSignal): Promise<void> {
     for (;;) {
       try {
-        await this.#client.create(this.path, this.#seed, { mode: 'persistent' });
+        await this.#client.create(this.path, this.#seed, { mode: 'persistent', signal });
         return;
       } catch (err) {
         if (isCode(err, 'NODEEXISTS')) return;
         if (!isCode(err, 'NONODE')) throw err;
-        await ensureContainers(this.#client, parentPath(this.path));
+        await ensureContainers(this.#client, parentPath(this.path), signal);
       }
     }
   }
 
   /** Reads the value (leaving a data watch unless one is pending or `watch` is false). NONODE when missing. */
-  async #read(watch = !this.#watchPending): Promise<void> {
+  async #read(watch = !this.#watchPending, signal?: AbortSignal): Promise<void> {
+    const stoppable = signal === undefined ? {} : { signal };
     if (!watch) {
-      const { data, stat } = await this.#client.getData(this.path);
+      const { data, stat } = await this.#client.getData(this.path, stoppable);
       this.#update(stat, data);
       return;
     }
-    const { data, stat, watch: fired } = await this.#client.getData(this.path, { watch: true });
+    const { data, stat, watch: fired } = await this.#client.getData(this.path, { watch: true, ...stoppable });
     this.#arm(fired);
     this.#update(stat, data);
   }
@@ -267,11 +268,11 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
 
   async #run(): Promise<void> {
     const stop = this.#stop.signal;
-    let backoffMs = 0;
+    const backoff = new Backoff();
     while (!stop.aborted) {
       const woken = new Promise<void>((resolve) => (this.#wake = resolve));
       try {
-        if (backoffMs > 0) await sleep(backoffMs, this.#clock, stop);
+        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
         if (this.#watchPending && !this.#refresh) {
           await Promise.race([woken, this.#stopped]);
           continue;
@@ -279,23 +280,23 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
         await this.#client.waitConnected({ signal: stop });
         this.#refresh = false;
         try {
-          await this.#read(!this.#watchPending);
+          await this.#read(!this.#watchPending, stop);
         } catch (err) {
           if (!isCode(err, 'NONODE')) throw err;
           // deleted: keep the last value and watch for the node's return
           if (!this.#watchPending) {
-            const { stat, watch } = await this.#client.exists(this.path, { watch: true });
+            const { stat, watch } = await this.#client.exists(this.path, { watch: true, signal: stop });
             this.#arm(watch);
             // back already: read it on the next turn (the watch left is the data watch an existing node gets)
             if (stat !== null) this.#refresh = true;
           }
         }
-        backoffMs = 0;
+        backoff.reset();
       } catch (err) {
         if (stop.aborted || isSessionOver(this.#client)) break;
         // a broken link or an expired session: read again once connected (the new session's, after an expiry)
         if (retryableOn(this.#client, err)) this.#refresh = true;
-        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoff.failed();
       }
     }
   }
