@@ -13,7 +13,8 @@ import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './nod
 const usage = `Usage: zkwire watch PATH [--recursive] [--server HOSTS] [--session-timeout MS]
 
 Adds a persistent watch on PATH (which need not exist yet) and prints each event as one JSON line,
-{"type", "state", "path"}, e.g. {"type":"NodeDataChanged","state":"SyncConnected","path":"/app"}, until
+{"type", "state", "path"} and, from ZooKeeper 3.9, "zxid" (the change's, a decimal string), e.g.
+{"type":"NodeDataChanged","state":"SyncConnected","path":"/app"}, until
 interrupted (SIGINT, SIGTERM or SIGHUP: the session is closed, which drops the watch on the server, and the
 exit status is 128 + the signal: 130, 143, 129).
   --recursive, -R   watch PATH and every node below it (persistent-recursive; no NodeChildrenChanged events)
@@ -67,7 +68,8 @@ export const watchCommand: Command = {
           let last: string | undefined;
           for await (const event of watch) {
             if (interrupt.signal.aborted && event.type === 'None') break;
-            io.out(`${JSON.stringify(event)}\n`);
+            // 3.9 servers add the zxid of the change (a bigint): a decimal string, as the CLI's other 64-bit fields.
+            io.out(`${JSON.stringify(event, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}\n`);
             if (event.type === 'None') last = event.state;
           }
           if (interrupt.exitCode !== undefined) return interrupt.exitCode;
