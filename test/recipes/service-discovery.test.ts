@@ -55,7 +55,7 @@ describe('ServiceDiscovery', () => {
     await discovery.start();
     await discovery.registerService(instance('other', 'o'));
     const seen: string[] = [];
-    discovery.addListener((e) => seen.push(`${e.type} ${e.id}`));
+    discovery.addListener((e) => seen.push(`${e.type} ${'id' in e ? e.id : e.path}`));
     await discovery.unregisterService(instance('other', 'o'));
     await discovery.close();
     expect(await z(1).exists(`${basePath}/self/me`)).toBeNull();
