@@ -9,4 +9,4 @@
 export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';
 export type { InMemoryZooKeeperVersion } from './testing/in-memory/version.js';
 export { killSession } from './testing/kill-session-portable.js';
-export type { KillSessionOptions } from './testing/kill-session-core.js';
+export type { KillSessionOptions, SessionLost } from './testing/kill-session-core.js';

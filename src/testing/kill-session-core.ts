@@ -15,7 +15,7 @@
 
 import { ZooKeeperClient } from '../client.js';
 import type { ClientOptions } from '../client/types.js';
-import { clientError, isCode } from '../errors.js';
+import { clientError, isCode, ZooKeeperError } from '../errors.js';
 import type { Transport } from '../transport/types.js';
 import { inMemoryServerAt } from './in-memory/registry.js';
 import { systemClock, type Clock } from '../session/clock.js';
@@ -36,12 +36,21 @@ export interface KillSessionOptions {
   clock?: Clock | undefined;
 }
 
+/**
+ * What {@link killSession} resolves with: the client's `LOST` state change, whose `reason` is the client's
+ * {@link ZooKeeperError} (code `SESSIONEXPIRED`), so `lost.reason.code` type-checks.
+ */
+export interface SessionLost extends StateChange {
+  readonly event: 'LOST';
+  readonly reason: ZooKeeperError;
+}
+
 /** killSession with the entry's default transport for the killer's connection (see the module comment). */
 export async function killSessionVia(
   defaultTransport: (() => Transport) | undefined,
   client: ZooKeeperClient,
   options: KillSessionOptions = {},
-): Promise<StateChange> {
+): Promise<SessionLost> {
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = new AbortController();
@@ -54,12 +63,12 @@ export async function killSessionVia(
     const sessionPassword = client.sessionPassword;
     const server = options.server ?? client.connectedServer;
     if (server === undefined) throw clientError('CONNECTIONLOSS', 'the client is not connected to a server', { op: 'killSession' });
-    const lost = new Promise<StateChange>((resolve) => {
+    const lost = new Promise<SessionLost>((resolve) => {
       stopWatching = client.onStateChange((change) => {
-        if (change.event === 'LOST') resolve(change);
+        if (change.event === 'LOST') resolve(asSessionLost(change));
       });
     });
-    let seen: StateChange | undefined;
+    let seen: SessionLost | undefined;
     void lost.then((change) => (seen = change));
     const transport = options.clientOptions?.transport ?? inMemoryServerAt(server)?.transport ?? defaultTransport?.();
     if (transport === undefined) {
@@ -107,6 +116,15 @@ export async function killSessionVia(
     stopWatching();
     clock.clearTimeout(timer);
   }
+}
+
+/** The LOST change with its reason as a ZooKeeperError: the session's own reason is one; anything else is wrapped. */
+function asSessionLost(change: StateChange): SessionLost {
+  const reason =
+    change.reason instanceof ZooKeeperError
+      ? change.reason
+      : clientError('SESSIONEXPIRED', 'the session expired', { op: 'killSession', cause: change.reason });
+  return { ...change, event: 'LOST', reason };
 }
 
 function raceDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

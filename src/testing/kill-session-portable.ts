@@ -1,8 +1,7 @@
 /** killSession for the portable entry: no default transport, so only in-memory servers or a given transport. */
 
 import type { ZooKeeperClient } from '../client.js';
-import type { StateChange } from '../session/state.js';
-import { killSessionVia, type KillSessionOptions } from './kill-session-core.js';
+import { killSessionVia, type KillSessionOptions, type SessionLost } from './kill-session-core.js';
 
 /**
  * Expires `client`'s current session on the server and resolves with the `LOST` change once `client` has seen it,
@@ -11,6 +10,6 @@ import { killSessionVia, type KillSessionOptions } from './kill-session-core.js'
  *
  * Rejects with a ZooKeeperError: `CLOSED` when the client has ended, `TIMEOUT` after `options.timeoutMs`.
  */
-export function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<StateChange> {
+export function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<SessionLost> {
   return killSessionVia(undefined, client, options);
 }

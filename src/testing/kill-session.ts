@@ -1,11 +1,10 @@
 /** killSession for the Node entry: the killer connects with node:net unless told otherwise (kill-session-core.ts). */
 
 import type { ZooKeeperClient } from '../client.js';
-import type { StateChange } from '../session/state.js';
 import { nodeTransport } from '../transport/node.js';
-import { killSessionVia, type KillSessionOptions } from './kill-session-core.js';
+import { killSessionVia, type KillSessionOptions, type SessionLost } from './kill-session-core.js';
 
-export type { KillSessionOptions };
+export type { KillSessionOptions, SessionLost };
 
 /**
  * Expires `client`'s current session on the server and resolves with the `LOST` change once `client` has seen it
@@ -16,6 +15,6 @@ export type { KillSessionOptions };
  *
  * Rejects with a ZooKeeperError: `CLOSED` when the client has ended, `TIMEOUT` after `options.timeoutMs`.
  */
-export function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<StateChange> {
+export function killSession(client: ZooKeeperClient, options: KillSessionOptions = {}): Promise<SessionLost> {
   return killSessionVia(() => nodeTransport(), client, options);
 }

@@ -61,7 +61,18 @@ export class TestingServer implements AsyncDisposable {
     return this.#process.running;
   }
 
-  /** The directory holding zoo.cfg, `data/` and `server.log`; removed by close(). */
+  /**
+   * The server's data directory (zoo.cfg's `dataDir`, `<directory>/data`): the one `zkwire txnlog`, `zkwire snapshot`
+   * and `zkwire analyze --data-dir` take. Removed by close().
+   */
+  get dataDirectory(): string {
+    return `${this.#process.directory}/data`;
+  }
+
+  /**
+   * The server's own directory, holding zoo.cfg, `data/` ({@link dataDirectory}) and `server.log`; removed by
+   * close().
+   */
   get directory(): string {
     return this.#process.directory;
   }

@@ -49,6 +49,20 @@ describe('ServiceDiscovery', () => {
     await reader.close();
   });
 
+  it('a clean close() or unregisterService() deletes the nodes without a registrationLost (issue #29 item 7)', async () => {
+    const basePath = lockPath('services');
+    const discovery = new ServiceDiscovery(z(0), { basePath, thisInstance: instance('self', 'me') });
+    await discovery.start();
+    await discovery.registerService(instance('other', 'o'));
+    const seen: string[] = [];
+    discovery.addListener((e) => seen.push(`${e.type} ${'id' in e ? e.id : e.path}`));
+    await discovery.unregisterService(instance('other', 'o'));
+    await discovery.close();
+    expect(await z(1).exists(`${basePath}/self/me`)).toBeNull();
+    expect(await z(1).exists(`${basePath}/other/o`)).toBeNull();
+    expect(seen).toEqual([]);
+  });
+
   it('start() registers thisInstance and resolves once its node exists; the lifecycle is the recipes\' one', async () => {
     const basePath = lockPath('services');
     const discovery = new ServiceDiscovery(z(0), { basePath, thisInstance: instance('self', 'me') });

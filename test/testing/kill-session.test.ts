@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/node.js';
+import { ZooKeeperError } from '../../src/errors.js';
+import type { ErrorCodeName } from '../../src/protocol/error-codes.js';
 import { LeaderLatch, type LeaderLatchEvent } from '../../src/recipes/index.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { TestingServer } from '../../src/testing/server.js';
@@ -33,6 +35,10 @@ describe('killSession', () => {
     expect(lost.event).toBe('LOST');
     expect(lost.to).toBe('expired');
     expect(lost.reason).toMatchObject({ code: 'SESSIONEXPIRED' });
+    // As docs/testing.md writes it: `reason` is typed as the client's ZooKeeperError, so this compiles (issue #29, 8).
+    const code: ErrorCodeName = lost.reason.code;
+    expect(code).toBe('SESSIONEXPIRED');
+    expect(lost.reason).toBeInstanceOf(ZooKeeperError);
 
     await zk.waitConnected();
     expect(zk.sessionId).not.toBe(oldSession);

@@ -26,6 +26,10 @@ describe('TestingServer', () => {
     await using zk = await connect(server.connectString, { sessionTimeoutMs: 10_000 });
     const path = `/kept-${randomUUID()}`;
     await zk.create(path, 'v1');
+    // the directory the txnlog/snapshot tools take: zoo.cfg's dataDir, where the server writes version-2/ (issue #29, 4)
+    expect(server.dataDirectory).toBe(`${directory}/data`);
+    expect(fs.readFileSync(`${directory}/zoo.cfg`, 'utf8')).toContain(`dataDir=${server.dataDirectory}`);
+    expect(fs.readdirSync(`${server.dataDirectory}/version-2`).some((f) => f.startsWith('log.'))).toBe(true);
 
     await server.stop();
     expect(server.running).toBe(false);

@@ -98,6 +98,8 @@ describe('zkwire register', () => {
     child.kill('SIGINT');
     expect(await exit).toBe(130);
     expect(lines.at(-1)).toEqual({ unregistered: true });
+    // only the deletion above was a loss: the clean close on SIGINT says nothing of one (issue #29 item 7)
+    expect(lines.filter((l) => l['event'] === 'registrationLost')).toHaveLength(1);
     expect(await z(0).exists(`${base}/sidecar/one`)).toBeNull();
   });
 });

@@ -128,6 +128,8 @@ export class ServiceDiscovery implements RecipeEvents<ServiceDiscoveryEvent>, As
     node.addListener((event) => {
       if (event.type === 'error') return; // the node retries it; registerService's own wait reports what it cannot fix
       const { name, id } = registration.instance;
+      // A node deleted by unregisterService(), close() or a replacement is not lost: #drop forgot it first.
+      if (event.type === 'nodeDeleted' && this.#registrations.get(id) !== registration) return;
       this.#events.emit({ type: event.type === 'nodeCreated' ? 'registered' : 'registrationLost', name, id, path: event.path });
     });
     this.#registrations.set(instance.id, registration);

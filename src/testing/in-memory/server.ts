@@ -17,6 +17,8 @@ import { DeliveryQueue } from './delivery.js';
 import { reapCandidates } from './reaper.js';
 import { nextHost, register, unregister } from './registry.js';
 import { SessionTracker, type Session } from './sessions.js';
+import { kitClock } from '../kit-clock.js';
+import { hexId } from '../../protocol/describe.js';
 import { inMemoryTransport } from './transport.js';
 import { behaviourOf, NEWEST_IN_MEMORY_VERSION, type InMemoryZooKeeperVersion } from './version.js';
 import { WatchManager } from './watch-manager.js';
@@ -30,7 +32,8 @@ export interface InMemoryZooKeeperOptions {
    */
   version?: InMemoryZooKeeperVersion | undefined;
   /**
-   * The server's time: session expiry, TTL and container checks, ctime/mtime. Default the runtime's clock. Pass a
+   * The server's time: session expiry, TTL and container checks, ctime/mtime. Default the runtime's clock, its timers
+   * unref'd so a server left open does not keep the process alive. Pass a
    * manual clock to move time yourself, or keep the default and jump ahead with `advance(ms)`.
    */
   clock?: Clock | undefined;
@@ -91,7 +94,7 @@ export class InMemoryZooKeeper implements AsyncDisposable {
   constructor(options: InMemoryZooKeeperOptions = {}) {
     const behaviour = behaviourOf(options.version ?? NEWEST_IN_MEMORY_VERSION);
     this.version = behaviour.version;
-    this.#clock = clockOf(options.clock);
+    this.#clock = options.clock === undefined ? kitClock : clockOf(options.clock);
     const tick = options.tickTime ?? 2000;
     const settings: CoreSettings = {
       minSessionTimeoutMs: options.minSessionTimeoutMs ?? 2 * tick,
@@ -162,6 +165,15 @@ export class InMemoryZooKeeper implements AsyncDisposable {
   /** The ids of the sessions alive on the server. */
   get sessionIds(): bigint[] {
     return this.#sessions.ids();
+  }
+
+  /**
+   * The sessions still open on the server, as hex ids (`0x…`, as the CLI and the server's log print them): what a
+   * test left open. `expect(server.openSessions()).toEqual([])` in an `afterEach` turns a runner's hang into a named
+   * leak.
+   */
+  openSessions(): string[] {
+    return this.#sessions.ids().map(hexId);
   }
 
   /** Whether `close()` has been called. */
