@@ -171,6 +171,7 @@ export class TestingKdc {
     return this.#stopped;
   }
 
+  /** Stops the KDC, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }
