@@ -71,7 +71,8 @@ describe('zkwire --sasl gssapi', () => {
     const env = { KRB5_CONFIG: kdc.krb5ConfPath };
     const login = ['--server', connectString, '--sasl', 'gssapi', '--principal', principal, '--keytab', keytab];
     const ls = await zkwire(['ls', '/', ...login], env);
-    expect(ls.stderr).toBe('');
+    // Not stderr === '': on a loaded machine the CLI may say it is still waiting for the session, which is no failure.
+    expect(ls.code, ls.stderr).toBe(0);
     expect(ls.stdout.split('\n')).toContain('zookeeper');
     const bench = await zkwire(['bench', 'lock', '--clients', '2', '--duration', '1', '--floor-samples', '10', '--json', '-', ...login], env);
     expect(bench.code, bench.stderr).toBe(0);

@@ -6,26 +6,23 @@
 
 import type { TlsOptions } from '../../transport/types.js';
 
-/** A key or trust store file as ZooKeeper's `ssl.keyStore.*` / `ssl.trustStore.*` keys name it. */
-interface TlsStoreFile {
-  /** Its path. */
-  readonly location: string;
-  /** Its password; none for a PEM file without one. */
-  readonly password?: string | undefined;
-  /** `PKCS12`, `JKS` or `PEM` (a PEM key store holds the key and the certificate chain in one file); default PKCS12. */
-  readonly type?: 'PKCS12' | 'JKS' | 'PEM' | undefined;
-}
-
 /**
  * What makes a TestingServer TLS-only: it listens on a `secureClientPort` alone (its `port`), with the Netty
  * connection factory, the given stores and the x509 auth provider, so a client certificate's subject becomes the
  * identity `x509:<DN>`.
  */
 export interface TestingServerTls {
-  /** The server's key and certificate chain. */
-  readonly keyStore: TlsStoreFile;
-  /** The CA(s) whose client certificates it accepts. */
-  readonly trustStore: TlsStoreFile;
+  /** The server's key and certificate chain (zoo.cfg `ssl.keyStore.*`). */
+  readonly keyStore: {
+    /** Its path. */
+    readonly location: string;
+    /** Its password; none for a PEM file without one. */
+    readonly password?: string | undefined;
+    /** `PKCS12` (default), `JKS` or `PEM` (a PEM key store holds the key and its certificate chain in one file). */
+    readonly type?: 'PKCS12' | 'JKS' | 'PEM' | undefined;
+  };
+  /** The CA(s) whose client certificates it accepts (zoo.cfg `ssl.trustStore.*`). */
+  readonly trustStore: TestingServerTls['keyStore'];
   /** `ssl.clientAuth`: `need` (default: a client without a certificate is refused), `want` or `none`. */
   readonly clientAuth?: 'need' | 'want' | 'none' | undefined;
   /**
@@ -38,7 +35,7 @@ export interface TestingServerTls {
 
 /** The zoo.cfg keys of a TLS-only server on `securePort` (they replace clientPort and clientPortAddress). */
 export function tlsOnlyEntries(tls: TestingServerTls, securePort: number): Record<string, string> {
-  const store = (prefix: string, s: TlsStoreFile): Record<string, string> => ({
+  const store = (prefix: string, s: TestingServerTls['keyStore']): Record<string, string> => ({
     [`${prefix}.location`]: s.location,
     ...(s.password === undefined ? {} : { [`${prefix}.password`]: s.password }),
     [`${prefix}.type`]: s.type ?? 'PKCS12',
