@@ -58,7 +58,7 @@ export async function connectForCli(command: string, connectString: string, io: 
           hopeless.set(`${endpoint.host}:${endpoint.port}`, e instanceof Error ? e.message : String(code));
           if (hosts.every((h) => hopeless.has(h))) {
             const reasons = hosts.map((h) => `${h}: ${hopeless.get(h)!}`).join('; ');
-            giveUp.abort(new ZooKeeperError('CONNECTIONLOSS', `cannot connect: ${reasons}`, { op: 'connect' }));
+            giveUp.abort(new ZooKeeperError('CONNECTIONLOSS', `connect: cannot connect: ${reasons}`, { op: 'connect' }));
           }
         }
         throw e;

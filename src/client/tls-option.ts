@@ -77,6 +77,7 @@ function watchTls(transport: Transport, failures: TlsFailures): Transport {
     return failure;
   };
   return {
+    ...(transport.resolver === undefined ? {} : { resolver: transport.resolver }),
     ...(transport.withTls === undefined ? {} : { withTls: transport.withTls.bind(transport) }),
     async connect(endpoint, handlers, options) {
       const watched: ByteStreamHandlers = {

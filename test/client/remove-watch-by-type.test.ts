@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { serverOf } from '../compat/versioned-server.js';
-import { connectShared, errorOf, uniquePath } from './helpers.js';
+import { errorOf, uniquePath } from './helpers.js';
 
 /** Persistent watches removed by their own type (3.9), and what closing a handle does before 3.9. */
 describe('removing persistent watches by type', () => {
   const zk39 = serverOf('3.9');
+  // The 3.8 cases start a 3.8 of their own: the shared server runs whichever release the suite is run on.
+  const zk38 = serverOf('3.8');
 
   it('3.9: closing a persistent handle removes only its server watch; one-shot and recursive watches stay', async () => {
     await using c = await ZooKeeperClient.connect(await zk39(), { sessionTimeoutMs: 10_000 });
@@ -41,7 +43,7 @@ describe('removing persistent watches by type', () => {
 
   it('3.8: asking for a persistent type fails UNIMPLEMENTED naming 3.9.0, sent or not', async () => {
     const path = uniquePath('bytype');
-    await using fresh = await connectShared();
+    await using fresh = await ZooKeeperClient.connect(await zk38(), { sessionTimeoutMs: 10_000 });
     await fresh.create(path, 'a');
     // version not known yet: the server's answer to the unknown type is read as UNIMPLEMENTED
     const answered = await errorOf(fresh.removeWatches(path, 'persistent'));
@@ -54,7 +56,7 @@ describe('removing persistent watches by type', () => {
   });
 
   it('3.8: closing a persistent handle never cancels a one-shot watch on the path; alone, it removes the server watch', async () => {
-    await using c = await connectShared();
+    await using c = await ZooKeeperClient.connect(await zk38(), { sessionTimeoutMs: 10_000 });
     const path = uniquePath('bytype');
     await c.create(path, 'a');
     const shared = await c.addWatch(path);

@@ -20,7 +20,8 @@ describe('one-shot watches', () => {
     void kids.watch.then((e) => seen.push(e));
     await zk.setData(path, 'x');
     await zk.create(`${path}/k`);
-    expect(seen).toEqual([
+    // toMatchObject: a 3.9 server adds the zxid of the change (watch-event-zxid.test.ts asserts it).
+    expect(seen).toMatchObject([
       { type: 'NodeDataChanged', state: 'SyncConnected', path },
       { type: 'NodeChildrenChanged', state: 'SyncConnected', path },
     ]);
@@ -29,7 +30,7 @@ describe('one-shot watches', () => {
     const existing = await zk.exists(path, { watch: true });
     expect(existing.stat).not.toBeNull();
     await zk.deleteRecursive(path);
-    expect(await existing.watch).toEqual({ type: 'NodeDeleted', state: 'SyncConnected', path });
+    expect(await existing.watch).toMatchObject({ type: 'NodeDeleted', state: 'SyncConnected', path });
   });
 
   it('gives live watches a final event when the client closes', async () => {

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { codeOf, dec } from '../../client/helpers.js';
 import { DEFAULT_MAX_DATA_SIZE, Op, type StateChange } from '../../../src/node.js';
 import type { Topic } from '../suite.js';
+import { event } from '../watch-event.js';
 
 export const limitCases: Topic = {
   title: 'limits, chroot and read-only',
@@ -70,8 +71,8 @@ export const limitCases: Topic = {
       const { watch } = await zk.exists('/e', { watch: true });
       const recursive = await zk.addWatch('/', { mode: 'persistent-recursive' });
       await plain.create(`${root}/e`);
-      expect(await watch).toEqual({ type: 'NodeCreated', state: 'SyncConnected', path: '/e' });
-      expect(await recursive.next()).toEqual({ type: 'NodeCreated', state: 'SyncConnected', path: '/e' });
+      expect(await watch).toEqual(event('NodeCreated', '/e'));
+      expect(await recursive.next()).toEqual(event('NodeCreated', '/e'));
       await zk.create('/mine', null, { mode: 'ephemeral' });
       expect(await zk.getEphemerals()).toEqual(['/mine']);
       await recursive.close();

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { codeOf, dec, errorOf } from '../../client/helpers.js';
 import { Op, type OpResult } from '../../../src/node.js';
 import type { Topic } from '../suite.js';
+import { event } from '../watch-event.js';
 
 const OK = { type: 'error', code: 'OK', errno: 0 };
 const LATER = { type: 'error', code: 'RUNTIMEINCONSISTENCY', errno: -2 };
@@ -128,10 +129,10 @@ export const multiCases: Topic = {
       await errorOf(b.multi([Op.setData(root, 'x'), Op.create(`${root}/a`), Op.check(root, 0)]));
       await b.multi([Op.create(`${root}/a`), Op.delete(root + '/a'), Op.create(`${root}/a`)]);
       // Events come in server order: had the failed multi's setData fired the data watch, it would have come first.
-      expect(await created.watch).toEqual({ type: 'NodeCreated', state: 'SyncConnected', path: `${root}/a` });
+      expect(await created.watch).toEqual(event('NodeCreated', `${root}/a`));
       expect(dataFired).toBe(false);
       await b.setData(root, 'y');
-      expect(await data.watch).toEqual({ type: 'NodeDataChanged', state: 'SyncConnected', path: root });
+      expect(await data.watch).toEqual(event('NodeDataChanged', root));
     });
 
     c('multiRead answers each read on its own, a missing node giving an error result in place', async (t) => {
