@@ -21,6 +21,7 @@
 
 export { TestingServer } from './testing/server.js';
 export type { TestingServerOptions } from './testing/options.js';
+export type { TestingServerTls } from './testing/local-server/tls.js';
 export { TestingCluster, type ClusterMember, type TestingClusterOptions } from './testing/cluster.js';
 export { killSession, type KillSessionOptions, type SessionLost } from './testing/kill-session.js';
 export { InMemoryZooKeeper, type InMemoryZooKeeperOptions } from './testing/in-memory/server.js';

@@ -13,10 +13,12 @@ export function canPrompt(): boolean {
 
 /** Writes `question` to stderr and reads one line from the terminal with echo off. */
 export function promptHidden(question: string): Promise<string> {
-  process.stderr.write(question);
   // readline echoes what it reads to `output`: give it one that shows nothing.
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
+  // The terminal goes raw (its own echo off) here, before the question shows: a user (or a test typing into tmux)
+  // answering the moment the question appears must not have the password echoed by the terminal driver meanwhile.
   const rl = readline.createInterface({ input: process.stdin, output: muted, terminal: true });
+  process.stderr.write(question);
   return new Promise<string>((resolve, reject) => {
     let answered = false;
     rl.once('line', (line) => {

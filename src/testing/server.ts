@@ -1,6 +1,7 @@
 import { startLocalServer } from './local-server/standalone.js';
 import type { ServerProcess } from './local-server/server-process.js';
 import type { TestingServerOptions } from './options.js';
+import type { TestingServerTls } from './local-server/tls.js';
 
 /**
  * A throwaway standalone ZooKeeper for tests, as Curator's `TestingServer`: it runs the ZooKeeper this machine has
@@ -22,8 +23,12 @@ export class TestingServer implements AsyncDisposable {
     this.#process = process;
   }
 
-  /** Starts a server and resolves once it serves (its `srvr` reports `Mode: standalone`). */
-  static async start(options: TestingServerOptions = {}): Promise<TestingServer> {
+  /**
+   * Starts a server and resolves once it serves (its `srvr` reports `Mode: standalone`). With `tls`, it listens on a
+   * TLS secureClientPort only (no plaintext port at all): `port` is that port, `secure` is true, and readiness and
+   * fourLetter() go over TLS with `tls.probe`.
+   */
+  static async start(options: TestingServerOptions & { tls?: TestingServerTls | undefined } = {}): Promise<TestingServer> {
     return new TestingServer(await startLocalServer({ ...options, purpose: 'kit' }));
   }
 
@@ -32,7 +37,12 @@ export class TestingServer implements AsyncDisposable {
     return this.#process.host;
   }
 
-  /** The client port; the same across restarts. */
+  /** True when it serves TLS only (started with `tls`): `port` is its secureClientPort, clients need `tls`. */
+  get secure(): boolean {
+    return this.#process.secure;
+  }
+
+  /** The client port (the secureClientPort of a TLS-only server); the same across restarts. */
   get port(): number {
     return this.#process.port;
   }

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeConsumerProject, type ConsumerProject } from '../runtimes/consumer-project.js';
 import { runScript, type Runtime } from '../runtimes/run-runtime.js';
 import { makeTestPki, type TestPki } from './certs.js';
-import { startTlsZooKeeper, type TlsZooKeeper } from './tls-server.js';
+import type { TestingServer } from '../../src/testing/server.js';
+import { startTlsOnlyZooKeeper } from './tls-server.js';
 
 const DENO_FLAGS = ['run', '--allow-net', '--allow-read', '--allow-env'];
 const VARIANTS: readonly { name: string; runtime: Runtime; flags: readonly string[]; transport: 'default' | 'deno' }[] = [
@@ -23,7 +24,8 @@ const VARIANTS: readonly { name: string; runtime: Runtime; flags: readonly strin
 
 let project: ConsumerProject;
 let pki: TestPki;
-let zk: TlsZooKeeper;
+/** TLS only: nothing here talks to a plaintext port. */
+let zk: TestingServer;
 
 beforeAll(async () => {
   project = makeConsumerProject();
@@ -31,11 +33,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(pki.dir, 'ca.pem'), pki.ca);
   fs.writeFileSync(path.join(pki.dir, 'client.pem'), pki.client.cert);
   fs.writeFileSync(path.join(pki.dir, 'client.key'), pki.client.key);
-  zk = await startTlsZooKeeper(pki);
+  zk = await startTlsOnlyZooKeeper(pki);
 }, 90_000);
 
 afterAll(async () => {
-  await zk?.server.stop();
+  await zk?.close();
   pki?.remove();
   project?.remove();
 });
@@ -43,7 +45,7 @@ afterAll(async () => {
 describe('tls with a client certificate on every runtime', () => {
   for (const variant of VARIANTS) {
     it(variant.name, { timeout: 60_000 }, async () => {
-      const run = await runScript(variant.runtime, [...variant.flags, 'test/security/tls-entry.js', zk.secureConnectString, pki.dir, variant.transport], {
+      const run = await runScript(variant.runtime, [...variant.flags, 'test/security/tls-entry.js', zk.connectString, pki.dir, variant.transport], {
         cwd: project.dir,
         timeoutMs: 50_000,
       });

@@ -6,11 +6,17 @@
  * `ssl.*` keys land where the Netty factory and its X509 utilities read them. (Debian's class path needs
  * netty-codec.jar for the Netty factory; the launcher adds it.)
  *
- * The plain clientPort stays open: readiness is probed there with `srvr`, as for every harness server.
+ * startTlsZooKeeper keeps the plain clientPort open beside it, for the tests that compare the two ports on one
+ * server; startTlsOnlyZooKeeper is the kit's TLS-only server (no plaintext port; readiness probed with `srvr` over
+ * TLS), for every test that needs only the secure port.
  */
 
 import { freePort } from '../../src/testing/local-server/index.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { harnessCleanup } from '../harness/exit-cleanup.js';
+import { realClock } from '../harness/real-timers.js';
+import { TestingServer } from '../../src/testing/server.js';
+import type { TestingServerTls } from '../../src/testing.js';
 import type { TestPki } from './certs.js';
 
 export interface TlsZooKeeper {
@@ -43,4 +49,19 @@ export async function startTlsZooKeeper(pki: TestPki): Promise<TlsZooKeeper> {
   const securePort = await freePort();
   const server = await startZooKeeper({ extraConfig: tlsConfig(pki, securePort) });
   return { server, securePort, secureConnectString: `127.0.0.1:${securePort}` };
+}
+
+/** The kit's TLS-only server (TestingServer with `tls`: a secureClientPort and no plaintext port) on the test PKI. */
+export function startTlsOnlyZooKeeper(pki: TestPki): Promise<TestingServer> {
+  return TestingServer.start({ clock: realClock, cleanup: harnessCleanup(), tls: tlsOnlyOptions(pki) });
+}
+
+/** `tls` for TestingServer.start: the PKI's stores, and its CA and client certificate for the kit's probe. */
+export function tlsOnlyOptions(pki: TestPki): TestingServerTls {
+  const store = (location: string) => ({ location, password: pki.storePassword, type: 'PKCS12' as const });
+  return {
+    keyStore: store(pki.keyStore),
+    trustStore: store(pki.trustStore),
+    probe: { ca: pki.ca, cert: pki.client.cert, key: pki.client.key },
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * The built CLI against secured servers, as an operator runs it: a TLS secureClientPort that needs a client
- * certificate (x509 identity) and a SASL DIGEST-MD5 server, reached with the flags and with ZooKeeper's own client
+ * The built CLI against secured servers, as an operator runs it: a TLS-only server (secureClientPort alone) that
+ * needs a client certificate (x509 identity) and a SASL DIGEST-MD5 server, reached with the flags and with ZooKeeper's own client
  * configuration (PEM stores, a JAAS file). A misconfigured attempt fails at once with the reason.
  */
 
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { makeTestPki, type TestPki } from '../security/certs.js';
-import { startTlsZooKeeper, type TlsZooKeeper } from '../security/tls-server.js';
+import { startTlsOnlyZooKeeper } from '../security/tls-server.js';
+import type { TestingServer } from '../../src/testing/server.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { runCliProcess } from './cli-process.js';
 import { TmuxTerminal } from './shell/tmux.js';
@@ -21,7 +22,8 @@ const MAIN = join(process.cwd(), 'dist/cli/main.js');
 const AT_ONCE_MS = 20_000;
 
 let pki: TestPki;
-let tlsZk: TlsZooKeeper;
+/** The kit's TLS-only server: a secureClientPort that needs a client certificate, and no plaintext port. */
+let tlsZk: TestingServer;
 let saslZk: ZkServer;
 let saslCleanup = (): void => undefined;
 const terminals: TmuxTerminal[] = [];
@@ -35,12 +37,12 @@ beforeAll(async () => {
   pki = await makeTestPki();
   const sasl = saslDigestServer({ alice: 'alice-secret' });
   saslCleanup = sasl.cleanup;
-  [tlsZk, saslZk] = await Promise.all([startTlsZooKeeper(pki), startZooKeeper(sasl.options)]);
+  [tlsZk, saslZk] = await Promise.all([startTlsOnlyZooKeeper(pki), startZooKeeper(sasl.options)]);
 }, 90_000);
 
 afterAll(async () => {
   for (const t of terminals.splice(0)) t.close();
-  await Promise.all([tlsZk?.server.stop(), saslZk?.stop()]);
+  await Promise.all([tlsZk?.close(), saslZk?.stop()]);
   saslCleanup();
   pki?.remove();
 });
@@ -69,7 +71,7 @@ function zkwire(args: readonly string[], env: Record<string, string> = {}): Prom
 
 describe('the CLI over TLS with a client certificate', () => {
   const certFlags = (): string[] => [
-    '--server', tlsZk.secureConnectString,
+    '--server', tlsZk.connectString,
     '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key),
   ];
 
@@ -90,17 +92,17 @@ describe('the CLI over TLS with a client certificate', () => {
       `zookeeper.ssl.keyStore.location=${file('keystore.pem', `${pki.client.key}${pki.client.cert}`)}`,
       'zookeeper.ssl.keyStore.type=PEM',
     ].join('\n'));
-    const who = await zkwire(['whoami', '--server', tlsZk.secureConnectString, '--config', config, '--json']);
+    const who = await zkwire(['whoami', '--server', tlsZk.connectString, '--config', config, '--json']);
     expect(who.stderr).toBe('');
     expect(JSON.parse(who.stdout)).toEqual({ identities: expect.arrayContaining([{ scheme: 'x509', user: 'CN=zkwire test client' }]) });
   });
 
   it('without --tls the TLS port is named as such at once; without a certificate, TLS_ERROR at once', async () => {
-    const plain = await zkwire(['ls', '/', '--server', tlsZk.secureConnectString, '--connect-timeout', '60000']);
+    const plain = await zkwire(['ls', '/', '--server', tlsZk.connectString, '--connect-timeout', '60000']);
     expect(plain.code).toBe(1);
     expect(plain.stderr).toMatch(/TLS_ERROR.*speaks TLS: pass `tls`/);
     expect(plain.ms).toBeLessThan(AT_ONCE_MS);
-    const noCert = await zkwire(['ls', '/', '--server', tlsZk.secureConnectString, '--connect-timeout', '60000', '--tls-ca', file('ca.pem', pki.ca)]);
+    const noCert = await zkwire(['ls', '/', '--server', tlsZk.connectString, '--connect-timeout', '60000', '--tls-ca', file('ca.pem', pki.ca)]);
     expect(noCert.code).toBe(1);
     expect(noCert.stderr).toMatch(/TLS_ERROR.*client certificate/);
     expect(noCert.ms).toBeLessThan(AT_ONCE_MS);
@@ -139,7 +141,7 @@ describe('zkwire bench lock on secured servers', () => {
   const short = ['bench', 'lock', '--clients', '2', '--iterations', '20', '--floor-samples', '10', '--json', '-'];
 
   it('over TLS with a client certificate (the floor over TLS too), and with SASL', async () => {
-    const overTls = await zkwire([...short, '--server', tlsZk.secureConnectString, '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key)]);
+    const overTls = await zkwire([...short, '--server', tlsZk.connectString, '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key)]);
     expect(overTls.code, overTls.stderr).toBe(0);
     const tlsReport = JSON.parse(overTls.stdout) as { overlaps: number };
     expect(tlsReport.overlaps).toBe(0);
@@ -152,7 +154,7 @@ describe('zkwire bench lock on secured servers', () => {
 describe('zkwire trace in front of a TLS-only port', () => {
   it('speaks TLS with the certificate upstream, so a plaintext client’s traffic is decoded', async () => {
     const proxy = runCliProcess([
-      'trace', '--listen', '127.0.0.1:0', '--upstream', tlsZk.secureConnectString, '--json',
+      'trace', '--listen', '127.0.0.1:0', '--upstream', tlsZk.connectString, '--json',
       '--tls-ca', file('ca.pem', pki.ca), '--tls-cert', file('client.pem', pki.client.cert), '--tls-key', file('client.key', pki.client.key),
     ]);
     let stderr = '';
@@ -184,7 +186,7 @@ describe('zkwire shell on secured servers (a real terminal)', () => {
   }
 
   it('connects with a client certificate and works as the x509 identity', async () => {
-    const t = shell(`--server ${tlsZk.secureConnectString} --tls-ca ${file('ca.pem', pki.ca)} --tls-cert ${file('client.pem', pki.client.cert)} --tls-key ${file('client.key', pki.client.key)}`);
+    const t = shell(`--server ${tlsZk.connectString} --tls-ca ${file('ca.pem', pki.ca)} --tls-cert ${file('client.pem', pki.client.cert)} --tls-key ${file('client.key', pki.client.key)}`);
     await t.waitFor('the first prompt', /\[zk: \S+\(connected\) 0\] $/m, 30_000);
     t.type('whoami');
     t.keys('Enter');

@@ -7,6 +7,8 @@
  * no fsync per transaction (durability across an OS crash is irrelevant for a temp dir; a SIGKILLed JVM still leaves
  * its writes in the page cache, so kill/restart keeps the data).
  */
+import { tlsOnlyEntries, type TestingServerTls } from './tls.js';
+
 export interface ZkConfigOptions {
   tickTime?: number | undefined;
   /** Extra or overriding zoo.cfg keys, e.g. { minSessionTimeout: '1000' }. */
@@ -26,6 +28,12 @@ export interface QuorumMember {
 
 export function standaloneConfig(opts: ZkConfigOptions, dataDir: string, clientPort: number): string {
   return render({ ...baseEntries(opts, dataDir, clientPort), ...opts.extraConfig });
+}
+
+/** A standalone server listening only on the TLS `securePort` (no plaintext clientPort at all). */
+export function tlsOnlyStandaloneConfig(opts: ZkConfigOptions, dataDir: string, securePort: number, tls: TestingServerTls): string {
+  const { clientPort: _plain, clientPortAddress: _address, ...rest } = baseEntries(opts, dataDir, securePort);
+  return render({ ...rest, ...tlsOnlyEntries(tls, securePort), ...opts.extraConfig });
 }
 
 export function quorumConfig(

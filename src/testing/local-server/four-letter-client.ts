@@ -8,12 +8,14 @@ import { MAX_TIMER_DELAY_MS, systemClock, type Clock } from '../../session/clock
 import { fourLetterExchange } from '../../session/four-letter-probe.js';
 import { parseVersion } from '../../session/server-version.js';
 import { nodeTransport } from '../../transport/node.js';
+import type { TlsOptions } from '../../transport/types.js';
 
 export const DEFAULT_FOUR_LETTER_TIMEOUT_MS = 5000;
 
 /**
  * Sends `command` (exactly four lowercase letters) to host:port and resolves with the whole answer text. The deadline
- * runs on `clock` (a test that fakes the runtime's timers passes real ones).
+ * runs on `clock` (a test that fakes the runtime's timers passes real ones). With `tls`, over TLS (a server's
+ * secureClientPort, which answers four-letter words after the handshake).
  */
 export async function fourLetterWord(
   host: string,
@@ -21,10 +23,12 @@ export async function fourLetterWord(
   command: string,
   timeoutMs = DEFAULT_FOUR_LETTER_TIMEOUT_MS,
   clock: Clock = systemClock,
+  tls?: TlsOptions,
 ): Promise<string> {
   if (!/^[a-z]{4}$/.test(command)) throw new Error(`not a four-letter word: ${JSON.stringify(command)}`);
+  const transport = tls === undefined ? nodeTransport() : nodeTransport().withTls!(tls);
   // Clamped to what runtime timers honour (about 24.8 days): longer would fire at once, and is as good as no limit.
-  const r = await fourLetterExchange(nodeTransport(), { host, port }, command, clock, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
+  const r = await fourLetterExchange(transport, { host, port }, command, clock, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
   if ('error' in r) throw r.error;
   return r.text;
 }
@@ -56,9 +60,10 @@ export async function probeServerMode(
   port: number,
   timeoutMs = 2000,
   clock: Clock = systemClock,
+  tls?: TlsOptions,
 ): Promise<ServerMode | null> {
   try {
-    return parseServerMode(await fourLetterWord(host, port, 'srvr', timeoutMs, clock));
+    return parseServerMode(await fourLetterWord(host, port, 'srvr', timeoutMs, clock, tls));
   } catch {
     return null;
   }

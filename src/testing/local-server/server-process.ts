@@ -5,6 +5,7 @@ import { fourLetterWord, parseServerVersion, probeServerMode, type ServerMode } 
 import { systemClock, type Clock } from '../../session/clock.js';
 import { defaultCleanup, type CleanupRegistry } from './cleanup.js';
 import type { ZooKeeperInstall } from './install.js';
+import type { TlsOptions } from '../../transport/types.js';
 
 /** One local ZooKeeper JVM: the CLI's throwaway server, or a server the tests talk to and break. */
 export interface LocalServer {
@@ -70,6 +71,8 @@ export interface ServerProcessSpec {
   clock?: Clock;
   /** Where the JVM is registered to be killed at exit; default the launcher's own registry. */
   cleanup?: CleanupRegistry;
+  /** `port` is a TLS port: the readiness probe and fourLetter() connect with these (a TLS-only server). */
+  tls?: TlsOptions;
 }
 
 /** Resolves after `ms` on `clock`. */
@@ -110,6 +113,11 @@ export class ServerProcess implements LocalServer {
 
   get running(): boolean {
     return this.child !== null;
+  }
+
+  /** True when `port` is a TLS port (a TLS-only server). */
+  get secure(): boolean {
+    return this.spec.tls !== undefined;
   }
 
   get version(): string {
@@ -166,7 +174,7 @@ export class ServerProcess implements LocalServer {
     const deadline = clock.now() + this.spec.startTimeoutMs;
     for (;;) {
       if (this.child === null) throw new Error(this.describeFailure('exited before it started serving'));
-      const mode = await probeServerMode(this.host, this.port, 1000, clock);
+      const mode = await probeServerMode(this.host, this.port, 1000, clock, this.spec.tls);
       if (mode !== null && this.spec.servingModes.includes(mode)) {
         this.reportedVersion = parseServerVersion(await this.fourLetter('srvr')) ?? 'unknown';
         return mode;
@@ -228,7 +236,7 @@ export class ServerProcess implements LocalServer {
   }
 
   fourLetter(command: string): Promise<string> {
-    return fourLetterWord(this.host, this.port, command, undefined, this.clock);
+    return fourLetterWord(this.host, this.port, command, undefined, this.clock, this.spec.tls);
   }
 
   logTail(lines = 40): string {

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../session/clock.js';
 import type { CleanupRegistry } from './cleanup.js';
-import { standaloneConfig, type ZkConfigOptions } from './config.js';
+import { standaloneConfig, tlsOnlyStandaloneConfig, type ZkConfigOptions } from './config.js';
 import { freePort } from './free-port.js';
 import { installEnv, requireZooKeeperInstall, type InstallChoice, type InstallPurpose } from './install.js';
 import { makeServerDir, removeServerDir } from './server-dir.js';
 import { ServerProcess, STANDALONE_MAIN } from './server-process.js';
+import type { TestingServerTls } from './tls.js';
 
 /**
  * A throwaway standalone ZooKeeper on a free 127.0.0.1 port, with its own directory under os.tmpdir() (config, data,
@@ -24,6 +25,8 @@ export interface LocalServerOptions extends ZkConfigOptions, InstallChoice {
   clock?: Clock | undefined;
   /** Where the JVM and its directory are registered for cleanup at exit; default the launcher's registry. */
   cleanup?: CleanupRegistry | undefined;
+  /** Listen on a TLS secureClientPort only (the server's `port`), probed over TLS; see TestingServerTls. */
+  tls?: TestingServerTls | undefined;
 }
 
 /** The JVM can lose the race for a probed free port to another process; a few fresh ports fix that. */
@@ -39,7 +42,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<S
     try {
       const port = await freePort();
       fs.mkdirSync(dataDir);
-      fs.writeFileSync(configFile, standaloneConfig(opts, dataDir, port));
+      const tls = opts.tls;
+      fs.writeFileSync(configFile, tls === undefined ? standaloneConfig(opts, dataDir, port) : tlsOnlyStandaloneConfig(opts, dataDir, port, tls));
       server = new ServerProcess({
         install,
         mainClass: STANDALONE_MAIN,
@@ -52,6 +56,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<S
         ...(opts.jvmFlags === undefined ? {} : { jvmFlags: opts.jvmFlags }),
         ...(opts.clock === undefined ? {} : { clock: opts.clock }),
         ...(opts.cleanup === undefined ? {} : { cleanup: opts.cleanup }),
+        ...(tls === undefined ? {} : { tls: tls.probe }),
         afterStop: () => removeServerDir(root, opts.cleanup),
       });
       await server.start();
