@@ -25,14 +25,29 @@ if [[ ! -f "$ZK39/usr/share/java/zookeeper.jar" ]]; then
   exit 1
 fi
 
+# Each run's output is kept to add the two runs' counts into one closing line.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
 printf '\n==> ZooKeeper 3.9.3: the whole suite\n'
-ZOOKEEPER_HOME="$ZK39" ZKWIRE_TEST_ZOOKEEPER=3.9.3 npx vitest run "$@"
-first=$?
+ZOOKEEPER_HOME="$ZK39" ZKWIRE_TEST_ZOOKEEPER=3.9.3 npx vitest run "$@" 2>&1 | tee "$logs/first"
+first=${PIPESTATUS[0]}
 
 printf '\n==> ZooKeeper 3.8.0 (the system'"'"'s): client, session and the recipes'"'"' main tests\n'
-env -u ZOOKEEPER_HOME ZKWIRE_TEST_ZOOKEEPER=3.8.0 npx vitest run "${CORE_ON_38[@]}" "$@"
-second=$?
+env -u ZOOKEEPER_HOME ZKWIRE_TEST_ZOOKEEPER=3.8.0 npx vitest run "${CORE_ON_38[@]}" "$@" 2>&1 | tee "$logs/second"
+second=${PIPESTATUS[0]}
+
+# The summary reporter's "N passed, M failed" line of each run (absent if a run died before it).
+count() { grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1; }
+passed=0 failed=0
+for run in first second; do
+  line=$(count "$logs/$run")
+  [[ -n "$line" ]] || { failed=$((failed + 1)); continue; }
+  read -r p _ f _ <<<"${line//,/}"
+  passed=$((passed + p)) failed=$((failed + f))
+done
 
 printf '\ntest-matrix: ZooKeeper 3.9.3 (whole suite): %s; ZooKeeper 3.8.0 (core): %s\n' \
   "$([[ $first -eq 0 ]] && echo passed || echo FAILED)" "$([[ $second -eq 0 ]] && echo passed || echo FAILED)"
+printf '%s passed, %s failed\n' "$passed" "$failed"
 [[ $first -eq 0 && $second -eq 0 ]]
