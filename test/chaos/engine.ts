@@ -105,7 +105,9 @@ async function runOnEnsemble(
     semaphoreLeases: SEMAPHORE_LEASES,
     dataNodeOf: (lock) => `${chaosRoot}/data/${lock.slice(chaosRoot.length + 1)}`,
   };
-  const direct = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(ensemble.connectString, { sessionTimeoutMs: 10_000 });
+  // The run's own observers count every watch on the members after the workload closes: they set none of their own
+  // (no ensemble tracker, whose watch on /zookeeper/config would be counted as one left behind).
+  const direct = (): Promise<ZooKeeperClient> => ZooKeeperClient.connect(ensemble.connectString, { sessionTimeoutMs: 10_000, trackEnsemble: false });
   {
     const admin = await direct();
     try {

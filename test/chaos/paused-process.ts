@@ -103,9 +103,15 @@ export class WorkerProcess implements PausableProcess {
     const dist = path.join(root, 'dist', 'node.js');
     if (!fs.existsSync(dist)) throw new Error(`${dist} is missing: run \`npm run build\` first (npm test does)`);
     const source = fs.readFileSync(path.join(root, 'test', 'chaos', 'worker-process.ts'), 'utf8');
+    // Each of the worker's imports of src/ points at the built entry: the root, and the recipes since they moved to
+    // zkwire/recipes. An import left pointing into src/ would crash the worker at start, seen only as a worker that
+    // did nothing, so it is refused here by name.
     const js = ts
       .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-      .outputText.replace(`'../../src/node.js'`, JSON.stringify(pathToFileURL(dist).href));
+      .outputText.replace(`'../../src/node.js'`, JSON.stringify(pathToFileURL(dist).href))
+      .replace(`'../../src/recipes/index.js'`, JSON.stringify(pathToFileURL(path.join(root, 'dist', 'recipes', 'index.js')).href));
+    const unresolved = /from '(\.\.\/\.\.\/src\/[^']*)'/.exec(js);
+    if (unresolved !== null) throw new Error(`worker-process.ts imports ${unresolved[1]}, which paused-process.ts does not point at dist/`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-chaos-worker-'));
     trackDir(dir);
     const file = path.join(dir, 'worker.mjs');

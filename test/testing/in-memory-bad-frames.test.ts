@@ -10,6 +10,8 @@ import type { ByteStream } from '../../src/transport/types.js';
 import { connectRequestFrame, createFrame, pingFrame, readReplyHeader } from '../harness/hand-frames.js';
 import { RawSocket } from '../harness/raw-socket.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { zooKeeperVersionOf } from '../harness/zookeeper-versions.js';
+import type { InMemoryZooKeeperVersion } from '../../src/testing/in-memory/version.js';
 
 /** A raw connection: write bytes, read whole frames, learn that it closed. */
 interface Raw {
@@ -131,7 +133,7 @@ afterAll(async () => {
   await real?.stop();
 });
 
-describe('a frame the server cannot parse: the in-memory server does as ZooKeeper 3.8 does', () => {
+describe('a frame the server cannot parse: the in-memory server does as the real one of its version does', () => {
   for (const c of CASES) {
     it(c.name, async () => {
       const socket = await RawSocket.connect(real.port);
@@ -141,8 +143,17 @@ describe('a frame the server cannot parse: the in-memory server does as ZooKeepe
       } finally {
         socket.destroy();
       }
-      await using memory = new InMemoryZooKeeper();
-      expect(await outcome(await rawInMemory(memory), c)).toEqual(expected);
+      // The suite's server runs 3.9 or 3.8 (scripts/test-matrix.sh): the in-memory server plays the same release.
+      await using memory = new InMemoryZooKeeper({ version: (await zooKeeperVersionOf(real.connectString)) as InMemoryZooKeeperVersion });
+      const got = await outcome(await rawInMemory(memory), c);
+      if (c.name === 'an unknown opcode') {
+        // ZooKeeper answers UNIMPLEMENTED and then closes the session's connection from another thread: a ping sent
+        // right behind the request is answered or not depending on that race (3.9.3 was seen both ways), so only the
+        // reply is compared; the in-memory server closes at once, which the summary below pins.
+        expect(got[0]).toEqual(expected[0]);
+        return;
+      }
+      expect(got).toEqual(expected);
     });
   }
 
