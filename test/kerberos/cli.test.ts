@@ -4,9 +4,9 @@
  * `ls`, `shell` (in a real terminal) and a short `bench lock` work as the principal.
  */
 
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../tools/cli-process.js';
 import { TestingKdc } from '../../src/testing/kdc.js';
 import { harnessCleanup } from '../harness/exit-cleanup.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
@@ -33,18 +33,7 @@ afterAll(async () => {
   await kdc?.stop();
 });
 
-function zkwire(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const { ZKWIRE_SASL_PASSWORD: _dropped, ...inherited } = process.env;
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const zkwire = runCli;
 
 describe('zkwire --sasl gssapi', () => {
   it('logs in with a keytab, and with the password from the environment; a wrong one is AUTHFAILED', async () => {

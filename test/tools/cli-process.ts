@@ -51,3 +51,21 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Runs `node dist/cli/main.js ...args` to its end, stdin not a terminal, with `env` added to the environment (a
+ * ZKWIRE_SASL_PASSWORD of the test runner's own is dropped, so only a test that sets it has one); `ms` is its wall time.
+ */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const { ZKWIRE_SASL_PASSWORD: _dropped, ...inherited } = process.env;
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}

@@ -4,7 +4,6 @@
  * configuration (PEM stores, a JAAS file). A misconfigured attempt fails at once with the reason.
  */
 
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { makeTestPki, type TestPki } from '../security/certs.js';
 import { startTlsOnlyZooKeeper } from '../security/tls-server.js';
 import type { TestingServer } from '../../src/testing/server.js';
 import { ZooKeeperClient } from '../../src/node.js';
-import { runCliProcess } from './cli-process.js';
+import { runCli, runCliProcess } from './cli-process.js';
 import { TmuxTerminal } from './shell/tmux.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
@@ -47,27 +46,7 @@ afterAll(async () => {
   pki?.remove();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** `zkwire ...args` in its own process, stdin not a terminal, with `env` added to the environment. */
-function zkwire(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const { ZKWIRE_SASL_PASSWORD: _dropped, ...inherited } = process.env;
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-  });
-}
+const zkwire = runCli;
 
 describe('the CLI over TLS with a client certificate', () => {
   const certFlags = (): string[] => [
