@@ -41,7 +41,7 @@ export const exportCommand: Command = {
     const gzip = parsed.flags.has('--gzip');
     if (out === undefined && gzip && io.write === undefined) return usageError('export', '--gzip output is binary: give --out FILE', usage, io);
     using interrupt = commandInterrupt('export', io);
-    return runWithClient(
+    return await runWithClient(
       'export',
       io,
       async (client) => {

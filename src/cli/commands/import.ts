@@ -75,7 +75,7 @@ export const importCommand: Command = {
     if (problem !== undefined) return usageError('import', `--to ${JSON.stringify(to)}: ${problem}`, usage, io);
     const dryRun = parsed.flags.has('--dry-run');
     using interrupt = commandInterrupt('import', io);
-    return runWithClient(
+    return await runWithClient(
       'import',
       io,
       async (client) => {

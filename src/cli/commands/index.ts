@@ -28,5 +28,7 @@ import { servicesCommand } from './services.js';
 import { registerCommand } from './register.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { findCommand } from './find.js';
+import { cpCommand, mvCommand } from './cp.js';
 
-export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, exportCommand, importCommand, shellCommand(() => commands)];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, exportCommand, importCommand, findCommand, cpCommand, mvCommand, shellCommand(() => commands)];
