@@ -6,7 +6,7 @@
 
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { formatExport, toExportNode, walkTree, type ExportNode } from '../../tools/tree/index.js';
+import { formatExport, isSystemPath, toExportNode, walkTree, type ExportNode } from '../../tools/tree/index.js';
 import { commandInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
@@ -16,7 +16,8 @@ const usage = `Usage: zkwire export PATH [--out FILE] [--stats] [--gzip] [--serv
 Writes the subtree at PATH as JSON (format "zkwire-export", version 1; see docs/cli.md): every node's path
 relative to PATH, kind (persistent, container, ttl, ephemeral), data (as text when it is valid UTF-8, else base64,
 with "encoding" saying which) and ACL, one node per line, children sorted. Two exports of the same tree are the
-same bytes. Ephemeral nodes are listed but \`zkwire import\` does not create them.
+same bytes. Ephemeral nodes are listed but \`zkwire import\` does not create them. An export of / leaves out
+ZooKeeper's own /zookeeper subtree.
 
   --out FILE   write to FILE (written whole or not at all) instead of standard output
   --stats      add each node's Stat (czxid, mtime, version, ...); import ignores it
@@ -48,6 +49,8 @@ export const exportCommand: Command = {
         const nodes: ExportNode[] = [];
         try {
           for await (const node of walkTree(client, root, { data: true, acl: true, signal: interrupt.signal })) {
+            // An export of / leaves out the server's own /zookeeper (quotas, configuration): no import could write it.
+            if (isSystemPath(node.path) && !isSystemPath(root)) continue;
             nodes.push(toExportNode(root, node, parsed.flags.has('--stats')));
           }
         } catch (e) {

@@ -59,10 +59,16 @@ export function targets(nodes: readonly ExportNode[], to: string): { path: strin
   return [...nodes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((node) => ({ path: absolutePath(to, node.path), node }));
 }
 
+/** ZooKeeper's own subtree: the server keeps it (quotas, the dynamic configuration) and refuses writes to it. */
+export function isSystemPath(path: string): boolean {
+  return path === '/zookeeper' || path.startsWith('/zookeeper/');
+}
+
 /** One step per node of the file. `current` holds the nodes that exist now (by target path). */
 export function planImport(nodes: readonly ExportNode[], current: ReadonlyMap<string, CurrentNode>, opts: PlanOptions): PlanStep[] {
   return targets(nodes, opts.to).map(({ path, node }): PlanStep => {
     const now = current.get(path);
+    if (isSystemPath(path)) return { action: 'skipped', path, reason: "ZooKeeper's own subtree, not written" };
     if (node.kind === 'ephemeral') {
       return now === undefined ? { action: 'skipped', path, reason: `ephemeral (owned by session ${node.owner ?? '?'}), not created` } : { action: 'unchanged', path };
     }

@@ -160,4 +160,13 @@ describe('zkwire export / import', () => {
     expect((await zkwire('import', file, '--server', target.connectString)).err).toContain('node 0: "a": kind must be one of');
     expect((await zkwire('export', '/no-such-node', '--server', target.connectString)).err).toMatch(/NONODE/);
   });
+
+  it('leaves ZooKeeper\'s own /zookeeper out of an export of /', async () => {
+    const r = await zkwire('export', '/', '--server', target.connectString);
+    expect(r.code, r.err).toBe(0);
+    const file = parseExport(r.out);
+    if (typeof file === 'string') throw new Error(file);
+    expect(file.nodes[0]?.path).toBe('');
+    expect(file.nodes.filter((n) => n.path === 'zookeeper' || n.path.startsWith('zookeeper/'))).toEqual([]);
+  });
 });

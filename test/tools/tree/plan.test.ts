@@ -80,6 +80,8 @@ describe('planning', () => {
     const over = planImport(file, current, { to: '/t', overwrite: true });
     expect(over[1]).toMatchObject({ action: 'update', differs: ['data'] });
     expect(targets(file, '/').map((t) => t.path)).toEqual(['/', '/b', '/b/c', '/e']);
+    // ZooKeeper's own subtree is never written, whatever the file says.
+    expect(planImport([node('zookeeper/quota', 'q')], new Map(), { to: '/', overwrite: true })).toEqual([{ action: 'skipped', path: '/zookeeper/quota', reason: "ZooKeeper's own subtree, not written" }]);
   });
 
   it('cuts the writes into batches under the byte budget, a large node alone', () => {
