@@ -15,7 +15,7 @@ import { clientError } from '../../errors.js';
 import { commandInterrupt, type Interrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
-import { printPlan, reportCounts } from './tree-report.js';
+import { batchProgress, printPlan, reportCounts } from './tree-report.js';
 import type { ZooKeeperClient } from '../../node.js';
 
 const options = `  --allow-sequential  copy nodes whose names end in 10 digits (as sequential nodes' do) under the same
@@ -116,7 +116,7 @@ async function run(client: ZooKeeperClient, job: Job, io: CliIo, interrupt: Inte
     if (job.move) io.out(`${command}: would then delete ${walked.length} node(s) of ${src}\n`);
     return 0;
   }
-  const result = await applyPlan(client, plan, { signal });
+  const result = await applyPlan(client, plan, { signal, onBatch: batchProgress(command, io) });
   printPlan(io, command, plan, { dryRun: false, written: result.written });
   if (result.interrupted) {
     io.err(`zkwire ${command}: interrupted after ${result.batches} of ${result.batchesTotal} batch(es): ${reportCounts(result.written)}${job.move ? `; ${src} not deleted` : ''}; run the same command again to finish\n`);

@@ -12,7 +12,7 @@ import { applyPlan, parseExport, planImport, readCurrent, targets, type ExportFi
 import { commandInterrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
-import { printPlan, reportCounts } from './tree-report.js';
+import { batchProgress, printPlan, reportCounts } from './tree-report.js';
 
 const usage = `Usage: zkwire import FILE [--to PATH] [--dry-run] [--overwrite] [--server HOSTS] [--auth SCHEME:CRED]
 
@@ -89,7 +89,7 @@ export const importCommand: Command = {
         if (to !== '/' && !current.has(to) && parentPath(to) !== '/') await client.mkdirp(parentPath(to), { signal });
         let result;
         try {
-          result = await applyPlan(client, plan, { signal });
+          result = await applyPlan(client, plan, { signal, onBatch: batchProgress('import', io) });
         } catch (e) {
           io.err(`zkwire import: stopped by an error; run the same command again to finish what is left\n`);
           throw e;

@@ -52,3 +52,10 @@ export function printPlan(io: CliIo, command: string, plan: readonly PlanStep[],
   const summary = `${command}: ${paths('create').length} ${report.dryRun ? 'to create' : 'created'}, ${paths('update').length} ${report.dryRun ? 'to change' : 'changed'}, ${unchanged} unchanged, ${paths('left').length} left as they were, ${paths('skipped').length} skipped${verb}`;
   io.out(`${[...lines, summary].join('\n')}\n`);
 }
+
+/** Progress on stderr for a write of several batches (one batch says nothing: its report follows at once). */
+export function batchProgress(command: string, io: CliIo): (done: number, total: number) => void {
+  return (done, total) => {
+    if (total > 1) io.err(`zkwire ${command}: batch ${done} of ${total} written\n`);
+  };
+}

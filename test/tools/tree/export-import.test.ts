@@ -14,6 +14,7 @@ import { Perms, ZooKeeperClient } from '../../../src/node.js';
 import { parseExport } from '../../../src/tools/tree/index.js';
 import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
 import { zkwire } from '../cli-io.js';
+import { importCommand } from '../../../src/cli/commands/import.js';
 
 let source: ZkServer;
 let target: ZkServer;
@@ -148,6 +149,37 @@ describe('zkwire export / import', () => {
     expect(report.created).toHaveLength(9); // 2.4 MB in all: more than one multi could carry
     expect(report.unchanged).toBe(4);
     expect(await b.getAllChildrenNumber(root)).toBe(12);
+  });
+
+  it('Ctrl-C between two batches: stops, says how far it got, and the same command finishes the job', async () => {
+    const root = `/int-${randomUUID()}`;
+    const value = 'z'.repeat(300_000);
+    const nodes = Array.from({ length: 5 }, (_, i) => `{"path":"n${i}","kind":"persistent","data":"${value}","encoding":"utf8","acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]}`);
+    const file = join(dir, 'int.json');
+    await writeFile(file, `{"format":"zkwire-export","version":1,"root":"${root}","nodes":[\n{"path":"","kind":"persistent","data":"","encoding":"utf8","acl":[{"scheme":"world","id":"anyone","perms":"cdrwa"}]},\n${nodes.join(',\n')}\n]}\n`);
+    // Run as the shell runs a command: its Ctrl-C is the session's signal, pressed here once the first batch is in.
+    const ctrlC = new AbortController();
+    let out = '';
+    let err = '';
+    const code = await importCommand.run([file], {
+      out: (t) => void (out += t),
+      err: (t) => {
+        err += t;
+        if (t.includes('batch 1 of')) ctrlC.abort();
+      },
+      stdin: (async function* () {})(),
+      globals: { json: false },
+      session: { client: b, signal: ctrlC.signal, keep: () => {} },
+    });
+    expect(code).toBe(130);
+    expect(err).toMatch(/zkwire import: interrupted after 1 of (\d+) batch\(es\): 2 created, 0 changed; run the same command again to finish/);
+    expect(out).toContain(`created ${root}/n0`);
+    expect(out).not.toContain(`created ${root}/n1`);
+    expect(await b.getAllChildrenNumber(root)).toBe(1);
+    const again = await zkwire('import', file, '--server', target.connectString);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain('import: 4 created, 0 changed, 2 unchanged');
+    expect(await b.getAllChildrenNumber(root)).toBe(5);
   });
 
   it('refuses a file that is not an export, with the reason', async () => {
