@@ -60,7 +60,7 @@ export async function askAdmin(command: string, bases: readonly string[], name: 
   return failed;
 }
 
-export const adminCommandCli: Command = {
+export const adminServerCommand: Command = {
   name: 'admin',
   summary: "run a command of ZooKeeper's admin HTTP server (monitor, leader, voting_view, ...)",
   usage,

@@ -7,16 +7,14 @@
  * the delete instead of being lost.
  */
 
-import { Op } from '../../node.js';
-import { pathProblem, parentPath } from '../../protocol/paths.js';
+import { Op, type ZooKeeperClient } from '../../node.js';
+import { nodeName, parentPath, pathProblem } from '../../protocol/paths.js';
 import { applyPlan, looksSequential, planImport, readCurrent, targets, toExportNode, walkTree, type TreeNode } from '../../tools/tree/index.js';
-import { nodeName } from '../../protocol/paths.js';
 import { clientError } from '../../errors.js';
 import { commandInterrupt, type Interrupt } from '../interrupt.js';
 import type { CliIo, Command } from '../types.js';
 import { type ArgSpec, parseCommandArgs, runWithClient, usageError } from './node-client.js';
 import { batchProgress, printPlan, reportCounts } from './tree-report.js';
-import type { ZooKeeperClient } from '../../node.js';
 
 const options = `  --allow-sequential  copy nodes whose names end in 10 digits (as sequential nodes' do) under the same
                       names; the copy's parent starts its own numbering, so a later sequential create there

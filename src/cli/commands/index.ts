@@ -30,6 +30,6 @@ import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { findCommand } from './find.js';
 import { cpCommand, mvCommand } from './cp.js';
-import { adminCommandCli } from './admin.js';
+import { adminServerCommand } from './admin.js';
 
-export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, exportCommand, importCommand, findCommand, cpCommand, mvCommand, adminCommandCli, shellCommand(() => commands)];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, exportCommand, importCommand, findCommand, cpCommand, mvCommand, adminServerCommand, shellCommand(() => commands)];

@@ -6,6 +6,7 @@
  * made in between is not overwritten unseen.
  */
 
+import { isCode } from '../../errors.js';
 import { hexId } from '../../protocol/describe.js';
 import { Perms, type ACL, type ZooKeeperClient } from '../../node.js';
 import type { NodeAtZxid } from '../../tools/txnlog/index.js';
@@ -60,11 +61,11 @@ export async function restoreNode(io: CliIo, path: string, zxid: bigint, at: Nod
     return 1;
   };
   if (!at.exists) return refuse(describeAt(path, zxid, at));
-  if (at.ephemeral === true) return refuse(`${path} was an ephemeral node ${`at zxid ${hexId(zxid)}`}, owned by a session; it is not re-created`);
+  if (at.ephemeral === true) return refuse(`${path} was an ephemeral node at zxid ${hexId(zxid)}, owned by a session; it is not re-created`);
   const data = at.data;
   if (data === undefined) return refuse(`the logs hold no data of ${path} up to ${hexId(zxid)} (it was set before the oldest log)`);
   return runWithClient('txnlog', io, async (client: ZooKeeperClient, signal) => {
-    const now = await client.getData(path, { signal }).catch((e: unknown) => ((e as { code?: string }).code === 'NONODE' ? null : Promise.reject(e)));
+    const now = await client.getData(path, { signal }).catch((e: unknown) => (isCode(e, 'NONODE') ? null : Promise.reject(e)));
     const old = dataLines(data);
     if (now !== null && Buffer.compare(Buffer.from(now.data), Buffer.from(data)) === 0) {
       io.out(`${path} already holds its value at zxid ${hexId(zxid)}; nothing to write\n`);
