@@ -15,6 +15,7 @@ import { parseExport } from '../../../src/tools/tree/index.js';
 import { startZooKeeper, type ZkServer } from '../../harness/zookeeper.js';
 import { zkwire } from '../cli-io.js';
 import { importCommand } from '../../../src/cli/commands/import.js';
+import { runCli } from '../../../src/cli/cli.js';
 
 let source: ZkServer;
 let target: ZkServer;
@@ -180,6 +181,23 @@ describe('zkwire export / import', () => {
     expect(again.code, again.err).toBe(0);
     expect(again.out).toContain('import: 4 created, 0 changed, 2 unchanged');
     expect(await b.getAllChildrenNumber(root)).toBe(5);
+  });
+
+  it('import - reads the export from standard input (a pipe from export)', async () => {
+    const root = `/pipe-${randomUUID()}`;
+    await a.create(root, 'piped');
+    const exported = await zkwire('export', root, '--server', source.connectString);
+    let out = '';
+    const code = await runCli(['import', '-', '--server', target.connectString], {
+      out: (t) => void (out += t),
+      err: () => {},
+      stdin: (async function* () {
+        yield exported.out;
+      })(),
+    });
+    expect(code).toBe(0);
+    expect(out).toContain(`created ${root}`);
+    expect(text((await b.getData(root)).data)).toBe('piped');
   });
 
   it('refuses a file that is not an export, with the reason', async () => {
