@@ -29,7 +29,7 @@ describe('viewData, detecting (auto)', () => {
     zipped.fill(0xee, 12);
     const view = viewData(zipped);
     expect(view).toMatchObject({ view: 'hex' });
-    expect((view as { notes: string[] }).notes[0]).toMatch(/starts like gzip but does not inflate/);
+    expect((view as { notes: readonly string[] }).notes[0]).toMatch(/starts like gzip but does not inflate/);
   });
 
   it('shows bytes that are not text (invalid UTF-8, or control characters) as a hex dump with a note', () => {
