@@ -42,7 +42,7 @@ const address = (m: Member): string => (m.host.includes(':') ? `[${m.host}]:${m.
 export function membersOfConfig(text: string): Member[] {
   const out: Member[] = [];
   for (const line of text.split('\n')) {
-    const m = /^server\.\d+=([^:;]+|\[[^\]]+\]):[^;]*;(?:(.+):)?(\d+)\s*$/.exec(line.trim());
+    const m = /^server\.\d+=(\[[^\]]+\]|[^:;]+):[^;]*;(?:(.+):)?(\d+)\s*$/.exec(line.trim());
     if (m === null) continue;
     const quorumHost = m[1]!.replace(/^\[|\]$/g, '');
     const clientHost = m[2]?.replace(/^\[|\]$/g, '');
@@ -70,7 +70,7 @@ export async function probeMember(member: Member, timeoutMs = PROBE_TIMEOUT_MS):
   try {
     const s = parseSrvr(await fourLetterWord(member.host, member.port, 'srvr', timeoutMs));
     if (s.mode === undefined) return { server, error: 'no mode in its srvr answer (not serving yet?)' };
-    const latency = s.latencyAvg === undefined ? undefined : `${s.latencyMin ?? '?'}/${s.latencyAvg}/${s.latencyMax ?? '?'}`;
+    const latency = s.latencyAvg === undefined ? undefined : `${s.latencyMin ?? '?'}/${Math.round(s.latencyAvg * 10) / 10}/${s.latencyMax ?? '?'}`;
     return { server, mode: s.mode, zxid: s.zxid, connections: s.connections, outstanding: s.outstanding, latency, nodeCount: s.nodeCount };
   } catch (e) {
     return { server, error: e instanceof Error ? e.message : String(e) };

@@ -5,7 +5,7 @@
  */
 
 /** The connection options of the one-shot usage lines, each with the space before it. */
-const SESSION_OPTIONS = /[ \t]*\[--(?:server HOSTS|session-timeout MS|connect-timeout MS|auth SCHEME:CRED)\]/g;
+const SESSION_OPTIONS = / ?\[--(?:server HOSTS|session-timeout MS|connect-timeout MS|auth SCHEME:CRED)\]/g;
 
 /** The sentence every one-shot command carries about the throwaway server, wherever its lines break. */
 const THROWAWAY = /\s*With\s+no\s+--server,\s+a\s+throwaway\s+local\s+ZooKeeper\s+is\s+started[^.]*\./g;

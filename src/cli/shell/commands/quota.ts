@@ -92,7 +92,8 @@ export const setquotaCommand: Command = {
       // Each level of the quota directory, as zkCli.sh makes it (persistent, open ACL, no data).
       for (const dir of [...ancestors(path), path].map(quotaDir)) await createIfAbsent(client, dir, null, signal);
       const limitPath = `${quotaDir(path)}/${LIMIT_NODE}`;
-      const limits = (await readTrack(client, limitPath, signal)) ?? new Map<string, bigint>();
+      // A new limits node names all four fields (-1: none), as zkCli.sh 3.7+ writes it; an existing one keeps its.
+      const limits = (await readTrack(client, limitPath, signal)) ?? new Map(Object.values(QUOTA_FIELDS).map((k) => [k, -1n]));
       for (const [k, v] of given) limits.set(k, v);
       const text = formatStatsTrack(limits);
       if (!(await createIfAbsent(client, limitPath, text, signal))) await client.setData(limitPath, text, { signal });
