@@ -54,15 +54,19 @@ export function membersOfConfig(text: string): Member[] {
 
 /** The members to show: the dynamic configuration's, else the connect string's hosts. */
 export async function ensembleMembers(client: ZooKeeperClient, connectString: string, signal: AbortSignal): Promise<Member[]> {
+  // status is for when things are wrong too: with no connection (or a slow one) the connect string is used at once.
+  if (client.state !== 'connected' && client.state !== 'connected-read-only') return hostsOf(connectString);
   try {
-    const { data } = await client.getConfig({ signal });
+    const { data } = await client.getConfig({ signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]) });
     const members = membersOfConfig(new TextDecoder().decode(data));
     if (members.length > 0) return members;
   } catch {
     // No configuration node (3.4, or not readable): the connect string is what we know.
   }
-  return parseConnectString(connectString).hosts.map(({ host, port }) => ({ host, port }));
+  return hostsOf(connectString);
 }
+
+const hostsOf = (connectString: string): Member[] => parseConnectString(connectString).hosts.map(({ host, port }) => ({ host, port }));
 
 /** One member's row, from its `srvr` answer. */
 export async function probeMember(member: Member, timeoutMs = PROBE_TIMEOUT_MS): Promise<MemberStatus> {

@@ -152,10 +152,11 @@ describe("zkCli.sh's commands", () => {
     const b = `${base}/cc`;
     await zk.create(b);
     const [host, port] = server.split(':') as [string, string];
-    const run = await runShellLines(server, [`create -e ${b}/first`, 'close', `ls ${b}`, 'close', `connect localhost:${port}`, `create -e ${b}/second`, `ls ${b}`]);
+    const run = await runShellLines(server, [`create -e ${b}/first`, 'close', `ls ${b}`, 'status', 'close', `connect localhost:${port}`, `create -e ${b}/second`, `ls ${b}`]);
     const out = run.output;
     expect(out).toContain('closed the session; "connect HOST:PORT" opens a new one');
     expect(out).toContain('zkwire ls: CONNECTIONLOSS: the session is closed; nothing was sent. "connect HOST:PORT" opens a new one');
+    expect(out).toMatch(/^\| \S+ +\| standalone +\|/m); // status needs no session: the connect string's servers
     expect(out).toContain('zkwire close: the session is closed already');
     expect(out).toMatch(new RegExp(`Connected to (localhost|${host.replace(/\./g, '\\.')}):${port}, session 0x[0-9a-f]+\\.`));
     expect(out).toMatch(/^second$/m);
