@@ -4,7 +4,9 @@
  * `watch` runs in the background and its events print above the prompt. The prompt shows the server and the
  * session's state, redrawn on every change. Ctrl-C cancels the running command (or the background watches, or
  * clears the line); Ctrl-C at an empty prompt, Ctrl-D, `quit` or SIGTERM/SIGHUP leave: running commands are
- * cancelled and wound down (a held lock released), then the session is closed.
+ * cancelled and wound down (a held lock released), then the session is closed. zkCli.sh's spellings are rewritten
+ * (zkcli.ts) into the commands that do the same; its own commands are SHELL_ONLY_COMMANDS, and `connect`, `close`
+ * and `status` are built in here, since they change or look past the shell's session.
  */
 
 import { createInterface } from 'node:readline';

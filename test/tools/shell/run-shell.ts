@@ -32,7 +32,8 @@ export async function runShellLines(connectString: string, lines: readonly strin
     stderr: output,
     historyFile: undefined,
     commands,
-    connect: (other, signal) => ZooKeeperClient.connect(other, { signal }),
+    // The CLI's own connect fails at once on a refused port; the library's waits its connect timeout, kept short.
+    connect: (other, signal) => ZooKeeperClient.connect(other, { signal, connectTimeoutMs: 3000 }),
   });
   input.end(lines.map((l) => `${l}\n`).join(''));
   const code = await done;

@@ -164,6 +164,13 @@ describe("zkCli.sh's commands", () => {
     expect(await zk.getChildren(b)).toEqual([]); // and the second one's left with the shell
   });
 
+  it('connect to servers that cannot be reached says why and keeps the current session', async () => {
+    const run = await runShellLines(server, ['connect 127.0.0.1:1', 'connect', `stat ${base}`]);
+    expect(run.output).toMatch(/^zkwire connect: \S+/m);
+    expect(run.output).toContain('zkwire connect: give HOST:PORT[,HOST:PORT...][/chroot]');
+    expect(run.output).toMatch(/^numChildren += \d+$/m);
+  });
+
   it('status shows each member once when the output is not a terminal', async () => {
     const run = await runShellLines(server, ['status']);
     expect(run.output).toMatch(/^ensemble status at \d\d:\d\d:\d\d UTC\n\| server +\| mode +\| zxid/m);
