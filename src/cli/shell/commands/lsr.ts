@@ -38,9 +38,11 @@ export const lsrCommand: Command = {
     if (typeof parsed === 'string') return usageError('lsr', parsed, usage, io);
     const root = parsed.positionals[0]!;
     return runWithClient('lsr', io, async (client, signal) => {
-      await client.getChildren(root, { signal }); // NONODE for a missing root is the user's error, not a race
+      // The root's own listing is not forgiven: NONODE for it is the user's error, not a race with a delete.
+      const first = await client.getChildren(root, { signal });
       io.out(`${root}\n`);
-      let level = [root];
+      let level = first.sort().map((c) => join(root, c));
+      if (level.length > 0) io.out(`${level.join('\n')}\n`);
       while (level.length > 0) {
         const next: string[] = [];
         for (let i = 0; i < level.length; i += PIPELINED) {

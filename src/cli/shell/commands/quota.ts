@@ -1,8 +1,7 @@
 /** `setquota`, `listquota`, `delquota` (zkCli.sh's), in ZooKeeper's own layout (quota-layout.ts). */
 
-import type { ZooKeeperClient } from '../../../node.js';
 import { clientError } from '../../../errors.js';
-import { ZooKeeperError } from '../../../node.js';
+import { ZooKeeperError, type ZooKeeperClient } from '../../../node.js';
 import type { CliIo, Command } from '../../types.js';
 import { type ArgSpec, parseCommandArgs, print, runWithClient, usageError } from '../../commands/node-client.js';
 import { ancestors, formatStatsTrack, LIMIT_NODE, parseStatsTrack, QUOTA_FIELDS, QUOTA_ROOT, quotaDir, STATS_NODE, type QuotaOption } from './quota-layout.js';
