@@ -101,7 +101,7 @@ export class Analyzer {
       case 'open':
         return;
       case 'gap':
-        this.#flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
+        this.#flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason})`);
         return;
       case 'frame':
         this.#frames++;
