@@ -42,6 +42,26 @@ describe('locks', () => {
     expect(lock.holders[1]!.handoffMs).toBe(1);
   });
 
+  it('a mutex is a lock, not a leader election, unless its path names one (a LeaderSelector writes the same nodes)', async () => {
+    const run = async (dir: string) => {
+      const s = new Script();
+      const a = s.connect(0x100n);
+      const na = a.createSeq(`${dir}/_c_11111111-2222-3333-4444-555555555555-lock-`, 0);
+      a.list(dir, [name(na)]);
+      s.wait(5);
+      a.delete(na);
+      return analyzeEvents(s.events);
+    };
+    const lock = await run(DIR);
+    expect(lock.locks.map((l) => l.dir)).toEqual([DIR]);
+    expect(lock.leaders).toEqual([]);
+    expect(renderReportText(lock)).not.toMatch(/without a leader/);
+    for (const dir of ['/app/leader', '/svc/payments-election', '/jobs/master']) {
+      const election = await run(dir);
+      expect(election.leaders.map((l) => [l.path, l.basis, l.terms.length])).toEqual([[dir, 'mutex', 1]]);
+    }
+  });
+
   it('follows an honest hand-off: two holders one after the other, a wait, no violation', async () => {
     const s = new Script();
     const a = s.connect(0x100n);
