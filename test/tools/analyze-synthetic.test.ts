@@ -341,6 +341,32 @@ describe('watches', () => {
   });
 });
 
+describe('another party resuming a session beside its client (killSession)', () => {
+  it('is no reconnect: nothing expected re-registered on it; a reconnect after the old connection closed still is', async () => {
+    const s = new Script();
+    const a = s.connect(0x1n);
+    a.watchData('/w/one');
+    a.call(OpCode.exists, { path: '/w/two', watch: true }, { err: -101 });
+    // The killer asks for the session while the client's connection is open; the server closes that one after.
+    const killer = s.connect(0x1n, { resume: true });
+    a.close('fin');
+    killer.call(OpCode.getData, { path: '/zookeeper/config', watch: false }, { body: { data: new Uint8Array(0) } });
+    killer.closeSession();
+    killer.close('fin');
+    const r = await analyzeEvents(s.events);
+    expect(r.watches.notRestored).toEqual([]);
+    expect(r.watches.list.map((w) => w.dropped)).toEqual(['session closed', 'session closed']);
+
+    const t = new Script();
+    const b = t.connect(0x2n);
+    b.watchData('/w/one');
+    b.close('rst');
+    const b2 = t.connect(0x2n, { resume: true });
+    b2.call(OpCode.getData, { path: '/other', watch: false }, { body: { data: new Uint8Array(0) } });
+    expect((await analyzeEvents(t.events)).watches.notRestored).toEqual([expect.objectContaining({ session: '0x2', path: '/w/one' })]);
+  });
+});
+
 describe('a watch set again while armed', () => {
   it('is one armed watch: each set is listed and fires with it, counted once', async () => {
     const s = new Script();
