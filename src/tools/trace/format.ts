@@ -15,6 +15,7 @@ import {
   type DescribedFrame,
   type JsonValue,
 } from '../../protocol/index.js';
+import { safeText } from '../shared/safe-text.js';
 import type { FrameRecord, RawRecord, TraceRecord } from './records.js';
 import type { TraceSummary } from './summary.js';
 
@@ -103,7 +104,8 @@ export function formatFrameLine(l: FrameLineFields): string {
       break;
     }
   }
-  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${cols.filter((c) => c !== '').join(' ')}`;
+  // Paths come from the wire as sent: a control character in one must not act on the terminal.
+  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${safeText(cols.filter((c) => c !== '').join(' '))}`;
 }
 
 /** The direction column. */

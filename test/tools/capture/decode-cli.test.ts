@@ -86,6 +86,19 @@ describe('zkwire decode on a pcap', () => {
     }
   });
 
+  it('--pretty prints a path with control characters escaped (a capture cannot act on the terminal)', async () => {
+    const frames = errors.slice(0, 4).map((f) => ({ ...f, bytes: f.bytes.slice() }));
+    const create = frames[2]!.bytes;
+    const at = Buffer.from(create).indexOf('/g-err');
+    expect(at).toBeGreaterThan(0);
+    create[at + 1] = 0x1b;
+    const { packets } = goldenConnection(frames, { server: { ip: '10.9.8.7', port: 2181 } });
+    const r = await zkwire('decode', '--pretty', write('escape.pcap', pcapFile(Link.ethernet, capture(packets, Link.ethernet))));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain('\u001b');
+    expect(r.out.split('\n').filter((l) => l.includes('/\\x1b-err'))).toHaveLength(2); // the create and its reply
+  });
+
   it('a file name with control characters is printed escaped', async () => {
     const file = write('evil\u001b[2Jname.pcap', new Uint8Array(0));
     const r = await zkwire('decode', file);
