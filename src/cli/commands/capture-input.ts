@@ -46,8 +46,9 @@ function serverPort(server: string): number {
 }
 
 /**
- * Watches a capture's events: counts its frames, and when the ports were found rather than given, names those other
- * than 2181 on stderr — one line at the end, or (live, with --follow) one line as each is found.
+ * Watches a capture's events: counts its frames, and when the ports were found rather than given, names them on
+ * stderr — one line at the end, or (live, with --follow) one line as each is found; 2181 alone, the default, goes
+ * without saying.
  */
 export class CaptureWatch {
   readonly #io: CliIo;
@@ -67,12 +68,13 @@ export class CaptureWatch {
   see(e: CaptureEvent): void {
     if (e.type !== 'frame') return;
     this.frames++;
-    // JSON-lines captures say each frame's direction themselves: no port was involved. 2181 goes without saying.
+    // JSON-lines captures say each frame's direction themselves: no port was involved.
     if (!this.#found || e.line !== undefined) return;
     const port = serverPort(e.conn.server);
-    if (port === DEFAULT_ZOOKEEPER_PORT || this.#ports.has(port)) return;
+    if (this.#ports.has(port)) return;
     this.#ports.add(port);
-    if (this.#live) this.#io.err(`${this.#prefix}ZooKeeper found on port ${port} (by the shape of its frames; --port P to choose)\n`);
+    // 2181 goes without saying, live; the closing line names it beside the ports found.
+    if (this.#live && port !== DEFAULT_ZOOKEEPER_PORT) this.#io.err(`${this.#prefix}ZooKeeper found on port ${port} (by the shape of its frames; --port P to choose)\n`);
   }
 
   /** The end of the capture: the ports line, or false (exit 1) with a message when there was no frame at all. */
@@ -81,7 +83,8 @@ export class CaptureWatch {
       this.#io.err(`${this.#prefix}no ZooKeeper frame in the capture\n`);
       return false;
     }
-    if (!this.#live && this.#ports.size > 0) {
+    const onlyDefault = this.#ports.size === 1 && this.#ports.has(DEFAULT_ZOOKEEPER_PORT);
+    if (!this.#live && this.#ports.size > 0 && !onlyDefault) {
       const ports = [...this.#ports].sort((a, b) => a - b).join(', ');
       this.#io.err(`${this.#prefix}ZooKeeper found on port${this.#ports.size > 1 ? 's' : ''} ${ports} (by the shape of its frames; --port P to choose)\n`);
     }

@@ -99,6 +99,18 @@ describe('zkwire decode on a pcap', () => {
     expect(r.out.split('\n').filter((l) => l.includes('/\\x1b-err'))).toHaveLength(2); // the create and its reply
   });
 
+  it('without --port: the ports found named in one line, 2181 beside them (alone it goes without saying)', async () => {
+    const usual = goldenConnection(errors).packets;
+    const random = goldenConnection(errors, { client: { ip: '10.1.2.3', port: 40002 }, server: { ip: '10.9.8.7', port: 41234 } }).packets;
+    const both = write('both.pcap', pcapFile(Link.ethernet, capture([...usual, ...random], Link.ethernet)));
+    const r = await zkwire('decode', both);
+    expect(r.code).toBe(0);
+    expect(jsonLines(r.out)).toHaveLength(2 * errors.length);
+    expect(r.err).toBe(`zkwire decode: ${both}: ZooKeeper found on ports 2181, 41234 (by the shape of its frames; --port P to choose)\n`);
+    const only = await zkwire('analyze', write('usual.pcap', pcapFile(Link.ethernet, capture(usual, Link.ethernet))));
+    expect(only).toMatchObject({ code: 0, err: '' });
+  });
+
   it('a file name with control characters is printed escaped', async () => {
     const file = write('evil\u001b[2Jname.pcap', new Uint8Array(0));
     const r = await zkwire('decode', file);
