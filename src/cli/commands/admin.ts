@@ -19,8 +19,8 @@ configuration (conf), environment (envi), watch_summary (wchs), is_read_only (is
 last_snapshot, observers, zabstate; the four-letter names work too, whatever 4lw.commands.whitelist says.
 The server must run it: admin.enableServer=true (ZooKeeper's default), admin.serverPort (default ${DEFAULT_ADMIN_PORT}).
 
-  --url URL      the admin server, e.g. http://zk1:8080 (or .../commands); default: each host of --server
-                 on port ${DEFAULT_ADMIN_PORT}
+  --url URL      the admin server, e.g. http://zk1:8080 (or .../commands); default: each host of the
+                 connect string on port ${DEFAULT_ADMIN_PORT}
   --timeout MS   give up on a server after MS milliseconds (default ${DEFAULT_TIMEOUT_MS})
   --json         one line per server: {"url", "command", "answer"}
 

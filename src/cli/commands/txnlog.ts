@@ -47,8 +47,8 @@ Options:
                     changed and deleted)
   --at ZXID         with --path: instead of the transactions, what P held once transaction ZXID was applied
                     (data, ACL), rebuilt from the logs
-  --restore         with --path and --at: write that value back to P on --server (re-creating P if it was
-                    deleted since), after showing the difference with what P holds now and asking
+  --restore         with --path and --at: write that value back to P (re-creating P if it was deleted since)
+                    on the ensemble connected to, after showing the difference with what P holds now and asking
   --yes             with --restore: do not ask
 
 A preallocated log's zero tail ends it quietly. A damaged entry (checksum, length, end marker) is reported on
