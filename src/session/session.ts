@@ -168,6 +168,9 @@ export class Session {
         random: options.random ?? Math.random,
         reconnect: options.reconnect ?? DEFAULT_RECONNECT_POLICY,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
+        // The default policy gives up on hosts that refuse or are not ZooKeeper, but only for a client's first
+        // session: one that resumes or renews (the series passes the last zxid seen) rides out the outage.
+        giveUpWhenHopeless: options.reconnect === undefined && options.sessionId === undefined && options.lastZxidSeen === undefined,
       },
       {
         stopped: () => this.#machine.terminal || this.#closing,
@@ -516,7 +519,9 @@ export class Session {
    */
   #onPassFailed(attempts: number, final: boolean): void {
     const last = this.#lastFailure;
-    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    // A loop that gave up on a server that is not ZooKeeper says so in the code too.
+    const code = final && last?.code === 'PROTOCOL_ERROR' ? last.code : 'CONNECTIONLOSS';
+    const err = clientError(code, `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
     if (final) return this.#finish('closed', err);
     this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
