@@ -19,54 +19,22 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
+import { admit, type VersionSource } from './admit.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
-import type { Resolver } from './resolve.js';
 import { ReadWriteSearch } from './rw-search.js';
 import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
-import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
+import type { ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
+import type { SessionOptions } from './session-options.js';
 import { timingFor, type SessionTiming } from './timing.js';
-import type { RetryPolicy } from './retry-policy.js';
-import { Tracer, type FrameListener } from './trace.js';
+import { Tracer } from './trace.js';
 import { untilConnected } from './wait-connected.js';
 import { WatchRegistry } from './watches.js';
 
-export interface SessionOptions {
-  readonly hosts: readonly Endpoint[];
-  readonly transport: Transport;
-  /** Requested session timeout (ms); the server clamps it to [2, 20] ticks by default. */
-  readonly sessionTimeoutMs: number;
-  /** Accept a read-only server (one cut off from its quorum) and enter `connected-read-only`. */
-  readonly canBeReadOnly?: boolean;
-  readonly clock?: Clock;
-  /** Largest frame accepted from a server (payload bytes). */
-  readonly maxFrameSize?: number;
-  readonly reconnect?: RetryPolicy;
-  readonly onFrame?: FrameListener;
-  /** Randomness for host shuffling and rebalancing (tests pin it). */
-  readonly random?: () => number;
-  /** Resolves each host name before each connect attempt (see resolve.ts); default the transport's own, if any. */
-  readonly resolver?: Resolver;
-  /** How long close() waits for the closeSession reply; default min(readTimeout, 2000 ms). */
-  readonly closeTimeoutMs?: number;
-  /** Authentication sent on every connection before anything else. */
-  readonly authInfo?: readonly { readonly scheme: string; readonly auth: Uint8Array }[];
-  /**
-   * The newest zxid this client has seen, from an earlier session of the same client: a server that has not caught
-   * up with it refuses the handshake, so a new session never shows an older view than the last one did.
-   */
-  readonly lastZxidSeen?: bigint;
-  /** Resume an existing session instead of creating one. */
-  readonly sessionId?: bigint;
-  readonly sessionPassword?: Uint8Array;
-  /** SASL authentication run on every connection before anything else. */
-  readonly sasl?: SaslMechanism;
-  /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
-  readonly serverVersion?: ServerVersion;
-}
+export type { SessionOptions } from './session-options.js';
 
 const ZERO_PASSWORD = new Uint8Array(16);
 
@@ -136,12 +104,13 @@ export class Session {
     this.#lastHeard = clock.now();
     this.#tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
     this.#credentials = new Credentials(options.authInfo);
+    const versions: VersionSource = { known: options.serverVersion, ask: this.#askWord, learnt: () => this.#outbox.flush() };
     this.#outbox = new Outbox(
       {
         connection: () => this.#conn,
         sessionId: () => this.#id,
         wrote: () => this.#heartbeat.sent(),
-        admit: (conn, item) => this.#admit(conn, item),
+        admit: (conn, item) => admit(conn, item, versions),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
           // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
@@ -184,7 +153,7 @@ export class Session {
     this.#rwSearch = new ReadWriteSearch(
       clock,
       () => hosts.all(),
-      (endpoint) => fourLetterOver(this.#transport, endpoint, 'isro', clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal),
+      (endpoint) => this.#askWord(endpoint, 'isro'),
       (endpoint) => this.#moveTo(endpoint),
     );
     this.#machine.subscribe((change) => {
@@ -281,13 +250,15 @@ export class Session {
       // Unlike the Java client, which drops the link at once, the move waits for the replies to the calls in flight,
       // so that no call fails (and no write is left of unknown outcome) because the client rebalanced.
       conn.leaving = true;
-      if (conn.handshakeDone) this.#leaveIfIdle(conn);
-      else this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
+      this.#leaveIfIdle(conn);
     }
     return move;
   }
 
-  /** Drops a connection the session is leaving once nothing on it awaits an answer. */
+  /**
+   * Drops a connection the session is leaving once nothing on it awaits an answer (at once when its handshake is not
+   * done: nothing is written on a connection before it).
+   */
   #leaveIfIdle(conn: Connection): void {
     if (conn.isOver || conn.pending.size > 0 || conn.authInFlight.length > 0 || conn.saslPending) return;
     this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
@@ -339,42 +310,17 @@ export class Session {
   }
 
   /**
-   * Whether a request may be written on `conn`: ops newer than 3.5 wait until the server's version is known (asked
-   * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
+   * A four-letter word on a side connection to `endpoint` (the version, read-write probes), bounded by the side
+   * deadline and ended with the session.
    */
-  #admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
-    if (conn.leaving) return 'wait'; // for the next connection
-    if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
-    if (!needsVersion(item.opcode)) return true;
-    const version = this.#knownVersion ?? conn.serverVersion;
-    if (version === undefined) {
-      this.#learnVersion(conn);
-      return 'wait';
-    }
-    return (version === null ? undefined : refusal(item.opcode, version, conn.description)) ?? true;
-  }
+  readonly #askWord = (endpoint: Endpoint, word: string): Promise<string | undefined> =>
+    fourLetterOver(this.#transport, endpoint, word, this.#clock, this.#sideTimeoutMs, this.#sideConnections.signal);
 
   /**
-   * Asks the server for its version on a side connection: `srvr` (the one word every 3.5+ server allows by
-   * default), then `envi`. A server that allows neither gets null: its ops are sent as they come, as before. No op
-   * on the session's own connection is a safe probe — a server older than the op closes the connection.
+   * How long a side connection's 4lw answer (the held ops then go as they are) and, by default, close()'s
+   * closeSession reply are awaited at most.
    */
-  #learnVersion(conn: Connection): void {
-    if (conn.versionAsked || conn.endpoint === undefined) return;
-    conn.versionAsked = true;
-    const endpoint = conn.endpoint;
-    const ask = (word: string): Promise<ServerVersion | undefined> =>
-      fourLetterOver(this.#transport, endpoint, word, this.#clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
-    void (async () => {
-      const version = (await ask('srvr')) ?? (await ask('envi')) ?? null;
-      if (conn.isOver) return;
-      conn.serverVersion = version;
-      this.#outbox.flush();
-    })();
-  }
-
-  /** A side connection's 4lw answer is awaited this long at most (the held ops then go as they are). */
-  get #versionProbeTimeoutMs(): number {
+  get #sideTimeoutMs(): number {
     return Math.min(this.#timing.readTimeoutMs, 2000);
   }
 
@@ -573,7 +519,7 @@ export class Session {
         await settleWithin(
           this.#clock,
           new Promise<void>((resolve) => this.#outbox.push(internalRequest(OpCode.closeSession, undefined, resolve))),
-          this.#closeTimeoutMs ?? Math.min(this.#timing.readTimeoutMs, 2000),
+          this.#closeTimeoutMs ?? this.#sideTimeoutMs,
         );
       }
       this.#finish('closed', clientError('CLOSED', 'the client was closed'));
