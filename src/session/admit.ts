@@ -42,9 +42,9 @@ export function admit(conn: Connection, item: Outgoing, versions: VersionSource)
  * session's own connection is a safe probe — a server older than the op closes the connection.
  */
 function learnVersion(conn: Connection, versions: VersionSource): void {
-  const endpoint = conn.endpoint;
-  if (conn.versionAsked || endpoint === undefined) return;
+  if (conn.versionAsked) return;
   conn.versionAsked = true;
+  const endpoint = conn.endpoint;
   const ask = async (word: string): Promise<ServerVersion | undefined> => {
     const text = await versions.ask(endpoint, word);
     return text === undefined ? undefined : parseVersion(text);

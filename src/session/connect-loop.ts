@@ -127,7 +127,7 @@ export class ConnectLoop {
 
   /** One connection attempt and, if it succeeds, the connection's whole life; returns the ended connection. */
   async #connectOnce(entry: Endpoint): Promise<Connection> {
-    const conn = new Connection(++this.#connections, `${entry.host}:${entry.port}`, this.#options.maxFrameSize, entry);
+    const conn = new Connection(++this.#connections, entry, this.#options.maxFrameSize);
     const hooks = this.#hooks;
     hooks.begin(conn);
     const abort = new AbortController();

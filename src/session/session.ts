@@ -374,7 +374,7 @@ export class Session {
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
     if (this.#sasl !== undefined) {
-      const [host, port] = conn.endpoint === undefined ? [conn.description, 0] : [conn.endpoint.host, conn.endpoint.port];
+      const { host, port } = conn.endpoint;
       startSaslLogin(conn, this.#sasl, { host, port, transport: this.#transport }, {
         send: (item) => {
           this.#outbox.putFirst([item]);
