@@ -11,7 +11,7 @@
 
 import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from '../protocol/index.js';
-import type { Endpoint, Transport } from '../transport/types.js';
+import type { Endpoint } from '../transport/types.js';
 import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
 import { ConnectLoop, DEFAULT_RECONNECT_POLICY } from './connect-loop.js';
 import { HostProvider } from './host-provider.js';
@@ -25,7 +25,7 @@ import { admit, type VersionSource } from './admit.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
 import { ReadWriteSearch } from './rw-search.js';
-import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
+import { startSaslLogin } from './sasl-login.js';
 import type { ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import type { SessionOptions } from './session-options.js';
@@ -43,15 +43,10 @@ export class Session {
   readonly #machine: StateMachine;
   readonly #clock: Clock;
   readonly #hosts: HostProvider;
-  readonly #requestedTimeoutMs: number;
-  readonly #canBeReadOnly: boolean;
-  readonly #transport: Transport;
-  readonly #knownVersion: ServerVersion | undefined;
-  // ES private, like the credentials.
-  readonly #sasl: SaslMechanism | undefined;
+  /** As given: what is read from it unchanged (the sasl mechanism, a secret holder, stays ES private with it). */
+  readonly #options: SessionOptions;
   /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
   readonly #sideConnections = new AbortController();
-  readonly #closeTimeoutMs: number | undefined;
   #timing: SessionTiming;
 
   #id: bigint;
@@ -87,15 +82,10 @@ export class Session {
 
   constructor(options: SessionOptions) {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
+    this.#options = options;
     const clock = (this.#clock = clockOf(options.clock));
     this.#machine = new StateMachine(() => clock.now());
     const hosts = (this.#hosts = new HostProvider(options.hosts, options.random));
-    this.#requestedTimeoutMs = options.sessionTimeoutMs;
-    this.#canBeReadOnly = options.canBeReadOnly ?? false;
-    this.#transport = options.transport;
-    this.#knownVersion = options.serverVersion;
-    this.#sasl = options.sasl;
-    this.#closeTimeoutMs = options.closeTimeoutMs;
     this.#timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.#id = options.sessionId ?? 0n;
     this.#lastZxid = options.lastZxidSeen ?? 0n;
@@ -314,7 +304,7 @@ export class Session {
    * deadline and ended with the session.
    */
   readonly #askWord = (endpoint: Endpoint, word: string): Promise<string | undefined> =>
-    fourLetterOver(this.#transport, endpoint, word, this.#clock, this.#sideTimeoutMs, this.#sideConnections.signal);
+    fourLetterOver(this.#options.transport, endpoint, word, this.#clock, this.#sideTimeoutMs, this.#sideConnections.signal);
 
   /**
    * How long a side connection's 4lw answer (the held ops then go as they are) and, by default, close()'s
@@ -326,7 +316,7 @@ export class Session {
 
   /** The version of the server the session is on, once learnt (see learnVersion); undefined when unknown. */
   get serverVersion(): ServerVersion | undefined {
-    return this.#knownVersion ?? this.#conn?.serverVersion ?? undefined;
+    return this.#options.serverVersion ?? this.#conn?.serverVersion ?? undefined;
   }
 
   /** Why a new request is refused at once: the session is over or closing. */
@@ -348,11 +338,11 @@ export class Session {
     this.#outbox.writeConnectRequest(conn, {
       protocolVersion: 0,
       lastZxidSeen: this.#lastZxid,
-      timeOut: this.#requestedTimeoutMs,
+      timeOut: this.#options.sessionTimeoutMs,
       sessionId: resume ? this.#id : 0n,
       passwd: resume ? this.#passwd : ZERO_PASSWORD,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
-      readOnly: this.#canBeReadOnly,
+      readOnly: this.#options.canBeReadOnly === true,
     });
   }
 
@@ -373,9 +363,10 @@ export class Session {
     this.#outbox.putFirst(resumePackets(this.#credentials, this.watches, this.#lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
-    if (this.#sasl !== undefined) {
+    const sasl = this.#options.sasl;
+    if (sasl !== undefined) {
       const { host, port } = conn.endpoint;
-      startSaslLogin(conn, this.#sasl, { host, port, transport: this.#transport }, {
+      startSaslLogin(conn, sasl, { host, port, transport: this.#options.transport }, {
         send: (item) => {
           this.#outbox.putFirst([item]);
           this.#outbox.flush();
@@ -519,7 +510,7 @@ export class Session {
         await settleWithin(
           this.#clock,
           new Promise<void>((resolve) => this.#outbox.push(internalRequest(OpCode.closeSession, undefined, resolve))),
-          this.#closeTimeoutMs ?? this.#sideTimeoutMs,
+          this.#options.closeTimeoutMs ?? this.#sideTimeoutMs,
         );
       }
       this.#finish('closed', clientError('CLOSED', 'the client was closed'));
