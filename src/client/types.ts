@@ -56,7 +56,7 @@ export interface ClientOptions {
    * pass over the hosts that found no server (`retryCount` = passes so far); hosts inside a pass are tried without a
    * pause. When it gives up, the client ends in state `closed` and its calls fail with CONNECTIONLOSS. Default:
    * forever, 100–200 ms before the first reconnect, then doubling up to 500–1000 ms; but before the first session,
-   * a pass in which every host refused the connection or was not ZooKeeper ends the client at once (docs/client.md).
+   * two passes in a row in which every host refused the connection or was not ZooKeeper end the client (docs/client.md).
    */
   readonly reconnect?: RetryPolicy;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */

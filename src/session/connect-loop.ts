@@ -19,6 +19,12 @@ import { exponentialBackoff, type RetryPolicy } from './retry-policy.js';
 const MIN_PAUSE_AFTER_PASS_MS = 10;
 
 /**
+ * Hopeless passes in a row that end a loop with `giveUpWhenHopeless`: two, not one, because a host name is resolved
+ * again on every attempt (resolve.ts), so a member replaced behind its name may be found on the next pass.
+ */
+const HOPELESS_PASSES = 2;
+
+/**
  * The default reconnect policy: forever, a pause of 100–200 ms before the first reconnect (so many clients cut off
  * together do not stampede one server; the Java client sleeps 0–1000 ms, a large share of a short session timeout),
  * then doubling after each fruitless pass over the hosts up to 500–1000 ms (the Java HostProvider's 1 s).
@@ -36,8 +42,8 @@ export interface ConnectLoopOptions {
   readonly reconnect: RetryPolicy;
   readonly maxFrameSize: number;
   /**
-   * End the loop (as a policy giving up does) after a pass in which every host refused the connection or answered
-   * as something other than ZooKeeper, as long as no session was ever established: waiting will not mend either.
+   * End the loop (as a policy giving up does) after HOPELESS_PASSES passes in which every host refused the connection
+   * or answered as something other than ZooKeeper, as long as no session was ever established: waiting mends neither.
    */
   readonly giveUpWhenHopeless: boolean;
 }
@@ -90,7 +96,7 @@ export class ConnectLoop {
       // Inside a pass the next host is tried at once; the policy speaks after a link ends and after each pass.
       if (this.#hooks.stopped() || attempt % hosts.size !== 0) continue;
       const passes = attempt / hosts.size;
-      const delay = hopelessRun >= hosts.size ? undefined : reconnect.nextDelay(passes, clock.now() - downSince);
+      const delay = hopelessRun >= HOPELESS_PASSES * hosts.size ? undefined : reconnect.nextDelay(passes, clock.now() - downSince);
       if (passes > 0 || delay === undefined) this.#hooks.passFailed(attempt, delay === undefined);
       if (delay === undefined) break;
       await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
