@@ -5,12 +5,13 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { ZooKeeperClient } from '../../src/node.js';
 import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js';
 import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
 import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distributed-queue.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, codeOf, connectClient, eventually, lockPath, serverWatchesOf, stillPending, useClients } from './helpers.js';
+import { childrenOf, codeOf, connectClient, eventually, lockPath, serverWatchesOf, stillPending, useClients, useProxiedServer } from './helpers.js';
 
 const text = (bytes: Uint8Array | null): string | null => (bytes === null ? null : new TextDecoder().decode(bytes));
 
@@ -176,5 +177,41 @@ describe('DistributedQueue', () => {
     expect(await codeOf(queue.putMulti([]))).toBe('BAD_ARGUMENT');
     await queue.close();
     expect(await codeOf(queue.put('x'))).toBe('ILLEGAL_STATE');
+  });
+});
+
+describe('DistributedQueue close() with the client disconnected', () => {
+  const fx = useProxiedServer();
+
+  it('a lock-safe consumer mid-item: close() settles at once, the item stays, its lock goes once the link is back', async () => {
+    fx.proxy.pass();
+    const path = lockPath('queue');
+    const locks = `${path}-locks`;
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
+    let got = 0;
+    // a consumer that never ends and ignores its signal
+    const queue = new DistributedQueue(client, path, { serializer: utf8QueueSerializer, lockPath: locks, consumer: () => new Promise<void>(() => void got++) });
+    await queue.start();
+    await using producer = new DistributedQueue(fx.direct, path, { serializer: utf8QueueSerializer });
+    await producer.start();
+    await producer.put('kept');
+    await eventually(() => got === 1, 10_000, 'the consumer holds the item');
+
+    fx.proxy.pause();
+    fx.proxy.resetAll();
+    await eventually(() => client.state !== 'connected', 10_000, 'the client sees the link down');
+    const closing = queue.close();
+    expect(await stillPending(closing, 1000)).toBe(false);
+    await closing;
+    expect(await childrenOf(fx.direct, path)).toHaveLength(1);
+
+    fx.proxy.pass();
+    await client.waitConnected();
+    await eventually(async () => (await childrenOf(fx.direct, locks)).length === 0, 10_000, 'the lock deleted after the reconnect');
+    const taken: string[] = [];
+    await using other = new DistributedQueue(fx.direct, path, { serializer: utf8QueueSerializer, lockPath: locks, consumer: (item) => void taken.push(item) });
+    await other.start();
+    await eventually(() => taken.length === 1, 10_000, 'another consumer took the item');
+    expect(taken).toEqual(['kept']);
   });
 });

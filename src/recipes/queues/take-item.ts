@@ -18,7 +18,6 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { WriteOp } from '../../client/multi.js';
 import { isCode } from '../../errors.js';
 import { isConnected, onConnectionEvent, retryableOn } from '../common/connection.js';
-import { whenAborted } from '../common/deadline.js';
 import { ensureContainers, joinPath, type NodeOps } from '../common/nodes.js';
 import { decodeQueueItems, type QueueSerializer } from './item-format.js';
 import type { QueueConsumer, QueueErrorMode } from './queue-options.js';
@@ -63,7 +62,7 @@ async function takeNormally<T>(ctx: TakeContext<T>, name: string): Promise<Taken
     const { data, stat } = ctx.consumer === undefined ? { data: undefined, stat: undefined } : await ctx.client.getData(node, stop);
     await ctx.client.delete(node, { version: stat?.version ?? -1, ...stop });
     // The node is gone already: a consumer that ignores the signal does not hold close() up.
-    if (data !== undefined) await Promise.race([consume(ctx, node, data, ctx.stop), whenAborted(ctx.stop)]);
+    if (data !== undefined) await unlessStopped(consume(ctx, node, data, ctx.stop), ctx.stop);
     return 'done';
   } catch (err) {
     if (isCode(err, 'NONODE', 'BADVERSION')) return 'gone'; // another consumer got it
@@ -199,4 +198,19 @@ async function consume<T>(ctx: TakeContext<T>, node: string, data: Uint8Array, s
     }
   }
   return outcome;
+}
+
+/** Waits for `work` unless `stop` fires first (the listener taken off again: the loop calls this per item). */
+async function unlessStopped(work: Promise<unknown>, stop: AbortSignal): Promise<void> {
+  if (stop.aborted) return;
+  let onAbort!: () => void;
+  const stopped = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    stop.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work, stopped]);
+  } finally {
+    stop.removeEventListener('abort', onAbort);
+  }
 }
