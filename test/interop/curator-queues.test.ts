@@ -72,6 +72,27 @@ describe('interop with Apache Curator queues', () => {
     await curator.queueClose(consumerN);
   });
 
+  it('lock-safe DistributedQueue: a Curator consumer and a zkwire consumer on one queue take every item exactly once', async () => {
+    const path = lockPath('queue');
+    const locks = `${path}-locks`;
+    const items = Array.from({ length: 30 }, (_, i) => `item-${i}`);
+    const curatorN = await curator.queueStart('plain', path, { consume: true, lockPath: locks });
+    const { queue, got } = collecting((consumer) => new DistributedQueue(zk, path, { serializer: utf8QueueSerializer, consumer, lockPath: locks }));
+    await queue.start();
+    await using producer = new DistributedQueue(zk, path, { serializer: utf8QueueSerializer });
+    await producer.start();
+    await Promise.all(items.map((item) => producer.put(item)));
+    await eventually(async () => (await childrenOf(zk, path)).length === 0, 20_000, 'the queue drained');
+    await curator.queueClose(curatorN);
+    await queue.close();
+    const fromCurator = curator.queueItems(curatorN).map(text);
+    expect([...got, ...fromCurator].sort()).toEqual([...items].sort());
+    // none of ours is left (Curator's close() interrupts its consumer thread, which may leave its own lock until its
+    // session ends)
+    const owners = await Promise.all((await childrenOf(zk, locks)).map(async (name) => (await zk.exists(`${locks}/${name}`))?.ephemeralOwner));
+    expect(owners.filter((owner) => owner === zk.sessionId)).toEqual([]);
+  });
+
   it('DistributedPriorityQueue: lowest priority first, with Curator’s names, both ways', async () => {
     const path = lockPath('priority');
     const producer = await curator.queueStart('priority', path, { consume: false });

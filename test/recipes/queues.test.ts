@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
+import { OpCode } from '../../src/protocol/opcodes.js';
 import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js';
 import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
 import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distributed-queue.js';
@@ -213,5 +214,24 @@ describe('DistributedQueue close() with the client disconnected', () => {
     await other.start();
     await eventually(() => taken.length === 1, 10_000, 'another consumer took the item');
     expect(taken).toEqual(['kept']);
+  });
+
+  it('a lock create whose reply never comes, stopped by close(): the lock is found and deleted, in the background', async () => {
+    fx.proxy.pass();
+    const path = lockPath('queue');
+    const locks = `${path}-locks`;
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
+    const queue = new DistributedQueue(client, path, { serializer: utf8QueueSerializer, lockPath: locks, consumer: () => undefined });
+    await queue.start();
+    fx.proxy.dropReplies((reply) => reply.opcode === OpCode.create || reply.opcode === OpCode.create2);
+    await using producer = new DistributedQueue(fx.direct, path, { serializer: utf8QueueSerializer });
+    await producer.start();
+    await producer.put('item');
+    await eventually(async () => (await childrenOf(fx.direct, locks)).length === 1, 10_000, 'the lock made, its reply dropped');
+    fx.proxy.pass();
+    await queue.close();
+    // the reply that never came breaks the link (the next reply is for another xid): the delete follows the reconnect
+    await eventually(async () => (await childrenOf(fx.direct, locks)).length === 0, 10_000, 'our lock deleted');
+    expect(await childrenOf(fx.direct, path)).toHaveLength(1); // never consumed: left for the next consumer
   });
 });

@@ -107,7 +107,8 @@ async function takeLockSafe<T>(ctx: TakeContext<T>, lockPath: string, name: stri
 
 /**
  * Creates the item's lock; resolves with the session that holds it, or undefined when another consumer does. A lock
- * of our own session found in the way (a create whose reply was lost) is ours.
+ * of our own session found in the way (a create whose reply was lost) is ours. A create stopped in flight by close()
+ * may have been made: it is looked for and deleted in the background (close() waits for that while the link answers).
  */
 async function lockItem<T>(ctx: TakeContext<T>, lockPath: string, lock: string): Promise<bigint | undefined> {
   const { client } = ctx;
@@ -121,6 +122,16 @@ async function lockItem<T>(ctx: TakeContext<T>, lockPath: string, lock: string):
         const stat = await client.exists(lock, { signal: ctx.stop });
         if (stat === null) continue; // released meanwhile: try again
         return stat.ephemeralOwner === client.sessionId ? client.sessionId : undefined;
+      }
+      if (isCode(err, 'ABORTED')) {
+        void ctx.ops.deleteIfCreated(lock, true);
+        throw err;
+      }
+      if (retryableOn(client, err)) {
+        // The outcome is unknown: settle it here (the next try finds our lock, or makes it), so no lock of ours is
+        // left behind for a name the next pass may no longer list.
+        await client.waitConnected({ signal: ctx.stop });
+        continue;
       }
       if (!isCode(err, 'NONODE') || madeDirectory) throw err;
       madeDirectory = true;
