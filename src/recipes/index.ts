@@ -1,6 +1,6 @@
 /**
  * Apache Curator's recipes on the public client API, on Curator's znodes: leader election, caches, shared values and
- * counters, barriers, an atomic counter, kept-alive nodes and group membership, and gzip node data. The five locks are
+ * counters, barriers, an atomic counter, kept-alive nodes and group membership, Curator's queues, and gzip node data. The five locks are
  * in the package root, service discovery in `zkwire/discovery`; the types the recipes share with the locks
  * (`RecipeState`, the retry policies) are in the root too.
  *
