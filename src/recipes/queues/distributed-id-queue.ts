@@ -63,6 +63,7 @@ export class DistributedIdQueue<T> implements AsyncDisposable {
     return this.#engine.close();
   }
 
+  /** For `await using`: close() if started, else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#engine.dispose();
   }

@@ -56,6 +56,7 @@ export class DistributedPriorityQueue<T> implements AsyncDisposable {
     return this.#engine.close();
   }
 
+  /** For `await using`: close() if started, else just marks it CLOSED. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#engine.dispose();
   }

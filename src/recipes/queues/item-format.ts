@@ -17,7 +17,9 @@ const EOF_OPCODE = 0x02;
 
 /** Curator's QueueSerializer: an item to bytes and back. */
 export interface QueueSerializer<T> {
+  /** The bytes an item is stored as (one item of a queue node). */
   serialize(item: T): Uint8Array;
+  /** The item stored as `bytes` (what a Curator producer's serializer wrote, for a queue shared with Curator). */
   deserialize(bytes: Uint8Array): T;
 }
 
