@@ -10,7 +10,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
-import { ensureContainers } from '../common/nodes.js';
+import { NodeOps } from '../common/nodes.js';
 
 /** The directory made this many times in a row and gone again each time means something else is wrong. */
 const MAX_DIRECTORY_CREATES = 3;
@@ -24,7 +24,8 @@ export async function putSequentialNode(client: ZooKeeperClient, dir: string, na
     } catch (err) {
       // NONODE: nothing was made, so the create is safe to repeat once the directory exists.
       if (!isCode(err, 'NONODE') || made >= MAX_DIRECTORY_CREATES) throw err;
-      await ensureContainers(client, dir, signal);
+      // made again across a broken link: a 3.4 server closes the link after refusing the feature check it asks
+      await new NodeOps(client).makeDirectory(dir, signal);
     }
   }
 }

@@ -20,7 +20,7 @@ import { clockOf, type Clock } from '../../session/clock.js';
 import { retryableOn } from '../common/connection.js';
 import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
 import { badArgument } from '../common/errors.js';
-import { checkRecipePath, ensureContainers, joinPath } from '../common/nodes.js';
+import { checkRecipePath, joinPath, NodeOps } from '../common/nodes.js';
 import { oneShotWatch, type OneShotWatch } from '../common/watches.js';
 import { SIMPLE_QUEUE_PREFIX, textOrder } from './node-names.js';
 import { putSequentialNode } from './put-node.js';
@@ -93,7 +93,7 @@ export class SimpleDistributedQueue {
         if ('data' in head) return head.data;
         if ('missing' in head) {
           // No queue node yet: make it (Curator's ensurePath), then look again with a watch.
-          await ensureContainers(this.#client, this.path, deadline.signal);
+          await new NodeOps(this.#client, { clock: this.#clock }).makeDirectory(this.path, deadline.signal);
           continue;
         }
         if (head.empty !== undefined && !(await eventOrDeadline(head.empty.fired, deadline, what))) {
