@@ -6,14 +6,12 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { analyzeEvents } from '../../src/tools/analyze/index.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
-import { startTraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
+import { startTraceProxy } from '../../src/tools/trace/index.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { startCuratorPeer } from '../interop/curator-peer.js';
 import { eventually } from '../recipes/helpers.js';
@@ -22,15 +20,10 @@ it('shows a killed holder losing its lock to the next contender without calling 
   const first = (await sharedServer()).connectString.split(',')[0]!;
   const colon = first.lastIndexOf(':');
   const events: CaptureEvent[] = [];
-  const records: TraceRecord[] = [];
-  const adapter = new TraceEventAdapter(preciseNowUs(performance.timeOrigin, () => performance.now()));
   const proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
-    onRecord: (r) => {
-      records.push(r);
-      events.push(...adapter.events(r));
-    },
+    onEvent: (e) => events.push(e),
   });
   try {
     const via = `127.0.0.1:${proxy.port}`;
@@ -41,7 +34,7 @@ it('shows a killed holder losing its lock to the next contender without calling 
     const zk = await ZooKeeperClient.connect(via, { sessionTimeoutMs: 10_000 });
     const waiting = new InterProcessMutex(zk, dir).acquire();
     await eventually(
-      () => records.some((r) => r.type === 'frame' && r.dir === 's2c' && r.frame.op === 'getData' && r.frame.path === held.node && r.frame.err === 0),
+      () => events.some((r) => r.type === 'frame' && r.dir === 's2c' && r.frame.op === 'getData' && r.frame.path === held.node && r.frame.err === 0),
       10_000,
       'zkwire to watch the Curator node',
     );
