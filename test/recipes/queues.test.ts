@@ -11,8 +11,7 @@ import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js'
 import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
 import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distributed-queue.js';
 import { killSession } from '../../src/testing/kill-session.js';
-import { sharedServer } from '../harness/zookeeper.js';
-import { childrenOf, codeOf, connectClient, eventually, lockPath, serverWatchesOf, stillPending, useClients, useProxiedServer } from './helpers.js';
+import { childrenOf, codeOf, connectClient, eventually, lockPath, stillPending, useClients, useProxiedServer } from './helpers.js';
 
 const text = (bytes: Uint8Array | null): string | null => (bytes === null ? null : new TextDecoder().decode(bytes));
 
@@ -35,8 +34,7 @@ describe('SimpleDistributedQueue', () => {
     // served from a full queue: no watch is left on the server
     await queue.offer('x');
     expect(text(await queue.take())).toBe('x');
-    const { connectString } = await sharedServer();
-    expect(await serverWatchesOf(connectString, z(0).sessionIdHex)).not.toContain(path);
+    expect(await z(0).checkWatches(path, 'children')).toBe(false);
   });
 
   it('two takers over one queue: every item taken exactly once', async () => {
@@ -55,11 +53,14 @@ describe('SimpleDistributedQueue', () => {
     expect(await childrenOf(z(0), path)).toEqual([]);
   });
 
-  it('an aborted take() rejects ABORTED; a bad path or item is BAD_ARGUMENT', async () => {
+  it('an aborted take() rejects ABORTED and takes its watch back; a bad path or item is BAD_ARGUMENT', async () => {
+    const path = lockPath('simple');
     const controller = new AbortController();
-    const taking = new SimpleDistributedQueue(z(0), lockPath('simple')).take({ signal: controller.signal });
+    const taking = new SimpleDistributedQueue(z(0), path).take({ signal: controller.signal });
+    await eventually(() => z(0).checkWatches(path, 'children'), 10_000, 'take() waits on a watch');
     controller.abort();
     expect(await codeOf(taking)).toBe('ABORTED');
+    await eventually(async () => !(await z(0).checkWatches(path, 'children')), 10_000, 'the watch taken back');
     expect(() => new SimpleDistributedQueue(z(0), 'relative')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(await codeOf(new SimpleDistributedQueue(z(0), lockPath('simple')).offer(42 as unknown as string))).toBe('BAD_ARGUMENT');
   });

@@ -96,9 +96,18 @@ export class SimpleDistributedQueue {
           await new NodeOps(this.#client, { clock: this.#clock }).makeDirectory(this.path, deadline.signal);
           continue;
         }
-        if (head.empty !== undefined && !(await eventOrDeadline(head.empty.fired, deadline, what))) {
-          await head.empty.remove();
-          return null;
+        const empty = head.empty;
+        if (empty !== undefined) {
+          // A wait that ends without the event takes its watch back, not awaited: on a link that froze unnoticed
+          // the removal would wait for the client to notice, and the caller's deadline must hold.
+          const fired = await eventOrDeadline(empty.fired, deadline, what).catch((err: unknown) => {
+            void empty.remove();
+            throw err;
+          });
+          if (!fired) {
+            void empty.remove();
+            return null;
+          }
         }
       } catch (err) {
         if (err instanceof RemoveFailed) throw err.error;
