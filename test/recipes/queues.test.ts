@@ -235,4 +235,18 @@ describe('DistributedQueue close() with the client disconnected', () => {
     await eventually(async () => (await childrenOf(fx.direct, locks)).length === 0, 10_000, 'our lock deleted');
     expect(await childrenOf(fx.direct, path)).toHaveLength(1); // never consumed: left for the next consumer
   });
+
+  it('an idle consumer waiting on its watch, the link frozen: close() settles within a second', async () => {
+    fx.proxy.pass();
+    const path = lockPath('queue');
+    await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000 });
+    const queue = new DistributedQueue(client, path, { serializer: utf8QueueSerializer, consumer: () => undefined });
+    await queue.start();
+    await eventually(() => client.checkWatches(path, 'children'), 10_000, 'the consumer waits on its watch');
+    fx.proxy.pause();
+    const closing = queue.close();
+    expect(await stillPending(closing, 1000)).toBe(false);
+    fx.proxy.pass();
+    await closing;
+  });
 });

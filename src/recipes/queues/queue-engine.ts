@@ -210,7 +210,10 @@ export class QueueEngine<T> {
       const due = dueInMs === undefined ? undefined : this.#clock.now() + dueInMs;
       await waitForEvent(Promise.race(wakeUps.map((w) => w.fired)), this.#clock, due, stop);
     } finally {
-      await Promise.all(wakeUps.map((w) => w.remove().catch(() => undefined)));
+      const removed = Promise.all(wakeUps.map((w) => w.remove().catch(() => undefined)));
+      // Awaited between passes (so the next listing's watch is set after the removal); not by close(), which must
+      // not wait on a link that froze without the client noticing yet.
+      if (!stop.aborted) await removed;
     }
   }
 
