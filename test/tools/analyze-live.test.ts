@@ -347,7 +347,7 @@ describe('analysis errors', () => {
     expect(r.err).toMatch(/line 2: not a JSON line/);
     const missing = await zkwire('analyze', path.join(work, 'nope.jsonl'));
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/cannot read/);
+    expect(missing.err).toBe(`zkwire analyze: ${path.join(work, 'nope.jsonl')}: no such file\n`);
     const usage = await zkwire('analyze', '--depth', '0', bad);
     expect(usage.code).toBe(2);
   });

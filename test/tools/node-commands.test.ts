@@ -269,6 +269,13 @@ describe('errors and usage', () => {
     expect((await zkwire('create', `${missing}/child`, '--server', server)).stderr).toBe(`zkwire create: NONODE: create ${missing}/child\n`);
   });
 
+  it('control characters of a path are printed escaped in the error (a terminal escape cannot act)', async () => {
+    const r = await zkwire('get', `${base}/a\u001b[2Jb`, '--server', server);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).toContain(`${base}/a\\x1b[2Jb`);
+  });
+
   it('a bad path and an unreachable server are errors (exit 1), not crashes', async () => {
     const bad = await zkwire('get', 'no-slash', '--server', server);
     expect(bad.code).toBe(1);

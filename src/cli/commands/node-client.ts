@@ -14,6 +14,7 @@ import { connectForCli } from '../connect.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
 import type { ArgSpec, CliIo } from '../types.js';
+import { safeText } from '../../tools/shared/safe-text.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
 
@@ -122,7 +123,7 @@ export function printError(io: CliIo, command: string, e: unknown, context?: str
     const code = e instanceof ZooKeeperError ? e.code : 'ERROR';
     const message = e instanceof Error ? e.message : String(e);
     io.err(`${JSON.stringify({ error: { code, message: `${where}${message}` } })}\n`);
-  } else io.err(`zkwire ${command}: ${where}${describeError(e)}\n`);
+  } else io.err(`zkwire ${command}: ${safeText(`${where}${describeError(e)}`)}\n`); // a path may hold control characters
 }
 
 // ---- running with a client ------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ export interface FrameEvent extends EventBase {
   readonly line?: LineOrigin;
 }
 
-/** Bytes missing from one direction of a connection (not captured, cut by snaplen, lost); decoding resynchronised. */
+/** Bytes missing from one direction of a connection (not captured, cut by snaplen, lost) or skipped as unframeable. */
 export interface GapEvent extends EventBase {
   readonly type: 'gap';
   readonly dir: Direction;

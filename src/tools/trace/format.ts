@@ -4,6 +4,7 @@
  */
 
 import { errName, hexEncode, hexId, summarizeRequestBody, summarizeResponseBody, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
+import { safeText } from '../shared/safe-text.js';
 import type { TraceSummary } from './summary.js';
 
 /** Local wall-clock time with milliseconds, as people read it next to their own logs. */
@@ -92,7 +93,8 @@ export function formatFrameLine(l: FrameLineFields): string {
       break;
     }
   }
-  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${cols.filter((c) => c !== '').join(' ')}`;
+  // Paths come from the wire as sent: a control character in one must not act on the terminal.
+  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${safeText(cols.filter((c) => c !== '').join(' '))}`;
 }
 
 /** The direction column. */
