@@ -221,8 +221,8 @@ describe('--json output', () => {
     const bin = JSON.parse((await zkwire('get', `${dir}/z`, '--json', '--server', server)).stdout) as Record<string, unknown>;
     expect(bin).toMatchObject({ path: `${dir}/z`, data: 'ff0080', encoding: 'hex' });
     const binText = await zkwire('get', `${dir}/z`, '--server', server);
-    expect(binText.stdout).toBe('ff0080\n');
-    expect(binText.stderr).toMatch(/not UTF-8; shown as hex/);
+    expect(binText.stdout).toBe(`${'00000000  ff 00 80'.padEnd(60)}|...|\n`);
+    expect(binText.stderr).toMatch(/not text; shown as a hex dump/);
 
     const set = JSON.parse((await zkwire('set', dir, 'again', '--json', '--server', server)).stdout) as unknown;
     const stat1 = (await zk.exists(dir))!;

@@ -11,6 +11,7 @@ import { hexDecode, hexEncode } from '../../protocol/hex.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
+import { shellUsageLine } from '../shell/usage.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
 import type { ArgSpec, CliIo } from '../types.js';
@@ -95,6 +96,8 @@ export function integerOption(name: string, value: string, min: number): number 
 
 export function usageError(command: string, problem: string, usage: string, io: CliIo): number {
   if (io.globals.json) io.err(`${JSON.stringify({ error: { code: 'USAGE', message: `zkwire ${command}: ${problem}` } })}\n`);
+  // Inside the shell: the usage line as typed there (no --server, no throwaway server), the rest on "help CMD".
+  else if (io.session !== undefined) io.err(`zkwire ${command}: ${problem}\n${shellUsageLine(usage)}\n("help ${command}" for more)\n`);
   else io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
   return 2;
 }
