@@ -33,6 +33,8 @@ describe('server features on ZooKeeper 3.4', () => {
     const path = uniquePath('overtaken34');
     await c.create(path, 'x');
     const session = c.sessionId;
+    // The server closes this link after its refusal; the read at the end must go on the next one, not race the close.
+    const dropped = new Promise<void>((resolve) => c.onStateChange((s) => s.to !== 'connected' && resolve()));
     const reads = Array.from({ length: 10 }, () => c.getData(path));
     const created = errorOf(c.create(`${path}/s`, 'y', { stat: true }));
     const err = await created;
@@ -46,6 +48,7 @@ describe('server features on ZooKeeper 3.4', () => {
       }
     }
     expect(c.serverFeatures.createWithStat).toBe(false);
+    await dropped;
     await c.waitConnected();
     expect(c.sessionId).toBe(session);
     expect(reasons).not.toContain('PROTOCOL_ERROR');
