@@ -55,8 +55,10 @@ export interface ServerFeatures {
   readonly watchEventZxid: boolean | undefined;
 }
 
+type Feature = Exclude<keyof ServerFeatures, 'version'>;
+
 /** Each feature and the release that brought it. */
-const SINCE: Readonly<Record<Exclude<keyof ServerFeatures, 'version'>, Release>> = {
+const SINCE: Readonly<Record<Feature, Release>> = {
   createWithStat: [3, 5, 0],
   containers: [3, 5, 0],
   ttlNodes: [3, 5, 3],
@@ -71,15 +73,12 @@ const SINCE: Readonly<Record<Exclude<keyof ServerFeatures, 'version'>, Release>>
   watchEventZxid: [3, 9, 0],
 };
 
-/** The release 3.9 features need: what a refusal of a removal by persistent type names. */
-export const RELEASE_3_9: Release = [3, 9, 0];
-
 /** Ops every 3.5+ server answers whatever its configuration: an UNIMPLEMENTED from one of them means 3.4. */
 const ALWAYS_SINCE_3_5: ReadonlySet<number> = new Set([OpCode.create2, OpCode.checkWatches, OpCode.removeWatches]);
 
 const RELEASE_3_5: Release = [3, 5, 0];
 
-const text = (r: Release): string => r.join('.');
+const releaseOf = (version: ServerVersion): Release => [version.major, version.minor, version.patch];
 
 /** The client's record of what its servers can do (one per client, kept across sessions). */
 export class FeatureBook {
@@ -108,16 +107,18 @@ export class FeatureBook {
     return this.#below !== undefined;
   }
 
+  /** Whether the server has `feature`, as known now (`version`: the session's, when learnt). */
+  has(feature: Feature, version: ServerVersion | undefined): boolean | undefined {
+    const since = SINCE[feature];
+    if (version !== undefined) return !olderThan(releaseOf(version), since);
+    if (this.#below !== undefined && !olderThan(since, this.#below)) return false;
+    return olderThan(this.#atLeast, since) ? undefined : true;
+  }
+
   /** The features as known now, `version` (the session's, when learnt) first. */
   snapshot(version: ServerVersion | undefined): ServerFeatures {
-    const release: Release | undefined = version === undefined ? undefined : [version.major, version.minor, version.patch];
-    const has = (since: Release): boolean | undefined => {
-      if (release !== undefined) return !olderThan(release, since);
-      if (this.#below !== undefined && !olderThan(since, this.#below)) return false;
-      return olderThan(this.#atLeast, since) ? undefined : true;
-    };
     const out: Record<string, boolean | undefined> = {};
-    for (const [name, since] of Object.entries(SINCE)) out[name] = has(since);
+    for (const name of Object.keys(SINCE) as Feature[]) out[name] = this.has(name, version);
     return { version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) };
   }
 
@@ -127,13 +128,13 @@ export class FeatureBook {
     if (since === undefined) return undefined;
     let why: string;
     if (version !== undefined) {
-      if (!olderThan([version.major, version.minor, version.patch], since)) return undefined;
+      if (!olderThan(releaseOf(version), since)) return undefined;
       why = `it runs ZooKeeper ${version.text}`;
     } else {
       if (this.#below === undefined || olderThan(since, this.#below)) return undefined;
       why = this.#belowBecause;
     }
-    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${text(since)} or later (not sent)`, {
+    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${since.join('.')} or later (not sent)`, {
       op,
       ...(path === undefined ? {} : { path }),
     });
