@@ -121,16 +121,11 @@ export class ZooKeeperClient implements AsyncDisposable {
     if (options.transport === undefined) {
       throw clientError(
         'BAD_ARGUMENT',
-        "no transport: this entry has none by default, so pass options.transport (streamSocketTransport(connect) with the runtime's socket connect, denoTransport()), or import 'zkwire/node'",
+        "no transport: pass options.transport (streamSocketTransport(connect) with the runtime's socket connect, denoTransport()), or import 'zkwire/node'",
         { op: 'connect' },
       );
     }
     this.#clock = clockOf(options.clock);
-    for (const [name, value] of [['renewSession', options.renewSession], ['trackEnsemble', options.trackEnsemble]] as const) {
-      if (value !== undefined && typeof value !== 'boolean') {
-        throw clientError('BAD_ARGUMENT', `${name} must be a boolean, got ${String(value)}`, { op: 'connect' });
-      }
-    }
     this.#sessions = new SessionSeries({
       session: sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options),
       renew: options.renewSession ?? true,
