@@ -114,7 +114,8 @@ export interface ClientOptions {
 
 /** Options every operation accepts. */
 export interface CallOptions {
-  readonly signal?: AbortSignal;
+  /** Cancels the call (ABORTED); undefined is the same as none. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Options of `create`. */
@@ -123,7 +124,7 @@ export interface CreateOptions extends CallOptions {
   readonly mode?: CreateMode;
   readonly acl?: readonly ACL[];
   /** Required for the ttl modes: ms of inactivity (no children, no change) after which the node goes. */
-  readonly ttl?: number;
+  readonly ttl?: number | undefined;
   /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
   readonly stat?: boolean;
 }
