@@ -102,14 +102,13 @@ export class FeatureBook {
     }
   }
 
-  /** Known older than the 3.5 line: the 3.4 compatibility mode. */
-  get before35(): boolean {
-    return this.#below !== undefined;
-  }
-
   /** Whether the server has `feature`, as known now (`version`: the session's, when learnt). */
   has(feature: Feature, version: ServerVersion | undefined): boolean | undefined {
-    const since = SINCE[feature];
+    return this.#hasSince(SINCE[feature], version);
+  }
+
+  /** Whether the server has what `since` brought: from its version when known, else from its answers. */
+  #hasSince(since: Release, version: ServerVersion | undefined): boolean | undefined {
     if (version !== undefined) return !olderThan(releaseOf(version), since);
     if (this.#below !== undefined && !olderThan(since, this.#below)) return false;
     return olderThan(this.#atLeast, since) ? undefined : true;
@@ -125,18 +124,8 @@ export class FeatureBook {
   /** UNIMPLEMENTED, unsent, for an op the server is known to lack: by its version (when known) or an answer. */
   refusal(opcode: number, op: string, path: string | undefined, version: ServerVersion | undefined): ZooKeeperError | undefined {
     const since = introducedIn(opcode);
-    if (since === undefined) return undefined;
-    let why: string;
-    if (version !== undefined) {
-      if (!olderThan(releaseOf(version), since)) return undefined;
-      why = `it runs ZooKeeper ${version.text}`;
-    } else {
-      if (this.#below === undefined || olderThan(since, this.#below)) return undefined;
-      why = this.#belowBecause;
-    }
-    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${since.join('.')} or later (not sent)`, {
-      op,
-      ...(path === undefined ? {} : { path }),
-    });
+    if (since === undefined || this.#hasSince(since, version) !== false) return undefined;
+    const why = version === undefined ? this.#belowBecause : `it runs ZooKeeper ${version.text}`;
+    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${since.join('.')} or later (not sent)`, { op, path });
   }
 }

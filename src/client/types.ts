@@ -122,7 +122,7 @@ export interface CallOptions {
 export interface CreateOptions extends CallOptions {
   /** Default `persistent`. */
   readonly mode?: CreateMode;
-  readonly acl?: readonly ACL[];
+  readonly acl?: readonly ACL[] | undefined;
   /** Required for the ttl modes: ms of inactivity (no children, no change) after which the node goes. */
   readonly ttl?: number | undefined;
   /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
