@@ -8,7 +8,7 @@ import { Timer, type Clock } from '../session/clock.js';
 import { parseVersion, type ServerVersion } from '../session/server-version.js';
 import type { SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
-import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
+import { checkDuration, checkSignal, describeValue, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import { checkKnownKeys } from './option-names.js';
@@ -62,6 +62,7 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
+  ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
 ];
 
 /**
@@ -74,7 +75,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   checkSignal(options.signal, 'connect');
   for (const [name, what, valid] of TYPED_OPTIONS) {
     const value: unknown = options[name];
-    if (value !== undefined && !valid(value)) throw clientError('BAD_ARGUMENT', `${name} must be ${what}, got ${String(value)}`, { op: 'connect' });
+    if (value !== undefined && !valid(value)) throw clientError('BAD_ARGUMENT', `${name} must be ${what}, got ${describeValue(value)}`, { op: 'connect' });
   }
   // The request's timeout is an int32 on the wire: a longer one (Infinity included) asks for the longest there
   // is, and the server negotiates it down to its maxSessionTimeout anyway.
@@ -85,9 +86,8 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnect', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
-    ...passedOn(options, ['resolver']),
+    ...passedOn(options, ['resolver', 'sasl']),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
-    ...(options.sasl === undefined ? {} : { sasl: saslLogin(options.sasl) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
 }
@@ -102,13 +102,6 @@ function passedOn<K extends PassedOn>(options: ClientOptions, keys: readonly K[]
   const out: Partial<Pick<SessionOptions, K>> = {};
   for (const key of keys) if (options[key] !== undefined) Object.assign(out, { [key]: options[key] });
   return out as Pick<SessionOptions, K>;
-}
-
-function saslLogin(sasl: SaslMechanism): SaslMechanism {
-  if (typeof sasl !== 'object' || sasl === null || typeof sasl.exchange !== 'function') {
-    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', { op: 'connect' });
-  }
-  return sasl;
 }
 
 function knownVersion(text: string): ServerVersion {
