@@ -42,17 +42,14 @@ function checkTls(tls: unknown): true | TlsOptions {
     throw clientError('BAD_ARGUMENT', `tls must be true or an object { ca?, cert?, key?, servername? }, got ${String(tls)}`, { op: 'connect' });
   }
   checkKnownKeys(tls, Object.keys(TLS_OPTION_NAMES), 'options.tls', 'connect');
-  const fields = tls as Record<string, unknown>;
-  for (const name of ['cert', 'key', 'servername'] as const) {
-    if (fields[name] !== undefined && typeof fields[name] !== 'string') {
-      throw clientError('BAD_ARGUMENT', `tls.${name} must be a string${name === 'servername' ? '' : ' (PEM text, not a file name or bytes)'}`, { op: 'connect' });
-    }
+  const isText = (v: unknown): boolean => typeof v === 'string';
+  for (const [name, value] of Object.entries(tls)) {
+    if (value === undefined || isText(value) || (name === 'ca' && Array.isArray(value) && value.every(isText))) continue;
+    const pem = name === 'servername' ? '' : ` (PEM text, not a file name or bytes)${name === 'ca' ? ' or an array of them' : ''}`;
+    throw clientError('BAD_ARGUMENT', `tls.${name} must be a string${pem}`, { op: 'connect' });
   }
-  const ca = fields['ca'];
-  if (ca !== undefined && typeof ca !== 'string' && !(Array.isArray(ca) && ca.every((c) => typeof c === 'string'))) {
-    throw clientError('BAD_ARGUMENT', 'tls.ca must be PEM text or an array of PEM texts', { op: 'connect' });
-  }
-  if ((fields['cert'] === undefined) !== (fields['key'] === undefined)) {
+  const fields = tls as TlsOptions;
+  if ((fields.cert === undefined) !== (fields.key === undefined)) {
     throw clientError('BAD_ARGUMENT', 'tls.cert and tls.key go together: a client certificate needs its key', { op: 'connect' });
   }
   return tls as TlsOptions;
