@@ -96,7 +96,7 @@ export class FeatureBook {
     if (err === ErrorCode.UNIMPLEMENTED) {
       if (!ALWAYS_SINCE_3_5.has(opcode) || this.#below !== undefined) return;
       this.#below = RELEASE_3_5;
-      this.#belowBecause = `it answered ${opName(opcode)} UNIMPLEMENTED: ZooKeeper before 3.5`;
+      this.#belowBecause = `answered ${opName(opcode)} UNIMPLEMENTED (ZooKeeper before 3.5)`;
     } else if (olderThan(this.#atLeast, since)) {
       this.#atLeast = since;
     }
@@ -125,7 +125,7 @@ export class FeatureBook {
   refusal(opcode: number, op: string, path: string | undefined, version: ServerVersion | undefined): ZooKeeperError | undefined {
     const since = introducedIn(opcode);
     if (since === undefined || this.#hasSince(since, version) !== false) return undefined;
-    const why = version === undefined ? this.#belowBecause : `it runs ZooKeeper ${version.text}`;
-    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${since.join('.')} or later (not sent)`, { op, path });
+    const why = version === undefined ? this.#belowBecause : `runs ZooKeeper ${version.text}`;
+    return clientError('UNIMPLEMENTED', `the server ${why}; ${opName(opcode)} needs ${since.join('.')} or later (not sent)`, { op, path });
   }
 }
