@@ -41,7 +41,7 @@ function clientEndpoint(text: string, fallbackHost: string | undefined): Endpoin
   const address = CLIENT_ADDRESS.exec(text);
   const port = Number(address?.[3]);
   if (address === null || port < 1 || port > 65535) return undefined;
-  let host = address[1] ?? address[2];
+  let host: string | undefined = address[1] ?? address[2];
   if (host === undefined || host === '' || WILDCARDS.has(host)) host = fallbackHost;
   if (host === undefined || WILDCARDS.has(host)) return undefined;
   return { host, port };
