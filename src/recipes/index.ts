@@ -21,6 +21,7 @@ export {
   type LeadershipLostPolicy,
 } from './leader/leader-latch.js';
 export { NO_LEADER, type Participant } from './leader/participant.js';
+export { watchLeader, type LeaderObservation, type WatchLeaderOptions } from './leader/watch-leader.js';
 export type { RecipeEvents } from './common/event-hub.js';
 export type { RecipeConnectionEvent } from './common/connection.js';
 export type { WaitOptions } from './common/deadline.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { LeaderLatch } from '../../src/recipes/leader/leader-latch.js';
+import { watchLeader } from '../../src/recipes/leader/watch-leader.js';
 import { GroupMember } from '../../src/recipes/nodes/group-member.js';
 import { PersistentNode } from '../../src/recipes/nodes/persistent-node.js';
 import { expireSession } from '../harness/expire-session.js';
@@ -41,6 +42,23 @@ describe('interop with Apache Curator LeaderLatch', () => {
     await curator.latchClose(n);
     expect(await latch.await({ timeoutMs: 10_000 })).toBe(true);
     expect(await latch.getParticipants()).toEqual([{ id: 'zkwire', isLeader: true }]);
+  });
+
+  it('watchLeader follows a mixed election: Curator leads, then zkwire when Curator closes, as Curator sees it', async () => {
+    const path = lockPath('latch');
+    const n = await curator.latchStart(path, 'curator');
+    expect(await curator.latchAwait(n, 10_000)).toBe(true);
+    await using latch = new LeaderLatch(zk, path, { id: 'zkwire' });
+    latch.start();
+    await eventually(async () => (await childrenOf(zk, path)).length === 2, 10_000, 'zkwire joined');
+    const seen = watchLeader(zk, path)[Symbol.asyncIterator]();
+    const first = await seen.next();
+    expect(first.value).toMatchObject({ leader: { id: 'curator', isLeader: true }, node: await curator.latchOurPath(n) });
+    expect(first.value?.participants).toEqual(await curator.latchParticipants(n));
+    await curator.latchClose(n);
+    const second = await seen.next();
+    expect(second.value).toMatchObject({ leader: { id: 'zkwire', isLeader: true }, node: latch.ourPath });
+    await seen.return?.();
   });
 
   it('zkwire leads first: Curator waits; when zkwire closes, Curator leads; one leader at every step', async () => {

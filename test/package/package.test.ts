@@ -66,7 +66,7 @@ import * as node from 'zkwire/node';
 import { LeaderLatch } from 'zkwire/recipes';
 import { ServiceDiscovery } from 'zkwire/discovery';
 import { ConversationDecoder, FrameDecoder, OpCode } from 'zkwire/protocol';
-import { startTraceProxy, type TraceRecord } from 'zkwire/tools';
+import { startTraceProxy, type CaptureEvent } from 'zkwire/tools';
 import { InMemoryZooKeeper, killSession, startFaultProxy, TestingCluster, TestingServer, ZooKeeperNotInstalledError, type FaultProxy } from 'zkwire/testing';
 
 // connect and ZooKeeperClient exist in every entry, with interchangeable types.
@@ -88,14 +88,14 @@ export async function use(socketConnect: Parameters<typeof streamSocketTransport
   new FrameDecoder();
   new ConversationDecoder();
   const op: number = OpCode.create;
-  const onRecord = (r: TraceRecord): string => r.type;
+  const onEvent = (e: CaptureEvent): string => e.type;
   void startTraceProxy;
   const server: TestingServer = await TestingServer.start({ tickTime: 500 });
   const proxy: FaultProxy = await startFaultProxy(server.connectString);
   await killSession(zk);
   await using memory = new InMemoryZooKeeper({ tickTime: 500 });
   void [TestingCluster, ZooKeeperNotInstalledError, proxy, memory.connectString];
-  void [fromPortable, fromNode, nodeAsPortable, portableAsNode, clientTypes, err, op, onRecord];
+  void [fromPortable, fromNode, nodeAsPortable, portableAsNode, clientTypes, err, op, onEvent];
   await zk.close();
 }
 `;

@@ -19,7 +19,7 @@ import {
   utf8Encode,
 } from '../../src/protocol/index.js';
 import { sessionIdHex } from '../../src/session/trace.js';
-import { formatRecordText } from '../../src/tools/trace/format.js';
+import { lineHead } from '../../src/tools/trace/format.js';
 
 describe('toJsonValue', () => {
   it('writes longs as decimal strings, including beyond 2^53 and negative', () => {
@@ -79,7 +79,7 @@ describe('session ids', () => {
     const response = decoder.decode('s2c', w.written().slice());
     expect(sessionIdHex(wire)).toBe(printed);
     expect(response.summary).toContain(`sessionId=${printed}`);
-    const line = formatRecordText({ type: 'close', conn: 1, time: 0, by: 'client', error: undefined, sessionId: wire, bytes: { c2s: 0, s2c: 0 } });
+    const line = lineHead(0, 1, wire);
     expect(line).toContain(printed);
   });
 });

@@ -2,18 +2,19 @@
  * A lock lost with its session, on real traffic: a Java Curator process holding a mutex is killed, the server
  * expires its session and removes its node, and the zkwire client queued behind it takes over. The analysis must
  * show the Curator hold ending as lost while its session was disconnected — not two holders at once — and no
- * orphan left behind.
+ * orphan left behind. Then an expiry test as users write them, with killSession from zkwire/testing: its own
+ * connection resumes the victim's session only to close it, which is no reconnect whose watches went missing, and
+ * the victim's mutex is a lock, not a leader election.
  */
 
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
+import { killSession } from '../../src/testing/kill-session.js';
 import { analyzeEvents } from '../../src/tools/analyze/index.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { preciseNowUs, TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
-import { startTraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
+import { startTraceProxy } from '../../src/tools/trace/index.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { startCuratorPeer } from '../interop/curator-peer.js';
 import { eventually } from '../recipes/helpers.js';
@@ -22,15 +23,10 @@ it('shows a killed holder losing its lock to the next contender without calling 
   const first = (await sharedServer()).connectString.split(',')[0]!;
   const colon = first.lastIndexOf(':');
   const events: CaptureEvent[] = [];
-  const records: TraceRecord[] = [];
-  const adapter = new TraceEventAdapter(preciseNowUs(performance.timeOrigin, () => performance.now()));
   const proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
-    onRecord: (r) => {
-      records.push(r);
-      events.push(...adapter.events(r));
-    },
+    onEvent: (e) => events.push(e),
   });
   try {
     const via = `127.0.0.1:${proxy.port}`;
@@ -41,7 +37,7 @@ it('shows a killed holder losing its lock to the next contender without calling 
     const zk = await ZooKeeperClient.connect(via, { sessionTimeoutMs: 10_000 });
     const waiting = new InterProcessMutex(zk, dir).acquire();
     await eventually(
-      () => records.some((r) => r.type === 'frame' && r.dir === 's2c' && r.frame.op === 'getData' && r.frame.path === held.node && r.frame.err === 0),
+      () => events.some((r) => r.type === 'frame' && r.dir === 's2c' && r.frame.op === 'getData' && r.frame.path === held.node && r.frame.err === 0),
       10_000,
       'zkwire to watch the Curator node',
     );
@@ -65,6 +61,44 @@ it('shows a killed holder losing its lock to the next contender without calling 
     expect(session).toMatchObject({ timeoutMs: 4000, disconnects: 1 });
     expect(session.end.kind).toBe('disconnected');
     expect(session.ephemerals.map((e) => e.path)).toEqual([held.node]);
+  } finally {
+    await proxy.stop();
+  }
+}, 60_000);
+
+it('an expiry test with killSession: no watch "not re-registered", and the mutex is no election', async () => {
+  const first = (await sharedServer()).connectString.split(',')[0]!;
+  const colon = first.lastIndexOf(':');
+  const events: CaptureEvent[] = [];
+  const proxy = await startTraceProxy({
+    listen: { host: '127.0.0.1', port: 0 },
+    upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
+    onEvent: (e) => events.push(e),
+  });
+  try {
+    const base = `/analyze-kill-${randomUUID()}`;
+    const client = await ZooKeeperClient.connect(`127.0.0.1:${proxy.port}`, { sessionTimeoutMs: 10_000 });
+    await client.create(base);
+    await client.create(`${base}/config`);
+    // Three one-shot watches, armed when the session is killed, and a mutex held.
+    await client.getData(`${base}/config`, { watch: true });
+    await client.exists(`${base}/flag`, { watch: true });
+    await client.getChildren(base, { watch: true });
+    await new InterProcessMutex(client, `${base}/lock`).acquire();
+    const lost = await killSession(client);
+    expect(lost.reason.code).toBe('SESSIONEXPIRED');
+    await client.waitConnected();
+    await client.close();
+    await proxy.stop();
+
+    const r = await analyzeEvents(events);
+    expect(r.watches.notRestored).toEqual([]);
+    expect(r.leaders).toEqual([]);
+    expect(r.locks.map((l) => [l.dir, l.holders.length])).toEqual([[`${base}/lock`, 1]]);
+    // The watches still armed ended with the session the killer closed, not lost on a reconnect (the children
+    // watch fired before, when the mutex created its container).
+    const ended = r.watches.list.filter((w) => w.path === `${base}/config` || w.path === `${base}/flag`).map((w) => w.dropped);
+    expect(ended).toEqual(['session closed', 'session closed']);
   } finally {
     await proxy.stop();
   }

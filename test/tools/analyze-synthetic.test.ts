@@ -42,6 +42,26 @@ describe('locks', () => {
     expect(lock.holders[1]!.handoffMs).toBe(1);
   });
 
+  it('a mutex is a lock, not a leader election, unless its path names one (a LeaderSelector writes the same nodes)', async () => {
+    const run = async (dir: string) => {
+      const s = new Script();
+      const a = s.connect(0x100n);
+      const na = a.createSeq(`${dir}/_c_11111111-2222-3333-4444-555555555555-lock-`, 0);
+      a.list(dir, [name(na)]);
+      s.wait(5);
+      a.delete(na);
+      return analyzeEvents(s.events);
+    };
+    const lock = await run(DIR);
+    expect(lock.locks.map((l) => l.dir)).toEqual([DIR]);
+    expect(lock.leaders).toEqual([]);
+    expect(renderReportText(lock)).not.toMatch(/without a leader/);
+    for (const dir of ['/app/leader', '/svc/payments-election', '/jobs/master']) {
+      const election = await run(dir);
+      expect(election.leaders.map((l) => [l.path, l.basis, l.terms.length])).toEqual([[dir, 'mutex', 1]]);
+    }
+  });
+
   it('follows an honest hand-off: two holders one after the other, a wait, no violation', async () => {
     const s = new Script();
     const a = s.connect(0x100n);
@@ -318,6 +338,32 @@ describe('watches', () => {
     expect(r.watches.notRestored).toEqual([expect.objectContaining({ session: '0x1', kind: 'data', path: '/w/lost' })]);
     expect(r.watches.list.find((w) => w.path === '/w/kept')?.fired).toMatchObject({ event: 'NodeDataChanged', latencyMs: 44 });
     expect(r.watches.herds).toEqual([expect.objectContaining({ path: '/herd', sessions: 3 })]);
+  });
+});
+
+describe('another party resuming a session beside its client (killSession)', () => {
+  it('is no reconnect: nothing expected re-registered on it; a reconnect after the old connection closed still is', async () => {
+    const s = new Script();
+    const a = s.connect(0x1n);
+    a.watchData('/w/one');
+    a.call(OpCode.exists, { path: '/w/two', watch: true }, { err: -101 });
+    // The killer asks for the session while the client's connection is open; the server closes that one after.
+    const killer = s.connect(0x1n, { resume: true });
+    a.close('fin');
+    killer.call(OpCode.getData, { path: '/zookeeper/config', watch: false }, { body: { data: new Uint8Array(0) } });
+    killer.closeSession();
+    killer.close('fin');
+    const r = await analyzeEvents(s.events);
+    expect(r.watches.notRestored).toEqual([]);
+    expect(r.watches.list.map((w) => w.dropped)).toEqual(['session closed', 'session closed']);
+
+    const t = new Script();
+    const b = t.connect(0x2n);
+    b.watchData('/w/one');
+    b.close('rst');
+    const b2 = t.connect(0x2n, { resume: true });
+    b2.call(OpCode.getData, { path: '/other', watch: false }, { body: { data: new Uint8Array(0) } });
+    expect((await analyzeEvents(t.events)).watches.notRestored).toEqual([expect.objectContaining({ session: '0x2', path: '/w/one' })]);
   });
 });
 

@@ -81,13 +81,13 @@ describe('node data in and out', () => {
     expect(new Uint8Array((await zk.getData(node)).data)).toEqual(other);
   });
 
-  it('non-UTF-8 data is never printed as text: hex with a note, and "encoding": "hex" with --json', async () => {
+  it('non-UTF-8 data is never printed as text: a hex dump with a note, and "encoding": "hex" with --json', async () => {
     const node = `${base}/latin1`;
     await zk.create(node, new Uint8Array([0x63, 0x61, 0x66, 0xe9])); // "café" in Latin-1
     const text = await zkwire(['get', node, '--server', server]);
-    expect(text.out).toBe('636166e9\n');
+    expect(text.out).toBe(`${'00000000  63 61 66 e9'.padEnd(60)}|caf.|\n`);
     expect(text.out).not.toContain('\uFFFD');
-    expect(text.err).toContain('not UTF-8; shown as hex');
+    expect(text.err).toContain('4 byte(s) that are not text; shown as a hex dump');
     const json = JSON.parse((await zkwire(['get', node, '--json', '--server', server])).out) as { data: string; encoding: string };
     expect(json).toMatchObject({ data: '636166e9', encoding: 'hex' });
   });

@@ -221,8 +221,8 @@ describe('--json output', () => {
     const bin = JSON.parse((await zkwire('get', `${dir}/z`, '--json', '--server', server)).stdout) as Record<string, unknown>;
     expect(bin).toMatchObject({ path: `${dir}/z`, data: 'ff0080', encoding: 'hex' });
     const binText = await zkwire('get', `${dir}/z`, '--server', server);
-    expect(binText.stdout).toBe('ff0080\n');
-    expect(binText.stderr).toMatch(/not UTF-8; shown as hex/);
+    expect(binText.stdout).toBe(`${'00000000  ff 00 80'.padEnd(60)}|...|\n`);
+    expect(binText.stderr).toMatch(/not text; shown as a hex dump/);
 
     const set = JSON.parse((await zkwire('set', dir, 'again', '--json', '--server', server)).stdout) as unknown;
     const stat1 = (await zk.exists(dir))!;
@@ -267,6 +267,13 @@ describe('errors and usage', () => {
     expect(await zkwire('rm', '-r', missing, '--server', server)).toEqual({ code: 1, stdout: '', stderr: `zkwire rm: NONODE: delete ${missing}\n` });
     expect((await zkwire('set', missing, 'x', '--server', server)).stderr).toBe(`zkwire set: NONODE: setData ${missing}\n`);
     expect((await zkwire('create', `${missing}/child`, '--server', server)).stderr).toBe(`zkwire create: NONODE: create ${missing}/child\n`);
+  });
+
+  it('control characters of a path are printed escaped in the error (a terminal escape cannot act)', async () => {
+    const r = await zkwire('get', `${base}/a\u001b[2Jb`, '--server', server);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).toContain(`${base}/a\\x1b[2Jb`);
   });
 
   it('a bad path and an unreachable server are errors (exit 1), not crashes', async () => {

@@ -82,7 +82,7 @@ describe('zkwire trace (built CLI)', () => {
     }
   });
 
-  it('--json prints one object per line, and the summary as the last one', async () => {
+  it('--json prints what `zkwire decode` prints for the same traffic, each connection opening and closing, and the summary last', async () => {
     const upstream = (await sharedServer()).connectString.split(',')[0]!;
     const { child, stdout, stderr } = await startTrace(['--listen', '127.0.0.1:0', '--upstream', upstream, '--json']);
     const port = Number(/listening on 127\.0\.0\.1:(\d+)/.exec(stderr.join('\n'))![1]);
@@ -92,16 +92,17 @@ describe('zkwire trace (built CLI)', () => {
     await client.close();
     const exited = exitOf(child);
     const deadline = Date.now() + 10_000;
-    while (!stdout.some((l) => l.includes('"event":"close"')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!stdout.some((l) => l.includes('"kind":"close"')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
     const events = stdout.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events[0]).toMatchObject({ event: 'open', conn: 1 });
+    expect(events[0]).toMatchObject({ kind: 'open', conn: '1', server: upstream });
     const reply = events.find((e) => e['op'] === 'exists' && e['dir'] === 's2c');
-    expect(reply).toMatchObject({ event: 'frame', kind: 'reply', path: '/', result: 'OK', session: expect.stringMatching(/^0x/) });
+    expect(reply).toMatchObject({ kind: 'reply', conn: '1', path: '/', err: 'OK', errCode: 0, session: expect.stringMatching(/^0x/) });
     expect(typeof reply!['latencyMs']).toBe('number');
     expect(reply!['decoded']).toMatchObject({ header: { err: 0 }, body: { stat: expect.any(Object) } });
-    expect(events.at(-1)).toMatchObject({ event: 'summary', connections: 1, ops: { exists: { requests: 1, replies: 1 } } });
+    expect(events.at(-2)).toMatchObject({ kind: 'close', conn: '1', by: expect.stringMatching(/^(client|server)$/), bytes: { c2s: expect.any(Number), s2c: expect.any(Number) } });
+    expect(events.at(-1)).toMatchObject({ kind: 'summary', connections: 1, ops: { exists: { requests: 1, replies: 1 } } });
   });
 
   it('refuses bad addresses with exit 2', () => {

@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
 import { FrameSplitter } from '../../src/testing/frame-splitter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
-import { TraceEventAdapter } from '../../src/tools/trace/capture-source.js';
 import { latencySummary, msHistogram } from '../../src/tools/shared/latency.js';
-import { formatRecordJson, formatRecordText, formatSummaryText, TraceSummarizer, type TraceRecord } from '../../src/tools/trace/index.js';
+import { formatSummaryText, TraceSummarizer } from '../../src/tools/trace/index.js';
+import type { CaptureConnection, CaptureEvent, FrameEvent } from '../../src/tools/capture/events.js';
+import { CaptureEventPrinter } from '../../src/tools/decode/printer.js';
 import { goldenFiles, loadGolden } from '../protocol/golden.js';
 import { hex } from './trace-helpers.js';
 
@@ -23,17 +24,19 @@ function lcg(seed: number): () => number {
   };
 }
 
-function traceGolden(file: string, seed: number): TraceRecord[] {
-  const records: TraceRecord[] = [];
+/** The events the proxy would report for a golden conversation: each connection's open (as the proxy emits it), then its connection's. */
+function traceGolden(file: string, seed: number): CaptureEvent[] {
+  const events: CaptureEvent[] = [];
   const random = lcg(seed);
   let tick = 0;
-  let seq = 0;
   const conns = new Map<number, TracedConnection>();
-  const hooks = { clock: { wall: () => 1_700_000_000_000 + tick, mono: () => tick++ }, nextSeq: () => seq++, emit: (r: TraceRecord) => records.push(r) };
+  const hooks = { nowUs: () => 1_700_000_000_000_000 + 1000 * tick++, emit: (e: CaptureEvent) => events.push(e) };
   for (const line of loadGolden(file)) {
     let conn = conns.get(line.conn);
     if (conn === undefined) {
-      conn = new TracedConnection(line.conn, hooks, 64 * 1024 * 1024);
+      const id: CaptureConnection = { id: String(line.conn), client: `127.0.0.1:${40000 + line.conn}`, server: '127.0.0.1:2181' };
+      events.push({ type: 'open', conn: id, timeUs: hooks.nowUs(), midStream: false });
+      conn = new TracedConnection(id, hooks, 64 * 1024 * 1024);
       conns.set(line.conn, conn);
     }
     for (let at = 0; at < line.bytes.length; ) {
@@ -43,7 +46,15 @@ function traceGolden(file: string, seed: number): TraceRecord[] {
     }
   }
   for (const conn of conns.values()) conn.close('client', undefined);
-  return records;
+  return events;
+}
+
+const framesOf = (events: CaptureEvent[]): FrameEvent[] => events.filter((e): e is FrameEvent => e.type === 'frame');
+
+/** The readable lines `zkwire trace` prints for these events. */
+function printed(events: CaptureEvent[]): string[] {
+  const printer = new CaptureEventPrinter({ pretty: true, connections: true, redactCredentials: true });
+  return events.flatMap((e) => printer.format(e)?.line ?? []);
 }
 
 describe('TracedConnection over the golden captures', () => {
@@ -51,40 +62,40 @@ describe('TracedConnection over the golden captures', () => {
     it(`${file}: the same frames, kinds and connections, whatever the chunking`, () => {
       const golden = loadGolden(file);
       for (const seed of [1, 2, 3]) {
-        const records = traceGolden(file, seed).filter((r) => r.type === 'frame' || r.type === 'raw');
+        const events = traceGolden(file, seed);
         // Per connection and direction the order is the wire order (records of different connections may interleave
         // differently, because a connection's 4lw text is reported when it closes).
         const key = (conn: number, dir: string): string => `${conn} ${dir}`;
         const want = new Map<string, string[]>();
         for (const g of golden) want.set(key(g.conn, g.dir), [...(want.get(key(g.conn, g.dir)) ?? []), `${g.kind} ${g.hex}`]);
         const got = new Map<string, string[]>();
-        for (const r of records) {
-          if (r.type !== 'frame' && r.type !== 'raw') continue;
-          const kind = r.type === 'raw' ? r.kind : r.frame.kind;
-          got.set(key(r.conn, r.dir), [...(got.get(key(r.conn, r.dir)) ?? []), `${kind} ${hex(r.bytes)}`]);
+        for (const e of events) {
+          if (e.type !== 'frame' && !(e.type === 'gap' && e.undecoded !== undefined)) continue;
+          const [kind, bytes] = e.type === 'gap' ? [e.undecoded!.kind, e.undecoded!.bytes] : [e.frame.kind, e.bytes];
+          const k = key(Number(e.conn.id), e.dir);
+          got.set(k, [...(got.get(k) ?? []), `${kind} ${hex(bytes)}`]);
         }
         expect(got).toEqual(want);
         // Only the README's deliberate decode error fails to decode.
-        const errors = records.flatMap((r) => (r.type === 'frame' && r.frame.error !== undefined ? [r.frame.error] : []));
+        const errors = framesOf(events).flatMap((e) => (e.frame.error !== undefined ? [e.frame.error] : []));
         expect(errors).toHaveLength(golden.filter((g) => g.decode_error !== undefined).length);
       }
     });
   }
 
   it('gives replies the time since their request, and tags frames with the session once known', () => {
-    const records = traceGolden('exists_watch.jsonl', 7).filter((r) => r.type === 'frame');
-    const replies = records.filter((r) => r.type === 'frame' && (r.frame.kind === 'reply' || r.frame.kind === 'connect-response'));
+    const frames = framesOf(traceGolden('exists_watch.jsonl', 7));
+    const replies = frames.filter((f) => f.frame.kind === 'reply' || f.frame.kind === 'connect-response');
     expect(replies.length).toBeGreaterThan(3);
-    expect(replies.every((r) => r.type === 'frame' && r.latencyMs !== undefined && r.latencyMs > 0)).toBe(true);
-    const first = records[0]!;
-    expect(first.type === 'frame' && first.sessionId).toBe(undefined);
-    expect(records.slice(1).every((r) => r.type === 'frame' && r.sessionId !== undefined && r.sessionId > 0n)).toBe(true);
-    const events = records.filter((r) => r.type === 'frame' && r.frame.kind === 'notification');
-    expect(events.every((r) => r.type === 'frame' && r.latencyMs === undefined)).toBe(true);
+    expect(replies.every((f) => f.latencyMs !== undefined && f.latencyMs > 0)).toBe(true);
+    expect(frames[0]!.sessionId).toBe(undefined);
+    expect(frames.slice(1).every((f) => f.sessionId !== undefined && f.sessionId > 0n)).toBe(true);
+    const notifications = frames.filter((f) => f.frame.kind === 'notification');
+    expect(notifications.every((f) => f.latencyMs === undefined)).toBe(true);
   });
 
   it('prints the marks people grep for: EVENT, PING, result names and latencies', () => {
-    const lines = [...traceGolden('exists_watch.jsonl', 1), ...traceGolden('ping.jsonl', 1), ...traceGolden('four_letter_words.jsonl', 1)].map(formatRecordText);
+    const lines = ['exists_watch.jsonl', 'ping.jsonl', 'four_letter_words.jsonl'].flatMap((f) => printed(traceGolden(f, 1)));
     expect(lines.some((l) => / s2c ← EVENT NodeCreated \/\S+$/.test(l))).toBe(true);
     expect(lines.some((l) => / c2s → xid=-2 +PING$/.test(l))).toBe(true);
     expect(lines.some((l) => / s2c ← xid=-2 +PING OK \d+\.\d+ms$/.test(l))).toBe(true);
@@ -95,15 +106,7 @@ describe('TracedConnection over the golden captures', () => {
 
   it('summarizes per op with ordered percentiles, and names errors', () => {
     const stats = new TraceSummarizer();
-    let us = 0;
-    const adapter = new TraceEventAdapter(() => (us += 1000));
-    const opened = new Set<number>();
-    for (const r of traceGolden('errors.jsonl', 3)) {
-      // The records of a TracedConnection start after the proxy's open record, which the adapter needs.
-      if (!opened.has(r.conn)) for (const e of adapter.events({ type: 'open', conn: r.conn, time: r.time, client: 'client:1', upstream: 'server:2181' })) stats.add(e);
-      opened.add(r.conn);
-      for (const e of adapter.events(r)) stats.add(e);
-    }
+    for (const e of traceGolden('errors.jsonl', 3)) stats.add(e);
     const s = stats.summary();
     expect(Object.keys(s.errors).sort()).toEqual(['BADVERSION', 'INVALIDACL', 'NODEEXISTS', 'NONODE', 'NOTEMPTY']);
     const total = Object.values(s.ops).reduce((n, o) => n + Object.values(o.errors).reduce((a, b) => a + b, 0), 0);
@@ -164,13 +167,18 @@ describe('addresses', () => {
 
 describe('--json output', () => {
   it('shows an AuthPacket without its credentials (the capture keeps the bytes)', () => {
-    const records = traceGolden('auth_digest.jsonl', 5);
-    const auth = records.find((r) => r.type === 'frame' && r.frame.op === 'auth' && r.dir === 'c2s')!;
-    const json = JSON.stringify(formatRecordJson(auth));
+    const events = traceGolden('auth_digest.jsonl', 5);
+    const printer = new CaptureEventPrinter({ connections: true, redactCredentials: true });
+    const lines = events.flatMap((e) => printer.format(e)?.line ?? []);
+    const json = lines.find((l) => l.includes('"op":"auth"') && l.includes('"dir":"c2s"'))!;
     expect(json).toContain('"scheme":"digest"');
     expect(json).toContain('"auth":{"len":12,"redacted":true}');
     expect(json).not.toContain('secret');
-    expect(json).not.toContain(Buffer.from('alice:secret').toString('hex'));
-    expect(formatRecordText(auth)).not.toContain('secret');
+    expect(lines.join('\n')).not.toContain('alice:secret');
+    expect(lines.join('\n')).not.toContain(Buffer.from('alice:secret').toString('hex'));
+    expect(printed(events).join('\n')).not.toContain('alice:secret');
+    // A capture decoded later shows what it holds (the same printer without the option).
+    const plain = new CaptureEventPrinter();
+    expect(events.flatMap((e) => plain.format(e)?.line ?? []).join('\n')).toContain('alice:secret');
   });
 });

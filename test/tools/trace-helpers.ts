@@ -1,30 +1,31 @@
-/** Shared by the trace tests: a tracing proxy in front of a server, with every record and capture line kept. */
+/** Shared by the trace tests: a tracing proxy in front of a server, with every event and capture line kept. */
 
 import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
-import { startTraceProxy, type TraceProxy, type TraceRecord } from '../../src/tools/trace/index.js';
+import type { CaptureEvent } from '../../src/tools/capture/events.js';
+import { startTraceProxy, type TraceProxy } from '../../src/tools/trace/index.js';
 
 export interface Traced {
   proxy: TraceProxy;
-  records: TraceRecord[];
+  events: CaptureEvent[];
   /** The --out lines, as the CLI would write them. */
   capture: string[];
 }
 
 export async function traceTo(upstream: { host: string; port: number }, maxFrameSize?: number): Promise<Traced> {
-  const records: TraceRecord[] = [];
+  const events: CaptureEvent[] = [];
   const capture: string[] = [];
   const writer = new JsonLinesWriter();
   const proxy = await startTraceProxy({
     listen: { host: '127.0.0.1', port: 0 },
     upstream,
     ...(maxFrameSize === undefined ? {} : { maxFrameSize }),
-    onRecord: (r) => records.push(r),
     onEvent: (e) => {
+      events.push(e);
       const line = writer.line(e);
       if (line !== undefined) capture.push(line);
     },
   });
-  return { proxy, records, capture };
+  return { proxy, events, capture };
 }
 
 export interface CaptureLine {

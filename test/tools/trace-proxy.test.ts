@@ -11,7 +11,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { fourLetterWord } from '../../src/testing/local-server/four-letter-client.js';
 import { decodeCapture } from '../../src/tools/decode/index.js';
 import { freePort } from '../../src/testing/local-server/free-port.js';
-import type { CloseRecord, FrameRecord, RawRecord, TraceRecord } from '../../src/tools/trace/index.js';
+import type { CaptureEvent, ConnectionCloseEvent, FrameEvent, GapEvent } from '../../src/tools/capture/events.js';
 import { connectRequestFrame, createFrame, existsFrame, pingFrame, readConnectResponse, readReplyHeader } from '../harness/hand-frames.js';
 import { RawSocket } from '../harness/raw-socket.js';
 import { sharedServer } from '../harness/zookeeper.js';
@@ -31,10 +31,10 @@ afterEach(async () => {
   traced = undefined;
 });
 
-const frames = (records: TraceRecord[], conn?: number): FrameRecord[] =>
-  records.filter((r): r is FrameRecord => r.type === 'frame' && (conn === undefined || r.conn === conn));
-const closeOf = (records: TraceRecord[], conn: number): CloseRecord | undefined =>
-  records.find((r): r is CloseRecord => r.type === 'close' && r.conn === conn);
+const frames = (events: CaptureEvent[], conn?: number): FrameEvent[] =>
+  events.filter((e): e is FrameEvent => e.type === 'frame' && (conn === undefined || e.conn.id === String(conn)));
+const closeOf = (events: CaptureEvent[], conn: number): ConnectionCloseEvent | undefined =>
+  events.find((e): e is ConnectionCloseEvent => e.type === 'close' && e.conn.id === String(conn));
 
 
 /** A frame that frames correctly but whose getData body is cut short: the path claims 100 bytes, 3 follow. */
@@ -86,8 +86,8 @@ describe('trace proxy with a raw client and a real server', () => {
     expect(readReplyHeader(await raw.nextFrame()).xid).toBe(3);
     expect(readReplyHeader(await raw.nextFrame()).xid).toBe(4);
     raw.destroy();
-    const { records, capture } = traced;
-    await eventually(() => closeOf(records, 1) !== undefined, 'the close record');
+    const { events, capture } = traced;
+    await eventually(() => closeOf(events, 1) !== undefined, 'the close event');
 
     expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
     expect(capturedHex(capture, 1, 's2c')).toBe(hex(raw.received));
@@ -95,7 +95,7 @@ describe('trace proxy with a raw client and a real server', () => {
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
     expect(lines.every((l) => l.len === (parseInt(l.hex.slice(0, 8), 16) | 0) && l.hex.length === 8 + 2 * l.len!)).toBe(true);
 
-    const fs = frames(records, 1);
+    const fs = frames(events, 1);
     expect(fs.map((f) => `${f.dir} ${f.frame.kind} ${f.frame.op ?? ''}`)).toEqual([
       'c2s connect-request ',
       's2c connect-response ',
@@ -136,14 +136,14 @@ describe('trace proxy with a raw client and a real server', () => {
     // ZooKeeper cannot read the body either and answers MARSHALLINGERROR; the client must see exactly that.
     expect(readReplyHeader(await raw.nextFrame())).toMatchObject({ xid: 1, err: -5 });
     raw.destroy();
-    const { records, capture } = traced;
-    await eventually(() => closeOf(records, 1) !== undefined, 'the close record');
+    const { events, capture } = traced;
+    await eventually(() => closeOf(events, 1) !== undefined, 'the close event');
 
-    const undecodable = frames(records, 1).find((f) => f.frame.error !== undefined);
+    const undecodable = frames(events, 1).find((f) => f.frame.error !== undefined);
     expect(undecodable?.frame.error).toMatch(/cannot decode getData request body/);
     expect(hex(undecodable!.bytes)).toBe(hex(bad));
     // The reply is still matched to the request's xid and op.
-    const answer = frames(records, 1).at(-1)!;
+    const answer = frames(events, 1).at(-1)!;
     expect(answer.frame).toMatchObject({ kind: 'reply', xid: 1, op: 'getData', err: -5 });
     expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
     expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
@@ -162,13 +162,13 @@ describe('trace proxy with a raw client and a real server', () => {
     sent.push(garbage);
     await raw.write(garbage);
     await raw.closed; // ZooKeeper refuses the length and closes
-    const { records, capture } = traced;
-    await eventually(() => closeOf(records, 1) !== undefined, 'the close record');
+    const { events, capture } = traced;
+    await eventually(() => closeOf(events, 1) !== undefined, 'the close event');
 
-    const broken = records.filter((r): r is RawRecord => r.type === 'raw');
+    const broken = events.filter((e): e is GapEvent => e.type === 'gap');
     expect(broken).toHaveLength(1);
-    expect(broken[0]).toMatchObject({ dir: 'c2s', kind: 'unframed' });
-    expect(broken[0]!.error).toMatch(/frame length 2147483647 exceeds/);
+    expect(broken[0]).toMatchObject({ dir: 'c2s', undecoded: { kind: 'unframed' }, continues: false });
+    expect(broken[0]!.reason).toMatch(/frame length 2147483647 exceeds/);
     expect(capturedHex(capture, 1, 'c2s')).toBe(hex(concatBytes(sent)));
     expect(parseCapture(capture).at(-1)).toMatchObject({ dir: 'c2s', kind: 'unframed', hex: '7fffffffdeadbeef' });
   });
@@ -178,11 +178,11 @@ describe('trace proxy with a raw client and a real server', () => {
     const viaProxy = await fourLetterWord('127.0.0.1', traced.proxy.port, 'conf');
     const direct = await fourLetterWord(upstream.host, upstream.port, 'conf');
     expect(viaProxy).toBe(direct);
-    const { records, capture } = traced;
-    await eventually(() => closeOf(records, 1) !== undefined, 'the close record');
-    const fs = frames(records, 1);
+    const { events, capture } = traced;
+    await eventually(() => closeOf(events, 1) !== undefined, 'the close event');
+    const fs = frames(events, 1);
     expect(fs.map((f) => f.frame.kind)).toEqual(['4lw-command', '4lw-response']);
-    expect(fs.map((f) => f.len)).toEqual([null, null]);
+    expect(fs.map((f) => f.size)).toEqual([4, Buffer.byteLength(viaProxy)]);
     expect(capturedHex(capture, 1, 'c2s')).toBe(Buffer.from('conf').toString('hex'));
     expect(capturedHex(capture, 1, 's2c')).toBe(Buffer.from(viaProxy).toString('hex'));
   });
@@ -193,7 +193,7 @@ describe('trace proxy with a raw client and a real server', () => {
     const port = traced.proxy.port;
     const summary = await traced.proxy.stop();
     expect(await raw.closed).not.toBeUndefined();
-    expect(closeOf(traced.records, 1)?.by).toBe('proxy');
+    expect(closeOf(traced.events, 1)?.by).toBe('proxy');
     expect(summary.connections).toBe(1);
     expect(summary.ops['connect']).toMatchObject({ requests: 1, replies: 1 });
     await expect(RawSocket.connect(port)).rejects.toThrow(/ECONNREFUSED/);
@@ -204,8 +204,8 @@ describe('trace proxy with a raw client and a real server', () => {
     traced = await traceTo({ host: '127.0.0.1', port: nothing });
     const raw = await RawSocket.connect(traced.proxy.port);
     await raw.closed;
-    await eventually(() => closeOf(traced!.records, 1) !== undefined, 'the close record');
-    expect(closeOf(traced.records, 1)?.error).toMatch(/server: ECONNREFUSED/);
+    await eventually(() => closeOf(traced!.events, 1) !== undefined, 'the close event');
+    expect(closeOf(traced.events, 1)?.error).toMatch(/server: ECONNREFUSED/);
   });
 });
 
@@ -234,16 +234,16 @@ describe('trace proxy with real zkwire clients', () => {
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
-    const { records, capture, proxy } = traced;
+    const { events, capture, proxy } = traced;
     await eventually(() => proxy.connections() === 0, 'every connection to close');
 
-    const conns = new Set(frames(records).map((f) => f.conn));
+    const conns = new Set(frames(events).map((f) => f.conn.id));
     expect(conns.size).toBe(6);
-    const sessions = new Set(frames(records).filter((f) => f.frame.kind === 'connect-response').map((f) => f.sessionId));
+    const sessions = new Set(frames(events).filter((f) => f.frame.kind === 'connect-response').map((f) => f.sessionId));
     expect(sessions.size).toBe(6);
-    expect(frames(records).every((f) => f.frame.error === undefined)).toBe(true);
-    const events = frames(records).filter((f) => f.frame.kind === 'notification');
-    expect(events.map((e) => e.frame.path)).toEqual([`${base}-0`]);
+    expect(frames(events).every((f) => f.frame.error === undefined)).toBe(true);
+    const notifications = frames(events).filter((f) => f.frame.kind === 'notification');
+    expect(notifications.map((e) => e.frame.path)).toEqual([`${base}-0`]);
 
     const summary = proxy.summary();
     expect(summary.connections).toBe(6);
@@ -297,7 +297,7 @@ describe('trace proxy byte transparency against a recording upstream (fault inje
     expect(Buffer.concat(received).toString('hex')).toBe(hex(sent));
     await eventually(() => raw.received.length === reply.length * received.length, 'the replies to arrive');
     raw.destroy();
-    await eventually(() => closeOf(traced!.records, 1) !== undefined, 'the close record');
+    await eventually(() => closeOf(traced!.events, 1) !== undefined, 'the close event');
     expect(capturedHex(traced.capture, 1, 'c2s')).toBe(hex(sent));
     expect(capturedHex(traced.capture, 1, 's2c')).toBe(hex(raw.received));
     expect(traced.proxy.summary().undecodable).toBeGreaterThan(0);

@@ -1,15 +1,15 @@
 /** `zkwire analyze CAPTURE|-`: what happened in a captured ZooKeeper conversation (see src/tools/analyze). */
 
-import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { analyzeEvents, renderReportText, TxnLinker, type AnalysisReport, type AnalyzeOptions } from '../../tools/analyze/index.js';
 import { damageText, DataFileError, decodeTxnLog } from '../../tools/txnlog/index.js';
 import { dataFiles, fileChunks, zxidOfName } from './data-files.js';
 import { renderReportHtml } from '../../tools/analyze/render-html.js';
-import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEvents } from '../../tools/capture/index.js';
+import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEvents, type CaptureEvent } from '../../tools/capture/index.js';
 import type { CliIo, Command } from '../types.js';
 import { integerOption, parseCommandArgs, usageError } from './node-client.js';
+import { CaptureWatch, captureName, openCapture } from './capture-input.js';
 
 const usage = `Usage: zkwire analyze [--port P]... [--depth N] [--slow MS] [--max-buffer BYTES] [--data-dir DIR [--path P]] [--json] [--html FILE] CAPTURE | -
 
@@ -22,7 +22,8 @@ huge children lists, replies out of order, requests after closeSession, unanswer
 "-" reads standard input. Captures: pcap or pcapng (tcpdump -w), or JSON lines as written by \`zkwire trace --out\`.
 
 Options:
-  --port P            the server's port (repeatable; default 2181) for packet captures
+  --port P            the server's port for packet captures (repeatable); without it, ${DEFAULT_ZOOKEEPER_PORT} and the
+                      ports whose connections look like ZooKeeper, named on stderr
   --depth N           path segments kept in the per-path table (default 2)
   --slow MS           report replies slower than this (default 1000)
   --max-buffer BYTES  the server's jute.maxbuffer (default 1048575)
@@ -35,7 +36,8 @@ Options:
   --html FILE         also write the report as one self-contained HTML page
   --help              this text
 
-Exit status: 0 when the capture was analysed, 1 when it could not be read, 2 on usage errors.
+Exit status: 0 when the capture was analysed; 1 when it could not be read, is empty, corrupt, not a capture or
+holds no ZooKeeper frame; 2 on usage errors.
 `;
 
 interface AnalyzeArgs {
@@ -44,7 +46,10 @@ interface AnalyzeArgs {
   /** Transaction logs to link to the capture's sessions (--data-dir), and the node asked about (--path). */
   dataDirs: string[];
   path: string | undefined;
-  /** The server ports, for packet captures (JSON-lines captures say the direction of every frame themselves). */
+  /**
+   * The server ports, for packet captures (JSON-lines captures say the direction of every frame themselves); empty:
+   * found by the frames' shape.
+   */
   ports: number[];
   opts: AnalyzeOptions;
 }
@@ -78,17 +83,7 @@ function parse(args: readonly string[]): AnalyzeArgs | string {
   }
   const file = parsed.positionals[0];
   if (file === undefined) return 'give a CAPTURE file or - for standard input';
-  return { file, html: parsed.values.get('--html'), dataDirs, path, ports: ports.length === 0 ? [DEFAULT_ZOOKEEPER_PORT] : ports, opts };
-}
-
-async function open(file: string, io: CliIo): Promise<AsyncIterable<string | Uint8Array> | Error> {
-  if (file === '-') return io.stdin;
-  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
-  const failed = await new Promise<Error | undefined>((resolve) => {
-    stream.once('open', () => resolve(undefined));
-    stream.once('error', (e) => resolve(e));
-  });
-  return failed ?? (stream as AsyncIterable<Uint8Array>);
+  return { file, html: parsed.values.get('--html'), dataDirs, path, ports, opts };
 }
 
 export const analyzeCommand: Command = {
@@ -98,24 +93,26 @@ export const analyzeCommand: Command = {
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parse(args);
     if (typeof parsed === 'string') return usageError('analyze', parsed, usage, io);
-    const source = await open(parsed.file, io);
-    if (source instanceof Error) {
-      io.err(`zkwire analyze: cannot read ${parsed.file}: ${source.message}\n`);
+    const name = captureName(parsed.file);
+    const source = await openCapture(parsed.file, io);
+    if (typeof source === 'string') {
+      io.err(`zkwire analyze: ${source}\n`);
       return 1;
     }
+    const watch = new CaptureWatch(io, 'analyze', name, { portsGiven: parsed.ports.length > 0, live: false });
     let report;
     try {
       // A JSON-lines capture with a line that is no frame is refused whole: an analysis of part of it would mislead.
-      const name = parsed.file === '-' ? 'standard input' : parsed.file;
       const events = readCaptureEvents(source, { ports: parsed.ports, strictLines: true, onNote: (n) => io.err(`zkwire analyze: ${name}: ${n}\n`) });
-      report = await analyzeEvents(events, parsed.opts);
+      report = await analyzeEvents(watched(events, watch), parsed.opts);
     } catch (e) {
       if (e instanceof CaptureFormatError) {
-        io.err(`zkwire analyze: ${parsed.file === '-' ? 'standard input' : parsed.file}: ${e.message}\n`);
+        io.err(`zkwire analyze: ${name}: ${e.message}\n`);
         return 1;
       }
       throw e;
     }
+    if (!watch.finish()) return 1;
     if (parsed.dataDirs.length > 0) {
       const linked = await linkDataDirs(report, parsed, io);
       if (linked === undefined) return 1;
@@ -124,7 +121,7 @@ export const analyzeCommand: Command = {
     io.out(io.globals.json ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report));
     if (parsed.html !== undefined) {
       try {
-        await writeFile(parsed.html, renderReportHtml(report, { title: parsed.file === '-' ? 'standard input' : parsed.file }));
+        await writeFile(parsed.html, renderReportHtml(report, { title: name }));
       } catch (e) {
         io.err(`zkwire analyze: cannot write ${parsed.html}: ${e instanceof Error ? e.message : String(e)}\n`);
         return 1;
@@ -168,4 +165,11 @@ async function linkDataDirs(report: AnalysisReport, args: AnalyzeArgs, io: CliIo
     return undefined;
   }
   return { ...report, transactions: linker.report() };
+}
+
+async function* watched(events: AsyncIterable<CaptureEvent>, watch: CaptureWatch): AsyncGenerator<CaptureEvent> {
+  for await (const e of events) {
+    watch.see(e);
+    yield e;
+  }
 }

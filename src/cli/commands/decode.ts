@@ -3,13 +3,12 @@
  * pipeline: src/tools/capture yields the events, src/tools/decode prints them (and re-encodes them with --check).
  */
 
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { CaptureFormatError, DEFAULT_ZOOKEEPER_PORT, readCaptureEventBatches } from '../../tools/capture/index.js';
 import { CaptureEventPrinter } from '../../tools/decode/printer.js';
 import { FrameRecheck } from '../../tools/decode/recheck.js';
 import type { CliIo, Command } from '../types.js';
 import { parseCommandArgs, usageError } from './node-client.js';
+import { CaptureWatch, captureName, openCapture } from './capture-input.js';
 
 const usage = `Usage: zkwire decode [--port P]... [--pretty] [--follow] [--check] FILE... | -
 
@@ -29,14 +28,16 @@ come out as {"kind": "gap", "missingBytes", "reason"} lines, and a reply whose r
 independently.
 
 Options:
-  --port P   a server port (repeatable; default ${DEFAULT_ZOOKEEPER_PORT}): connections to it are decoded, others ignored
+  --port P   a server port (repeatable): connections to it are decoded, others ignored. Without it, port
+             ${DEFAULT_ZOOKEEPER_PORT} and every port whose connections look like ZooKeeper (a ConnectRequest first, or a
+             request answered by its reply) are decoded, and the ports found are named on stderr
   --pretty   one human-readable line per frame (the lines zkwire trace prints) instead of JSON
   --follow   write every line as soon as its frame is complete (for a live pipe from tcpdump -U)
   --check    re-encode every decoded frame and report those whose bytes differ ("check_error")
   --help     this text
 
 Exit status: 0 if every frame decoded (and re-encoded identically with --check), 1 otherwise or when a capture is
-corrupt or cannot be read, 2 on usage errors.
+empty, corrupt, not a capture, holds no ZooKeeper frame, or cannot be read; 2 on usage errors.
 `;
 
 interface Options {
@@ -46,43 +47,23 @@ interface Options {
   pretty: boolean;
 }
 
-async function* bytesOf(source: AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
-  const encoder = new TextEncoder();
-  for await (const chunk of source) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-}
-
-/** Opens FILE (or standard input for "-"); a message instead when it cannot be read. */
-async function open(file: string, io: CliIo): Promise<AsyncIterable<Uint8Array> | string> {
-  if (file === '-') return bytesOf(io.stdin);
-  try {
-    const s = await stat(file);
-    if (s.isDirectory()) return `${file} is a directory`;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return `${file}: no such file`;
-    return `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`;
-  }
-  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
-  const opened = await new Promise<Error | undefined>((resolve) => {
-    stream.once('open', () => resolve(undefined));
-    stream.once('error', (e) => resolve(e));
-  });
-  if (opened !== undefined) return `cannot read ${file}: ${opened.message}`;
-  return stream as AsyncIterable<Uint8Array>;
-}
-
 interface Counts {
   frames: number;
   failed: number;
 }
 
-async function decodeFile(input: AsyncIterable<Uint8Array>, name: string, opts: Options, io: CliIo, counts: Counts): Promise<void> {
+/** Decodes one capture; false when it held no ZooKeeper frame at all (said on stderr). */
+async function decodeFile(input: AsyncIterable<Uint8Array>, name: string, opts: Options, io: CliIo, counts: Counts): Promise<boolean> {
   const printer = new CaptureEventPrinter({ pretty: opts.pretty });
   const recheck = opts.check ? new FrameRecheck() : undefined;
   const notes = (n: string): void => io.err(`zkwire decode: ${name}: ${n}\n`);
+  const watch = new CaptureWatch(io, 'decode', name, { portsGiven: opts.ports.length > 0, live: opts.follow });
+  let badLines = 0;
   for await (const batch of readCaptureEventBatches(input, { ports: opts.ports, onNote: notes })) {
     let text = '';
     for (const e of batch) {
+      watch.see(e);
+      if (e.type === 'bad-line') badLines++;
       const r = printer.format(e, e.type === 'frame' ? recheck?.check(e) : undefined);
       if (r === undefined) continue;
       if (e.type === 'frame' || e.type === 'bad-line') {
@@ -94,6 +75,8 @@ async function decodeFile(input: AsyncIterable<Uint8Array>, name: string, opts: 
     }
     if (text !== '') io.out(text);
   }
+  // A JSON-lines capture of bad lines only has already failed them one by one.
+  return badLines > 0 || watch.finish();
 }
 
 function parseDecodeArgs(args: string[]): { opts: Options; files: string[] } | string {
@@ -106,7 +89,6 @@ function parseDecodeArgs(args: string[]): { opts: Options; files: string[] } | s
     opts.ports.push(port);
   }
   if (parsed.positionals.length === 0) return 'give a FILE or - for standard input';
-  if (opts.ports.length === 0) opts.ports.push(DEFAULT_ZOOKEEPER_PORT);
   return { opts, files: parsed.positionals };
 }
 
@@ -121,15 +103,15 @@ export const decodeCommand: Command = {
     const counts: Counts = { frames: 0, failed: 0 };
     let unreadable = 0;
     for (const file of files) {
-      const name = file === '-' ? 'standard input' : file;
-      const source = await open(file, io);
+      const name = captureName(file);
+      const source = await openCapture(file, io);
       if (typeof source === 'string') {
         io.err(`zkwire decode: ${source}\n`);
         unreadable++;
         continue;
       }
       try {
-        await decodeFile(source, name, opts, io, counts);
+        if (!(await decodeFile(source, name, opts, io, counts))) unreadable++;
       } catch (e) {
         // A corrupt capture, or a read error midway: say where, never a stack trace.
         const what = e instanceof CaptureFormatError ? e.message : `cannot read: ${e instanceof Error ? e.message : String(e)}`;

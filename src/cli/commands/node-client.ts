@@ -11,9 +11,11 @@ import { hexDecode, hexEncode } from '../../protocol/hex.js';
 import { isValidUtf8, utf8Decode } from '../../protocol/utf8.js';
 import { ZooKeeperError, type Stat, type ZooKeeperClient } from '../../node.js';
 import { connectForCli } from '../connect.js';
+import { shellUsageLine } from '../shell/usage.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import type { Interrupt } from '../interrupt.js';
 import type { ArgSpec, CliIo } from '../types.js';
+import { safeText } from '../../tools/shared/safe-text.js';
 
 // ---- arguments ------------------------------------------------------------------------------------------
 
@@ -94,6 +96,8 @@ export function integerOption(name: string, value: string, min: number): number 
 
 export function usageError(command: string, problem: string, usage: string, io: CliIo): number {
   if (io.globals.json) io.err(`${JSON.stringify({ error: { code: 'USAGE', message: `zkwire ${command}: ${problem}` } })}\n`);
+  // Inside the shell: the usage line as typed there (no --server, no throwaway server), the rest on "help CMD".
+  else if (io.session !== undefined) io.err(`zkwire ${command}: ${problem}\n${shellUsageLine(usage)}\n("help ${command}" for more)\n`);
   else io.err(`zkwire ${command}: ${problem}\n\n${usage}`);
   return 2;
 }
@@ -122,7 +126,7 @@ export function printError(io: CliIo, command: string, e: unknown, context?: str
     const code = e instanceof ZooKeeperError ? e.code : 'ERROR';
     const message = e instanceof Error ? e.message : String(e);
     io.err(`${JSON.stringify({ error: { code, message: `${where}${message}` } })}\n`);
-  } else io.err(`zkwire ${command}: ${where}${describeError(e)}\n`);
+  } else io.err(`zkwire ${command}: ${safeText(`${where}${describeError(e)}`)}\n`); // a path may hold control characters
 }
 
 // ---- running with a client ------------------------------------------------------------------------------

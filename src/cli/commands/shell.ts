@@ -11,9 +11,13 @@ const usage = `Usage: zkwire shell [--server HOSTS] [--session-timeout MS] [--au
 
 An interactive shell on one session: the node commands (ls, get, set, create, rm, stat, getacl, setacl, watch,
 whoami, lock, config, reconfig), srvr, 4lw, txnlog, snapshot and analyze, typed as after "zkwire", each with its
-own options and --json. "help" lists them, "help CMD" shows one.
+own options and --json; zkCli.sh's own (addauth, sync, getEphemerals, getAllChildrenNumber, removewatches,
+setquota, listquota, delquota, connect, close) and its spellings (delete, deleteall, create -e -s, ls -R, get -s,
+set -v, ...); "status", the ensemble's members redrawn until a key is pressed. "help" lists them, "help CMD"
+shows one, and a mistyped name gets "did you mean".
 The prompt shows the server and the session's state, e.g. [zk: 127.0.0.1:2181(connected) 3].
-  Tab            completes command names, options, and node paths (from the server)
+  Tab            completes command names, options, and node paths (from the server; "/" after a node with
+                 children)
   Up, Down       history, kept across runs in ~/.zkwire_history (ZKWIRE_HISTORY names another file; empty: none)
   watch PATH     runs in the background and prints events as they come; "watches" lists, "unwatch [N]" stops
   Ctrl-C         cancels the running command (or stops the background watches, or clears the line)
@@ -48,6 +52,7 @@ export const shellCommand = (all: () => readonly Command[]): Command => ({
           stderr: process.stderr,
           historyFile: historyFile(),
           commands: all(),
+          connect: (other, signal) => connectForCli('shell', other, io, signal),
         });
       });
     } catch (e) {

@@ -5,15 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { parseConnectString } from '../../node.js';
 import { withServer } from '../../testing/local-server/with-server.js';
 import { formatHostPort, parseHostPort } from '../../tools/trace/host-port.js';
-import {
-  formatRecordJson,
-  formatRecordText,
-  formatSummaryText,
-  startTraceProxy,
-  type HostPort,
-  type TraceProxy,
-  type TraceRecord,
-} from '../../tools/trace/index.js';
+import { formatSummaryText, startTraceProxy, type HostPort, type TraceProxy } from '../../tools/trace/index.js';
+import { CaptureEventPrinter } from '../../tools/decode/printer.js';
 import { renderReportText, type AnalyzeOptions } from '../../tools/analyze/index.js';
 import { LiveAnalysis } from '../../tools/analyze/live.js';
 import type { CaptureEvent } from '../../tools/capture/events.js';
@@ -124,10 +117,11 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
   }
   const capture = out === undefined ? undefined : new JsonLinesWriter();
   const analysis = opts.analyze === undefined ? undefined : new LiveAnalysis(opts.analyze.opts);
-  const onRecord = (rec: TraceRecord): void => {
-    if (analysis === undefined) io.out(`${io.globals.json ? JSON.stringify(formatRecordJson(rec)) : formatRecordText(rec)}\n`);
-  };
+  // The lines `zkwire decode` prints for a capture of the same traffic, with each connection's open and close.
+  const printer = analysis !== undefined ? undefined : new CaptureEventPrinter({ pretty: !io.globals.json, connections: true, redactCredentials: true });
   const onEvent = (ev: CaptureEvent): void => {
+    const printed = printer?.format(ev);
+    if (printed !== undefined) io.out(`${printed.line}\n`);
     analysis?.event(ev);
     const line = capture?.line(ev);
     if (line !== undefined) out!.write(`${line}\n`);
@@ -141,7 +135,7 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
       // The upstream side takes the global TLS flags; the client's own SASL login passes through the proxy as is.
       const { tls } = await securityOptions(io.globals.security);
       const upstreamTls = tls === undefined || tls === false ? {} : { upstreamTls: tls };
-      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, ...upstreamTls, onRecord, onEvent });
+      proxy = await startTraceProxy({ listen: opts.listen, upstream: opts.upstream, ...upstreamTls, onEvent });
     } catch (e) {
       if (e instanceof ZooKeeperError) {
         io.err(`zkwire trace: ${e.message}\n`);
@@ -167,7 +161,7 @@ async function trace(opts: TraceArgs & { upstream: HostPort }, io: CliIo): Promi
     if (ticker !== undefined) clearInterval(ticker);
     const summary = await interrupt.step('the proxied connections to close', proxy.stop());
     if (analysis === undefined) {
-      if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ event: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
+      if (summary.done) io.out(io.globals.json ? `${JSON.stringify({ kind: 'summary', ...summary.value })}\n` : `\n${formatSummaryText(summary.value)}\n`);
       return interrupt.exitCode!;
     }
     const report = analysis.final();

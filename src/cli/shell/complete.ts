@@ -1,8 +1,9 @@
 /**
  * Tab completion for the shell, as readline's completer wants it: `[candidates, the text they replace]`. The first
  * word completes to a command name; a word starting with `-` to that command's options; a word starting with `/`
- * to a node path, from the server (the children of the partial path's parent). Pure apart from `children`, which
- * the shell backs with getChildren.
+ * to a node path, from the server (the children of the partial path's parent), with a `/` after a node that has
+ * children (as zkCli.sh and a file shell do for directories), so the next Tab goes on into it. Pure apart from
+ * `children` and `hasChildren`, which the shell backs with getChildren and exists.
  */
 
 import { wordAtEnd } from './line.js';
@@ -17,6 +18,15 @@ export interface CompletableCommand {
 /** The children's names of a node, or none when they cannot be had (no such node, not connected). */
 export type ChildrenOf = (path: string) => Promise<readonly string[]>;
 
+/** Whether a node has children (false when it cannot be known). */
+export type HasChildren = (path: string) => Promise<boolean>;
+
+/**
+ * Candidates checked for children: each costs a round trip (pipelined), so a parent with thousands of matching
+ * children is listed without the `/`s rather than asked about each.
+ */
+export const MAX_CHECKED_CANDIDATES = 64;
+
 /** `/a/b/pa` → the parent `/a/b` and the partial name `pa`; `/pa` → `/` and `pa`. */
 export function splitPartialPath(partial: string): { parent: string; prefix: string } {
   const slash = partial.lastIndexOf('/');
@@ -24,7 +34,12 @@ export function splitPartialPath(partial: string): { parent: string; prefix: str
 }
 
 /** The completions of `line` (the text up to the cursor), sorted, and the text they replace. */
-export async function completeLine(line: string, commands: readonly CompletableCommand[], children: ChildrenOf): Promise<[string[], string]> {
+export async function completeLine(
+  line: string,
+  commands: readonly CompletableCommand[],
+  children: ChildrenOf,
+  hasChildren: HasChildren = () => Promise.resolve(false),
+): Promise<[string[], string]> {
   const { word, before, plain } = wordAtEnd(line);
   if (!plain) return [[], word];
   const startsWith = (candidates: Iterable<string>): string[] => [...new Set(candidates)].filter((c) => c.startsWith(word)).sort();
@@ -38,7 +53,10 @@ export async function completeLine(line: string, commands: readonly CompletableC
     const { parent, prefix } = splitPartialPath(word);
     const names = await children(parent);
     const base = parent === '/' ? '' : parent;
-    return [startsWith(names.filter((n) => n.startsWith(prefix)).map((n) => `${base}/${n}`)), word];
+    const paths = startsWith(names.filter((n) => n.startsWith(prefix)).map((n) => `${base}/${n}`));
+    if (paths.length > MAX_CHECKED_CANDIDATES) return [paths, word];
+    const withSlash = await Promise.all(paths.map(async (p) => ((await hasChildren(p)) ? `${p}/` : p)));
+    return [withSlash, word];
   }
   return [[], word];
 }

@@ -36,7 +36,16 @@ export function leaderOf(participants: readonly Participant[]): Participant {
 
 /** The participants whose nodes are `nodes` (full paths, already in election order). */
 export async function participantsOf(client: ZooKeeperClient, nodes: readonly string[]): Promise<Participant[]> {
-  const ids = await Promise.all(
+  const participants: Participant[] = [];
+  for (const id of await readIds(client, nodes)) {
+    if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
+  }
+  return participants;
+}
+
+/** Each node's id (its data as UTF-8), undefined for a node gone before it was read. */
+export function readIds(client: ZooKeeperClient, nodes: readonly string[]): Promise<(string | undefined)[]> {
+  return Promise.all(
     nodes.map((node) =>
       client.getData(node).then(
         ({ data }) => utf8Decode(data),
@@ -47,9 +56,4 @@ export async function participantsOf(client: ZooKeeperClient, nodes: readonly st
       ),
     ),
   );
-  const participants: Participant[] = [];
-  for (const id of ids) {
-    if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
-  }
-  return participants;
 }

@@ -47,6 +47,8 @@ interface ConnState {
   closeSentUs: number | undefined;
   lastReplyXid: number;
   closed: boolean;
+  /** When the close was seen. */
+  closedUs: number | undefined;
 }
 
 const CREATE_OPS = new Set<number>([OpCode.create, OpCode.create2, OpCode.createContainer, OpCode.createTTL]);
@@ -62,6 +64,8 @@ export class Analyzer {
   #frames = 0;
   #connectionCount = 0;
   readonly #conns = new Map<string, ConnState>();
+  /** Each session's latest connection (to tell a reconnect from another party resuming the session beside it). */
+  readonly #lastConnOf = new Map<string, ConnState>();
   /** Ephemeral node → the session that created it, and the other way round. */
   readonly #ephemeralOwner = new Map<string, string>();
   readonly #ephemeralsOf = new Map<string, Set<string>>();
@@ -101,7 +105,7 @@ export class Analyzer {
       case 'open':
         return;
       case 'gap':
-        this.#flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason}); decoding resynchronised`);
+        this.#flag('gap', ev.timeUs, c, null, null, `${ev.dir}: ${ev.missingBytes ?? 'unknown number of'} byte(s) missing (${ev.reason})`);
         return;
       case 'frame':
         this.#frames++;
@@ -135,7 +139,7 @@ export class Analyzer {
   #conn(conn: CaptureConnection): ConnState {
     let c = this.#conns.get(conn.id);
     if (c === undefined || c.closed) {
-      c = { conn, client: clientHost(conn.client), session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false };
+      c = { conn, client: clientHost(conn.client), session: undefined, requested: undefined, connectUs: undefined, pending: new Map(), closeSentUs: undefined, lastReplyXid: 0, closed: false, closedUs: undefined };
       this.#conns.set(conn.id, c);
       this.#connectionCount++;
     }
@@ -199,7 +203,14 @@ export class Analyzer {
     const resumed = requested !== 0n && requested === r.sessionId;
     c.session = id;
     this.#sessions.established(id, r.timeOut, c.conn, t, resumed);
-    if (resumed) this.#watches.reconnected(id, c.conn.id, t);
+    // A client reconnects after its connection ended. A connection that asked for the session while the session's
+    // connection was still open is another party holding its id and password — killSession's, which resumes the
+    // session only to close it — and the client has nothing to re-register on it. (The server closes the client's
+    // connection on the takeover, but only after the request, so the close may come before this response.)
+    const before = this.#lastConnOf.get(id);
+    const beside = before !== undefined && before !== c && (!before.closed || (before.closedUs ?? 0) > (c.connectUs ?? t));
+    this.#lastConnOf.set(id, c);
+    if (resumed && !beside) this.#watches.reconnected(id, c.conn.id, t);
     this.#ops.reply('connect', undefined, c.session, c.client, 0, latency);
   }
 
@@ -328,6 +339,7 @@ export class Analyzer {
     else this.#sessions.expired(id, t, how);
     this.#locks.sessionEnded(id, t, kind === 'closed' ? 'session closed' : 'session expired');
     this.#watches.sessionEnded(id, kind === 'closed' ? 'session closed' : 'session expired');
+    this.#lastConnOf.delete(id);
     // The server removes the session's ephemeral nodes with it.
     for (const path of this.#ephemeralsOf.get(id) ?? []) {
       this.#sessions.ephemeralDeleted(id, path, t);
@@ -338,6 +350,7 @@ export class Analyzer {
 
   #closeConn(c: ConnState, t: number, reason: string): void {
     c.closed = true;
+    c.closedUs = t;
     if (c.session === undefined) return;
     this.#sessions.connectionClosed(c.session, c.conn.id, t, reason);
     if (reason !== 'capture-end') this.#locks.connectionClosed(c.session, t);

@@ -5,7 +5,8 @@
 
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import type { LatencyBucket, LeaderReport, LockReport, SessionReport, TxnChange } from './report.js';
-import { fmtAt, fmtMs, safeText } from './render-text.js';
+import { fmtAt, fmtMs } from './render-text.js';
+import { safeText } from '../shared/safe-text.js';
 import { n1, xmlEscape } from '../shared/svg.js';
 
 /**

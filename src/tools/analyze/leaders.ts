@@ -3,8 +3,9 @@
  *
  *   Curator / zkwire LeaderLatch  `<path>/_c_<uuid>-latch-<seq>`: the lowest sequence leads (basis `latch`).
  *   Curator LeaderSelector        an InterProcessMutex on its path (`_c_<uuid>-lock-<seq>`), and
- *   kazoo Election                a kazoo Lock (`<uuid>__lock__<seq>`): the same nodes as the mutex, so every
- *                                 mutex is reported as a possible election (basis `mutex`).
+ *   kazoo Election                a kazoo Lock (`<uuid>__lock__<seq>`): the same nodes as the mutex. A lock is
+ *                                 no election, so a mutex is reported as one (basis `mutex`) only when its
+ *                                 path says so: a segment naming a leader, an election or a master.
  *
  * A term runs from when the candidate learned it led (the listing that showed its node first) to what ended it;
  * a gap is the time from one term's end to the next term's start, or to the end of the capture.
@@ -32,13 +33,19 @@ function recipeOf(l: LockReport): string {
   return l.recipe.startsWith('kazoo') ? 'kazoo Election (or a kazoo Lock: the same nodes)' : 'Curator LeaderSelector (or an InterProcessMutex: the same nodes)';
 }
 
-/** Leader reports for the latch directories and the mutexes among `locks`, in the order given. */
+/**
+ * A mutex whose path names an election (`/app/leader`, `/elections/payments`, `/service/master-lock`): what
+ * LeaderSelector and kazoo Election users call their paths. Any other mutex is a lock, reported only as one.
+ */
+const ELECTION_PATH = /\/[^/]*(?:leader|election|master)[^/]*(?:\/|$)/i;
+
+/** Leader reports for the latch directories and the election-named mutexes among `locks`, in the order given. */
 export function leaderReports(locks: readonly LockReport[], sessions: readonly SessionReport[]): LeaderReport[] {
   const bySession = new Map(sessions.map((s) => [s.id, s]));
   const out: LeaderReport[] = [];
   for (const l of locks) {
-    // A semaphore's internal mutex (`<dir>/locks`) is no election.
-    if (l.kind !== 'leader-latch' && (l.kind !== 'mutex' || l.dir.endsWith('/locks'))) continue;
+    // A semaphore's internal mutex (`<dir>/locks`) is no election, nor a mutex whose path does not name one.
+    if (l.kind !== 'leader-latch' && (l.kind !== 'mutex' || l.dir.endsWith('/locks') || !ELECTION_PATH.test(l.dir))) continue;
     const terms: LeaderTerm[] = [...l.holders]
       .sort((a, b) => a.fromMs - b.fromMs)
       .map((h) => ({ node: h.node, session: h.session, client: clientAt(bySession, h.session, h.fromMs), fromMs: h.fromMs, toMs: h.toMs, ended: endedText(h.how) }));

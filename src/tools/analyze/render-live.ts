@@ -1,7 +1,8 @@
 /** The top-like screen of `zkwire trace --analyze`: the busiest ops, sessions, watches and locks right now. */
 
 import type { AnalysisReport } from './report.js';
-import { endText, fmtAt, fmtMs, opsTable, safeText } from './render-text.js';
+import { endText, fmtAt, fmtMs, opsTable } from './render-text.js';
+import { safeText } from '../shared/safe-text.js';
 import { renderTable } from '../shared/table.js';
 
 export interface LiveHeader {

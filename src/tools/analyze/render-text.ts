@@ -1,16 +1,9 @@
 /** The analysis as terminal tables (Markdown-compatible, so a ticket or a doc can quote them). */
 
 import { renderTable } from '../shared/table.js';
+import { safeText } from '../shared/safe-text.js';
 import { withoutProtection } from '../../recipes/locks/naming.js';
 import type { AnalysisReport, LatencySummary, LeaderReport, LockReport, OpRow, SessionEnd, SessionReport, TransactionsReport, TxnChange } from './report.js';
-
-/**
- * Capture strings (paths, node names) may hold anything, including terminal escape sequences: show control
- * characters as `\xNN` so a hostile path cannot rewrite the screen.
- */
-export function safeText(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 /** ms with a precision that suits its size. */
 export function fmtMs(ms: number | null | undefined): string {

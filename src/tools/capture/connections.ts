@@ -4,7 +4,8 @@
  * CaptureEvents. Memory is bounded by the open connections: a closed one is forgotten.
  */
 
-import { ConversationDecoder, detectFourLetterWord, errorName, OpCode, opName, Xid, type DescribedFrame, type Direction } from '../../protocol/index.js';
+import { ConversationDecoder, detectFourLetterWord, errorName, Xid, type DescribedFrame, type Direction } from '../../protocol/index.js';
+import { CONNECT_REQUEST_BYTES, int32, looksLikeConnectRequestAt, looksLikeRequestHead, REPLY_HEAD_BYTES, REQUEST_HEAD_BYTES } from './frame-shape.js';
 import type { CaptureConnection, CaptureEvent } from './events.js';
 import { formatEndpoint, TcpFlag, type TcpSegment } from './ip-tcp.js';
 import { RequestTimes } from './request-times.js';
@@ -18,19 +19,9 @@ const MAX_XIDS_IN_A_GAP = 100_000;
 /** Reuse counters kept per address pair before the oldest are forgotten (they only number reused pairs). */
 const MAX_PAIR_COUNTERS = 65536;
 
-/** A request opcode a client may send (not the server-internal ones, nor 0/-1 which are not requests). */
-function isRequestOp(type: number): boolean {
-  return type !== OpCode.notification && type !== OpCode.error && type !== OpCode.createSession && opName(type) !== 'unknown';
-}
-
-function int32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) | 0;
-}
-
-/** A ConnectRequest's shape: protocol version 0 and a 16-byte password length where it belongs. */
+/** A ConnectRequest's shape: the whole frame (see frame-shape.ts). */
 function looksLikeConnectRequest(frame: Uint8Array): boolean {
-  const len = frame.length - 4;
-  return (len === 44 || len === 45) && int32(frame, 4) === 0 && int32(frame, 28) === 16;
+  return frame.length >= CONNECT_REQUEST_BYTES && looksLikeConnectRequestAt(frame, 0);
 }
 
 class Side {
@@ -64,22 +55,18 @@ class Side {
       skipped: (n: number, reason: string, t: number) => owner.emitGap(this.dir, n, `${n} byte(s) skipped: ${reason}`, t),
     };
     return this.dir === 'c2s'
-      ? new ZkFramer(sink, 12, (b, at) => this.#plausibleRequest(b, at), midStream)
-      : new ZkFramer(sink, 20, (b, at) => this.#plausibleReply(b, at), midStream);
+      ? new ZkFramer(sink, REQUEST_HEAD_BYTES, (b, at) => this.#plausibleRequest(b, at), midStream)
+      : new ZkFramer(sink, REPLY_HEAD_BYTES, (b, at) => this.#plausibleReply(b, at), midStream);
   }
 
   #plausibleRequest(b: Uint8Array, at: number): boolean {
     const len = int32(b, at);
     const xid = int32(b, at + 4);
-    const type = int32(b, at + 8);
     // A ConnectRequest (protocol version 0 where a request has its xid, which is never 0) starts a capture that
     // missed only the SYN.
     if (!this.strict && this.#owner.requestsSeen === 0 && (len === 44 || len === 45) && xid === 0) return true;
-    if (len < 8 || !isRequestOp(type)) return false;
-    if (xid === Xid.ping) return type === OpCode.ping && len === 8;
-    if (xid === Xid.auth) return type === OpCode.auth;
-    if (xid === Xid.setWatches) return type === OpCode.setWatches || type === OpCode.setWatches2;
-    if (xid <= 0 || type === OpCode.ping || type === OpCode.auth) return false;
+    if (!looksLikeRequestHead(b, at)) return false;
+    if (xid <= 0) return true;
     // Clients number their requests 1, 2, 3…: after a gap the next one is a little above the last one seen.
     const last = this.#owner.lastRequestXid;
     return !this.strict || last === undefined || (xid > last && xid <= last + MAX_XIDS_IN_A_GAP);

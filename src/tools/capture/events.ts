@@ -1,7 +1,7 @@
 /**
  * The one event stream of the capture tools. Every source yields it, whatever the capture was: a pcap/pcapng file or
  * pipe (connections.ts), our own JSON-lines captures (jsonl-source.ts) or the decoding proxy's live traffic
- * (trace/capture-source.ts), or a client's own `onFrame` trace (onframe-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
+ * (trace/connection.ts), or a client's own `onFrame` trace (onframe-source.ts): one event per complete ZooKeeper frame, plus the connection's life and the holes in what was
  * captured. Every sink reads it: `zkwire decode`'s JSON lines and --pretty lines (decode/printer.ts), --check
  * (decode/recheck.ts), `zkwire analyze` (analyze/analyzer.ts), the proxy's summary (trace/summary.ts) and the
  * JSON-lines capture writer of `zkwire trace --out` (jsonl-writer.ts). A new
@@ -72,7 +72,7 @@ export interface FrameEvent extends EventBase {
   readonly line?: LineOrigin;
 }
 
-/** Bytes missing from one direction of a connection (not captured, cut by snaplen, lost); decoding resynchronised. */
+/** Bytes missing from one direction of a connection (not captured, cut by snaplen, lost) or skipped as unframeable. */
 export interface GapEvent extends EventBase {
   readonly type: 'gap';
   readonly dir: Direction;
@@ -93,6 +93,10 @@ export interface GapEvent extends EventBase {
 export interface ConnectionCloseEvent extends EventBase {
   readonly type: 'close';
   readonly reason: 'fin' | 'rst' | 'capture-end';
+  /** The decoding proxy knows which side ended the connection first (`proxy`: it was stopped); captures do not. */
+  readonly by?: 'client' | 'server' | 'proxy';
+  /** The decoding proxy: the socket error that ended it (e.g. `server: ECONNREFUSED`), if there was one. */
+  readonly error?: string;
 }
 
 /**

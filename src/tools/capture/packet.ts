@@ -13,6 +13,9 @@ export type NoteSink = (message: string) => void;
 export interface CaptureFileReader {
   /** Parses what `bytes` completes; `bytes` must not be modified afterwards. Throws CaptureFormatError. */
   push(bytes: Uint8Array): void;
-  /** The input ended: reports an incomplete last record as a note (a capture cut short), never throws. */
+  /**
+   * The input ended: reports an incomplete last record as a note (a capture cut short); throws CaptureFormatError
+   * when not even the file header was there.
+   */
   end(): void;
 }

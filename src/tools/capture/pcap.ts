@@ -66,9 +66,9 @@ export class PcapReader implements CaptureFileReader {
 
   end(): void {
     const left = this.#input.available;
-    if (!this.#header) {
-      this.#onNote(`capture truncated: ${left} byte(s), shorter than the 24-byte pcap file header`);
-    } else if (left > 0) {
+    // Without the file header there is no capture at all, only its first bytes: corrupt, not cut short.
+    if (!this.#header) throw new CaptureFormatError(`not a whole pcap file: ${left} byte(s), shorter than the 24-byte file header`, undefined);
+    if (left > 0) {
       this.#onNote(`capture truncated at byte offset ${this.#input.offset}: the last packet record is incomplete (${left} byte(s) ignored)`);
     }
   }

@@ -72,6 +72,8 @@ export class PcapngReader implements CaptureFileReader {
 
   end(): void {
     const left = this.#input.available;
+    // Without a whole section header there is no capture at all, only its first bytes: corrupt, not cut short.
+    if (!this.#section) throw new CaptureFormatError(`not a whole pcapng file: ${left} byte(s), the section header is incomplete`, undefined);
     if (left > 0) this.#onNote(`capture truncated at byte offset ${this.#input.offset}: the last block is incomplete (${left} byte(s) ignored)`);
   }
 

@@ -8,6 +8,7 @@
  */
 
 import { DEFAULT_MAX_FRAME_SIZE } from '../../protocol/index.js';
+import { int32 } from './frame-shape.js';
 
 /** Does a frame plausibly start at `at` (`b` holds at least `headerBytes` bytes from there)? */
 export type FrameCheck = (b: Uint8Array, at: number) => boolean;
@@ -19,10 +20,6 @@ export interface FrameSink {
 }
 
 const EMPTY = new Uint8Array(0);
-
-function int32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) | 0;
-}
 
 export class ZkFramer {
   readonly #maxFrameSize: number;

@@ -27,3 +27,18 @@ export function isoMicros(timeUs: number): string {
   const iso = new Date(ms).toISOString();
   return `${iso.slice(0, -1)}${String(Math.floor(timeUs - ms * 1000)).padStart(3, '0')}Z`;
 }
+
+/** A JSON object (Array.isArray does not narrow a readonly array out of a union). */
+function isJsonObject(v: JsonValue | undefined): v is { readonly [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An AuthPacket's `decoded` with its credentials replaced by their length (for live output; see the printer's option). */
+export function redactCredentials(f: DescribedFrame, decoded: JsonValue): JsonValue {
+  if (f.op !== 'auth' || f.kind !== 'request' || !isJsonObject(decoded)) return decoded;
+  const body = decoded['body'];
+  if (!isJsonObject(body)) return decoded;
+  const auth = body['auth'];
+  const len = isJsonObject(auth) ? (auth['len'] ?? null) : null;
+  return { ...decoded, body: { ...body, auth: { len, redacted: true } } };
+}

@@ -2,14 +2,15 @@
  * The decoding side of one proxied connection. The proxy forwards every chunk first and then hands the same chunk
  * here; nothing in this file can hold back, alter or drop a forwarded byte. It frames each direction, runs the shared
  * ConversationDecoder over the frames, tracks the session id and request timestamps for latencies, and turns a
- * four-letter-word connection into raw text records.
+ * four-letter-word connection into frames of raw text. What it reports is the capture tools' one event stream
+ * (capture/events.ts): the proxy is a capture source like a pcap file.
  */
 
 import { ConversationDecoder, detectFourLetterWord, type Direction } from '../../protocol/index.js';
 import { RequestTimes } from '../capture/request-times.js';
 import { FrameSplitter } from '../../testing/frame-splitter.js';
-import type { CloseRecord, FrameRecord, RawRecord } from './records.js';
 import { concatBytes } from '../../protocol/bytes.js';
+import type { CaptureConnection, CaptureEvent, ConnectionCloseEvent, GapEvent } from '../capture/events.js';
 
 /** The clocks the tracer reads (injectable for tests). */
 export interface TraceClock {
@@ -20,11 +21,13 @@ export interface TraceClock {
 }
 
 export interface TracedConnectionHooks {
-  clock: TraceClock;
-  /** Hands out the proxy-wide sequence number of the next frame or raw record. */
-  nextSeq(): number;
-  emit(record: FrameRecord | RawRecord | CloseRecord): void;
+  /** Wall-clock µs since the epoch that advance with the monotonic clock (event times and latencies). */
+  nowUs(): number;
+  emit(event: CaptureEvent): void;
 }
+
+/** Which side ended a proxied connection first. */
+export type ClosedBy = NonNullable<ConnectionCloseEvent['by']>;
 
 type Mode = 'start' | 'zk' | '4lw';
 
@@ -44,7 +47,7 @@ export class TracedConnection {
   #closed = false;
 
   constructor(
-    readonly conn: number,
+    readonly conn: CaptureConnection,
     hooks: TracedConnectionHooks,
     maxFrameSize: number,
   ) {
@@ -65,7 +68,7 @@ export class TracedConnection {
       }
       this.#startBytes = [];
       this.#mode = detectFourLetterWord(held) !== undefined ? '4lw' : 'zk';
-      if (this.#mode === '4lw') this.#emitFrame('c2s', held, null);
+      if (this.#mode === '4lw') this.#emitFrame('c2s', held);
       else this.#feed('c2s', held);
       return;
     }
@@ -74,7 +77,7 @@ export class TracedConnection {
   }
 
   /** Flushes what is still held and reports the close. Idempotent. */
-  close(by: CloseRecord['by'], error: string | undefined): void {
+  close(by: ClosedBy, error: string | undefined): void {
     if (this.#closed) return;
     if (this.#mode === 'start' && this.#startBytes.length > 0) {
       // Fewer than four bytes ever came: report them as the incomplete frame they are.
@@ -84,7 +87,7 @@ export class TracedConnection {
     for (const dir of ['c2s', 's2c'] as const) {
       if (this.#mode === '4lw') {
         const text = concatBytes(this.#text[dir]);
-        if (text.length > 0) this.#emitFrame(dir, text, null);
+        if (text.length > 0) this.#emitFrame(dir, text);
       } else if (this.#splitters[dir].buffered > 0) {
         const held = this.#splitters[dir].takeAll();
         const error = this.#broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
@@ -92,15 +95,9 @@ export class TracedConnection {
       }
     }
     this.#closed = true;
-    this.#hooks.emit({
-      type: 'close',
-      conn: this.conn,
-      time: this.#hooks.clock.wall(),
-      by,
-      error,
-      sessionId: this.#times.sessionId,
-      bytes: { ...this.#bytes },
-    });
+    // The proxy cutting connections as it stops is the end of the capture, not something a peer did.
+    const reason = error !== undefined ? 'rst' : by === 'proxy' ? 'capture-end' : 'fin';
+    this.#hooks.emit({ type: 'close', conn: this.conn, timeUs: this.#hooks.nowUs(), reason, by, ...(error === undefined ? {} : { error }) });
   }
 
   #feed(dir: Direction, chunk: Uint8Array): void {
@@ -114,39 +111,28 @@ export class TracedConnection {
         this.#emitRaw(dir, piece.bytes, 'unframed', `${piece.error ?? 'unframed bytes'}; the rest of this direction is passed through undecoded`);
         return;
       }
-      this.#emitFrame(dir, piece.bytes, piece.bytes.length - 4);
+      this.#emitFrame(dir, piece.bytes);
     }
   }
 
-  #emitFrame(dir: Direction, bytes: Uint8Array, len: number | null): void {
-    const mono = this.#hooks.clock.mono();
+  #emitFrame(dir: Direction, bytes: Uint8Array): void {
+    const timeUs = this.#hooks.nowUs();
     const frame = this.#conv.decode(dir, bytes);
-    const latencyMs = this.#times.observe(frame, mono * 1000);
-    this.#hooks.emit({
-      type: 'frame',
-      seq: this.#hooks.nextSeq(),
-      conn: this.conn,
-      time: this.#hooks.clock.wall(),
-      dir,
-      bytes,
-      len,
-      frame,
-      sessionId: this.#times.sessionId,
-      latencyMs,
-    });
+    const latencyMs = this.#times.observe(frame, timeUs);
+    this.#hooks.emit({ type: 'frame', conn: this.conn, timeUs, dir, frame, size: bytes.length, bytes, sessionId: this.#times.sessionId, latencyMs });
   }
 
-  #emitRaw(dir: Direction, bytes: Uint8Array, kind: RawRecord['kind'], error: string | undefined): void {
+  /** Bytes that crossed the proxy but cannot be framed: only their decoding is lost. The first of a broken stream says why. */
+  #emitRaw(dir: Direction, bytes: Uint8Array, kind: NonNullable<GapEvent['undecoded']>['kind'], error: string | undefined): void {
     this.#hooks.emit({
-      type: 'raw',
-      seq: this.#hooks.nextSeq(),
+      type: 'gap',
       conn: this.conn,
-      time: this.#hooks.clock.wall(),
+      timeUs: this.#hooks.nowUs(),
       dir,
-      bytes,
-      kind,
-      error,
-      sessionId: this.#times.sessionId,
+      missingBytes: undefined,
+      reason: error ?? `${kind} bytes`,
+      undecoded: { bytes, kind },
+      continues: error === undefined,
     });
   }
 }

@@ -1,21 +1,10 @@
 /**
- * How `zkwire trace` prints records: one readable line each (time, connection, session, direction, xid, op, path,
- * result, latency, then the describer's details), or one JSON object each with --json.
+ * The readable lines `zkwire trace` and `zkwire decode --pretty` print (decode/printer.ts puts them together per
+ * event): time, connection, session, direction, xid, op, path, result, latency, then the describer's details.
  */
 
-import {
-  errName,
-  hexEncode,
-  hexId,
-  summarizeRequestBody,
-  summarizeResponseBody,
-  toJsonValue,
-  type DecodedReply,
-  type DecodedRequest,
-  type DescribedFrame,
-  type JsonValue,
-} from '../../protocol/index.js';
-import type { FrameRecord, RawRecord, TraceRecord } from './records.js';
+import { errName, hexEncode, hexId, summarizeRequestBody, summarizeResponseBody, type DecodedReply, type DecodedRequest, type DescribedFrame } from '../../protocol/index.js';
+import { safeText } from '../shared/safe-text.js';
 import type { TraceSummary } from './summary.js';
 
 /** Local wall-clock time with milliseconds, as people read it next to their own logs. */
@@ -36,7 +25,8 @@ function latency(ms: number | undefined): string {
 
 const HEX_PREVIEW = 24;
 
-function preview(bytes: Uint8Array): string {
+/** The first bytes in hex, for lines about bytes that could not be decoded. */
+export function hexPreview(bytes: Uint8Array): string {
   const n = Math.min(bytes.length, HEX_PREVIEW);
   return `${hexEncode(bytes, 0, n)}${bytes.length > n ? '…' : ''}`;
 }
@@ -103,101 +93,13 @@ export function formatFrameLine(l: FrameLineFields): string {
       break;
     }
   }
-  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${cols.filter((c) => c !== '').join(' ')}`;
+  // Paths come from the wire as sent: a control character in one must not act on the terminal.
+  return `${lineHead(l.timeMs, l.conn, l.sessionId)} ${arrow(l.dir)} ${safeText(cols.filter((c) => c !== '').join(' '))}`;
 }
 
 /** The direction column. */
 export function arrow(dir: 'c2s' | 's2c'): string {
   return dir === 'c2s' ? 'c2s →' : 's2c ←';
-}
-
-function frameText(rec: FrameRecord): string {
-  const f = rec.frame;
-  if (f.error !== undefined) {
-    const at = f.xid === undefined ? '' : `xid=${f.xid} ${f.op ?? ''} `;
-    return `${lineHead(rec.time, rec.conn, rec.sessionId)} ${arrow(rec.dir)} UNDECODABLE ${at}${f.error} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
-  }
-  return formatFrameLine({ timeMs: rec.time, conn: rec.conn, sessionId: rec.sessionId, dir: rec.dir, frame: f, latencyMs: rec.latencyMs });
-}
-
-function rawText(rec: RawRecord): string {
-  const arrow = rec.dir === 'c2s' ? 'c2s →' : 's2c ←';
-  const what = rec.kind === 'incomplete-frame' ? 'INCOMPLETE' : 'UNFRAMED';
-  const why = rec.error === undefined ? '' : ` ${rec.error}`;
-  return `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} ${arrow} ${what}${why} [${rec.bytes.length} B passed through: ${preview(rec.bytes)}]`;
-}
-
-/** A record as one line of `zkwire trace` output. */
-export function formatRecordText(rec: TraceRecord): string {
-  switch (rec.type) {
-    case 'frame':
-      return frameText(rec);
-    case 'raw':
-      return rawText(rec);
-    case 'open':
-      return `${clockTime(rec.time)} #${rec.conn} open ${rec.client} → ${rec.upstream}`;
-    case 'close':
-      return (
-        `${clockTime(rec.time)} #${rec.conn} ${session(rec.sessionId).padEnd(18)} closed by ${rec.by}` +
-        `${rec.error === undefined ? '' : ` (${rec.error})`}; c2s ${rec.bytes.c2s} B, s2c ${rec.bytes.s2c} B`
-      );
-  }
-}
-
-/** A record as the JSON object `zkwire trace --json` prints. */
-export function formatRecordJson(rec: TraceRecord): { [key: string]: JsonValue } {
-  const base: { [key: string]: JsonValue } = { event: rec.type, time: new Date(rec.time).toISOString(), conn: rec.conn };
-  switch (rec.type) {
-    case 'open':
-      return { ...base, client: rec.client, upstream: rec.upstream };
-    case 'close': {
-      const out = { ...base, session: sessionJson(rec.sessionId), by: rec.by, bytes: { ...rec.bytes } };
-      return rec.error === undefined ? out : { ...out, error: rec.error };
-    }
-    case 'raw': {
-      const out = { ...base, seq: rec.seq, session: sessionJson(rec.sessionId), dir: rec.dir, kind: rec.kind, len: rec.bytes.length, hex: hexEncode(rec.bytes) };
-      return rec.error === undefined ? out : { ...out, error: rec.error };
-    }
-    case 'frame':
-      break;
-  }
-  const f = rec.frame;
-  const out: { [key: string]: JsonValue } = { ...base, seq: rec.seq, session: sessionJson(rec.sessionId), dir: rec.dir, kind: f.kind };
-  if (f.xid !== undefined) out['xid'] = f.xid;
-  if (f.op !== undefined) out['op'] = f.op;
-  if (f.opcode !== undefined) out['opcode'] = f.opcode;
-  if (f.path !== undefined) out['path'] = f.path;
-  if (f.err !== undefined) out['result'] = errName(f.err);
-  if (f.zxid !== undefined) out['zxid'] = hexId(f.zxid);
-  if (rec.latencyMs !== undefined) out['latencyMs'] = Math.round(rec.latencyMs * 1000) / 1000;
-  out['summary'] = f.summary;
-  if (f.error !== undefined) {
-    out['error'] = f.error;
-    out['hex'] = hexEncode(rec.bytes);
-  } else out['decoded'] = redactCredentials(f, toJsonValue(f.decoded));
-  return out;
-}
-
-/**
- * Live output is for reading and pasting into tickets: an AuthPacket's credentials (digest "user:password") are
- * replaced by their length, as the text lines do. The --out capture keeps the exact bytes; it is the traffic itself.
- */
-/** A JSON object (Array.isArray does not narrow a readonly array out of a union). */
-function isJsonObject(v: JsonValue | undefined): v is { readonly [key: string]: JsonValue } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function redactCredentials(f: DescribedFrame, decoded: JsonValue): JsonValue {
-  if (f.op !== 'auth' || f.kind !== 'request' || !isJsonObject(decoded)) return decoded;
-  const body = decoded['body'];
-  if (!isJsonObject(body)) return decoded;
-  const auth = body['auth'];
-  const len = isJsonObject(auth) ? (auth['len'] ?? null) : null;
-  return { ...decoded, body: { ...body, auth: { len, redacted: true } } };
-}
-
-function sessionJson(id: bigint | undefined): JsonValue {
-  return id === undefined ? null : hexId(id);
 }
 
 /** The Ctrl-C summary as a table. */

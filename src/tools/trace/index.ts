@@ -1,7 +1,6 @@
 /** The tracing proxy behind `zkwire trace` (Node only): forwarding, live decoding, capture and summary. */
 
 export type { TraceClock } from './connection.js';
-export { clockTime, formatRecordJson, formatRecordText, formatSummaryText } from './format.js';
+export { clockTime, formatSummaryText } from './format.js';
 export { DEFAULT_TRACE_MAX_FRAME_SIZE, startTraceProxy, type HostPort, type TraceProxy, type TraceProxyOptions } from './proxy.js';
-export type { CloseRecord, FrameRecord, OpenRecord, RawRecord, TraceRecord } from './records.js';
 export { TraceSummarizer, type LatencySummary, type OpSummary, type TraceSummary } from './summary.js';

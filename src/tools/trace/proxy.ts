@@ -14,9 +14,7 @@ import type { TlsOptions } from '../../transport/types.js';
 import { nodeTlsOptions } from '../shared/tls-options.js';
 import { performance } from 'node:perf_hooks';
 import type { CaptureEvent } from '../capture/events.js';
-import { TraceEventAdapter } from './capture-source.js';
-import { TracedConnection, type TraceClock } from './connection.js';
-import type { CloseRecord, TraceRecord } from './records.js';
+import { TracedConnection, type ClosedBy, type TraceClock } from './connection.js';
 import { TraceSummarizer, type TraceSummary } from './summary.js';
 
 /** A TCP address. */
@@ -36,11 +34,12 @@ export interface TraceProxyOptions {
    * plaintext, which is what lets the proxy decode a TLS-only ensemble's traffic.
    */
   upstreamTls?: true | TlsOptions;
-  /** Every record, in the order things happened (synchronously, from socket events). */
-  onRecord?: (record: TraceRecord) => void;
   /**
-   * The same traffic as capture events, the stream `zkwire decode` and `zkwire analyze` read from a capture file
-   * (times in µs from the monotonic clock, so latencies keep its precision).
+   * Every connection's opening, frames, undecodable stretches and close, in the order things happened (synchronously,
+   * from socket events), as the capture events `zkwire decode` and `zkwire analyze` read from a capture file: the
+   * proxy is one more capture source. Times are wall-clock µs advancing with the monotonic clock, so latencies keep
+   * its precision; a connection's `id` is its number in accept order (`"1"`, `"2"`…), and its close says which side
+   * ended it (`by`).
    */
   onEvent?: (event: CaptureEvent) => void;
   /**
@@ -71,7 +70,7 @@ const systemClock: TraceClock = { wall: () => Date.now(), mono: () => performanc
 
 /**
  * Starts a tracing proxy: listens on `listen`, forwards every connection to `upstream`, and reports every frame both
- * ways to `onRecord`.
+ * ways to `onEvent`.
  */
 export async function startTraceProxy(opts: TraceProxyOptions): Promise<TraceProxy> {
   const proxy = new Proxy(opts);
@@ -90,24 +89,21 @@ class Proxy implements TraceProxy {
   readonly #opts: TraceProxyOptions;
   readonly #server: net.Server;
   readonly #stats = new TraceSummarizer();
-  readonly #events: TraceEventAdapter;
   readonly #links = new Set<Link>();
-  readonly #clock: TraceClock;
   readonly #maxFrameSize: number;
+  readonly #nowUs: () => number;
   #nextConn = 0;
-  #seq = 0;
   #address: HostPort | undefined;
   #stopping: Promise<TraceSummary> | undefined;
 
   constructor(opts: TraceProxyOptions) {
     this.#opts = opts;
-    this.#clock = opts.clock ?? systemClock;
     this.#maxFrameSize = opts.maxFrameSize ?? DEFAULT_TRACE_MAX_FRAME_SIZE;
     // Wall-clock µs that advance with the monotonic clock: latencies between events stay exact.
-    const clock = this.#clock;
+    const clock = opts.clock ?? systemClock;
     const wall0 = clock.wall();
     const mono0 = clock.mono();
-    this.#events = new TraceEventAdapter(() => Math.round((wall0 + clock.mono() - mono0) * 1000));
+    this.#nowUs = () => Math.round((wall0 + clock.mono() - mono0) * 1000);
     // allowHalfOpen: a four-letter-word client half-closes after its command and still reads the answer.
     this.#server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.#accept(socket));
   }
@@ -163,12 +159,9 @@ class Proxy implements TraceProxy {
     return this.#address;
   }
 
-  #emit(record: TraceRecord): void {
-    for (const ev of this.#events.events(record)) {
-      this.#stats.add(ev);
-      this.#opts.onEvent?.(ev);
-    }
-    this.#opts.onRecord?.(record);
+  #emit(event: CaptureEvent): void {
+    this.#stats.add(event);
+    this.#opts.onEvent?.(event);
   }
 
   #accept(client: net.Socket): void {
@@ -176,7 +169,7 @@ class Proxy implements TraceProxy {
       client.destroy();
       return;
     }
-    const conn = ++this.#nextConn;
+    const conn = { id: String(++this.#nextConn), client: `${client.remoteAddress ?? '?'}:${client.remotePort ?? '?'}`, server: `${this.#opts.upstream.host}:${this.#opts.upstream.port}` };
     const { upstream: to } = this.#opts;
     const secure = this.#opts.upstreamTls;
     const upstream =
@@ -184,22 +177,12 @@ class Proxy implements TraceProxy {
         ? net.connect({ host: to.host, port: to.port, allowHalfOpen: true, noDelay: true })
         : tls.connect({ host: to.host, port: to.port, ...nodeTlsOptions(secure) }).setNoDelay(true);
     client.setNoDelay(true);
-    const traced = new TracedConnection(
-      conn,
-      { clock: this.#clock, nextSeq: () => this.#seq++, emit: (r) => this.#emit(r) },
-      this.#maxFrameSize,
-    );
-    this.#emit({
-      type: 'open',
-      conn,
-      time: this.#clock.wall(),
-      client: `${client.remoteAddress ?? '?'}:${client.remotePort ?? '?'}`,
-      upstream: `${to.host}:${to.port}`,
-    });
+    const traced = new TracedConnection(conn, { nowUs: this.#nowUs, emit: (e) => this.#emit(e) }, this.#maxFrameSize);
+    this.#emit({ type: 'open', conn, timeUs: this.#nowUs(), midStream: false });
 
-    let firstEnd: CloseRecord['by'] | undefined;
+    let firstEnd: ClosedBy | undefined;
     let error: string | undefined;
-    const ended = (by: CloseRecord['by']): void => {
+    const ended = (by: ClosedBy): void => {
       firstEnd ??= by;
     };
     const gone = (s: net.Socket): Promise<void> => new Promise((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));

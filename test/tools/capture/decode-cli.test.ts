@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonLines, zkwire } from '../cli-io.js';
 import { goldenConnection, loadFixture } from './helpers.js';
-import { capture, Link, pcapFile } from './pcap-writer.js';
+import { capture, Link, pcapFile, TcpConversation } from './pcap-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zkwire-decode-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,6 +67,55 @@ describe('zkwire decode on a pcap', () => {
     expect((await zkwire('decode', '--port', '70000', 'f')).err).toMatch(/--port needs a port number/);
     expect(await zkwire('decode', join(dir, 'none.pcap'))).toStrictEqual({ code: 1, out: '', err: `zkwire decode: ${join(dir, 'none.pcap')}: no such file\n` });
     expect(await zkwire('decode', dir)).toStrictEqual({ code: 1, out: '', err: `zkwire decode: ${dir} is a directory\n` });
+  });
+
+  it.each(['decode', 'analyze'])('zkwire %s: no capture, or no ZooKeeper in it, is exit 1 with the reason (never an empty success)', async (cmd) => {
+    const web = new TcpConversation({ ip: '10.1.2.3', port: 50000 }, { ip: '10.9.8.7', port: 8080 });
+    const http = [...web.handshake(), ...web.send('c2s', new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n')), ...web.send('s2c', new TextEncoder().encode('HTTP/1.1 200 OK\r\n\r\n'))];
+    const cases: [string, Uint8Array, string][] = [
+      ['empty.pcap', new Uint8Array(0), 'the capture is empty (0 bytes): nothing was captured, or it is not the capture file'],
+      ['ten.pcap', pcapFile(Link.ethernet, []).subarray(0, 10), 'not a whole pcap file: 10 byte(s), shorter than the 24-byte file header'],
+      ['notes.txt', new TextEncoder().encode('just some notes\n'), 'not a capture: neither pcap, pcapng nor JSON lines (it begins with "just some notes\\x0a")'],
+      ['web.pcap', pcapFile(Link.ethernet, capture(http, Link.ethernet)), 'none of its 1 TCP connection(s) looks like ZooKeeper (ports 8080); --port P decodes a port anyway'],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const file = write(name, bytes);
+      const r = await zkwire(cmd, file);
+      const last = name === 'web.pcap' ? `\nzkwire ${cmd}: ${file}: no ZooKeeper frame in the capture\n` : '\n';
+      expect(r, name).toStrictEqual({ code: 1, out: '', err: `zkwire ${cmd}: ${file}: ${message}${last}` });
+    }
+  });
+
+  it('--pretty prints a path with control characters escaped (a capture cannot act on the terminal)', async () => {
+    const frames = errors.slice(0, 4).map((f) => ({ ...f, bytes: f.bytes.slice() }));
+    const create = frames[2]!.bytes;
+    const at = Buffer.from(create).indexOf('/g-err');
+    expect(at).toBeGreaterThan(0);
+    create[at + 1] = 0x1b;
+    const { packets } = goldenConnection(frames, { server: { ip: '10.9.8.7', port: 2181 } });
+    const r = await zkwire('decode', '--pretty', write('escape.pcap', pcapFile(Link.ethernet, capture(packets, Link.ethernet))));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain('\u001b');
+    expect(r.out.split('\n').filter((l) => l.includes('/\\x1b-err'))).toHaveLength(2); // the create and its reply
+  });
+
+  it('without --port: the ports found named in one line, 2181 beside them (alone it goes without saying)', async () => {
+    const usual = goldenConnection(errors).packets;
+    const random = goldenConnection(errors, { client: { ip: '10.1.2.3', port: 40002 }, server: { ip: '10.9.8.7', port: 41234 } }).packets;
+    const both = write('both.pcap', pcapFile(Link.ethernet, capture([...usual, ...random], Link.ethernet)));
+    const r = await zkwire('decode', both);
+    expect(r.code).toBe(0);
+    expect(jsonLines(r.out)).toHaveLength(2 * errors.length);
+    expect(r.err).toBe(`zkwire decode: ${both}: ZooKeeper found on ports 2181, 41234 (by the shape of its frames; --port P to choose)\n`);
+    const only = await zkwire('analyze', write('usual.pcap', pcapFile(Link.ethernet, capture(usual, Link.ethernet))));
+    expect(only).toMatchObject({ code: 0, err: '' });
+  });
+
+  it('a file name with control characters is printed escaped', async () => {
+    const file = write('evil\u001b[2Jname.pcap', new Uint8Array(0));
+    const r = await zkwire('decode', file);
+    expect(r.err).toBe(`zkwire decode: ${dir}/evil\\x1b[2Jname.pcap: the capture is empty (0 bytes): nothing was captured, or it is not the capture file\n`);
+    expect((await zkwire('analyze', `${file}.missing`)).err).toBe(`zkwire analyze: ${dir}/evil\\x1b[2Jname.pcap.missing: no such file\n`);
   });
 
   it('JSON-lines captures keep their seq and conn, no addresses; err by name as for packet captures', async () => {

@@ -199,9 +199,20 @@ describe('tcpdump captures of a real session', () => {
     expect(report.guardrails.findings).toStrictEqual([]);
   });
 
-  it('the wrong --port decodes nothing; --pretty prints trace-style lines', async () => {
+  it('without --port: the server\'s random port is found by the shape of its frames and named on stderr, one line', async () => {
+    const r = await zkwire('decode', lo());
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(`zkwire decode: ${lo()}: ZooKeeper found on port ${server.port} (by the shape of its frames; --port P to choose)\n`);
+    expectConversation(jsonLines(r.out) as Line[], did, sessionId);
+    const a = await zkwire('analyze', '--json', any());
+    expect(a.code, a.err).toBe(0);
+    expect(a.err).toBe(`zkwire analyze: ${any()}: ZooKeeper found on port ${server.port} (by the shape of its frames; --port P to choose)\n`);
+    expect((JSON.parse(a.out) as AnalysisReport).sessions.map((s) => s.id)).toStrictEqual([sessionId]);
+  });
+
+  it('the wrong --port decodes nothing and says so (exit 1); --pretty prints trace-style lines', async () => {
     const none = await zkwire('decode', '--port', '1', lo());
-    expect(none).toMatchObject({ code: 0, out: '' });
+    expect(none).toMatchObject({ code: 1, out: '', err: `zkwire decode: ${lo()}: no ZooKeeper frame in the capture\n` });
     const pretty = await zkwire('decode', '--pretty', '--port', String(server.port), lo());
     expect(pretty.code).toBe(0);
     const text = pretty.out.split('\n');

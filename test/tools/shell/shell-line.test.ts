@@ -78,6 +78,12 @@ describe('completeLine', () => {
     expect(asked).toEqual(['/', '/app', '/app', '/nosuch']);
   });
 
+  it('adds "/" to a completed node that has children, asking about each candidate', async () => {
+    const hasChildren = (path: string): Promise<boolean> => Promise.resolve(path === '/app');
+    expect(await completeLine('get /ap', commands, children, hasChildren)).toEqual([['/app/', '/apple'], '/ap']);
+    expect(await completeLine('get /app/j', commands, children, hasChildren)).toEqual([['/app/job-1', '/app/job-2'], '/app/j']);
+  });
+
   it('leaves quoted words and other arguments alone', async () => {
     expect(await completeLine(`set /app 'x`, commands, children)).toEqual([[], "'x"]);
     expect(await completeLine('set /app da', commands, children)).toEqual([[], 'da']);

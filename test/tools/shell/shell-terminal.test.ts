@@ -68,6 +68,44 @@ describe('zkwire shell in a terminal', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('Tab on a node with children adds the "/", and the next Tab goes on into it', async () => {
+    const root = `/t-${randomUUID()}`;
+    await zk.create(root);
+    await zk.create(`${root}/alpha`);
+    await zk.create(`${root}/alpha/only-child`, 'found it');
+    await zk.create(`${root}/leaf`);
+    const t = await shell(connectString, join(dir, 'h-slash'));
+    t.type(`get ${root}/al`);
+    t.keys('Tab');
+    await t.waitFor('the parent completed with its slash', (s) => promptLine(s).endsWith(`get ${root}/alpha/`));
+    t.keys('Tab');
+    await t.waitFor('its only child completed', (s) => promptLine(s).endsWith(`get ${root}/alpha/only-child`));
+    t.keys('Enter');
+    await t.waitFor('the data', /^found it$/m);
+    t.type(`get ${root}/le`);
+    t.keys('Tab');
+    await t.waitFor('a leaf completed without a slash', (s) => promptLine(s).endsWith(`get ${root}/leaf`));
+  });
+
+  it('status redraws the ensemble in place until a key is pressed, and the key is not taken as typed text', async () => {
+    const t = await shell(connectString, join(dir, 'h-status'));
+    t.type('status');
+    t.keys('Enter');
+    const first = await t.waitFor('the status view', /^\| 127\.0\.0\.1:\d+ +\| standalone +\| +0x[0-9a-f]+ \|/m);
+    expect(first).toContain('press any key to stop');
+    const time = (s: string): string | undefined => /ensemble status at (\d\d:\d\d:\d\d) UTC/.exec(s)?.[1];
+    const shownFirst = time(first);
+    // Redrawn (a new time in the title) in place: still one view on the screen, not one per refresh.
+    const later = await t.waitFor('a redraw', (s) => time(s) !== undefined && time(s) !== shownFirst, 5000);
+    expect(later.match(/ensemble status at/g)).toHaveLength(1);
+    t.type('q');
+    await t.waitFor('the prompt back', (s) => promptLine(s).endsWith('(connected) 1] '));
+    t.type('ls /');
+    t.keys('Enter');
+    await t.waitFor('the next command run as typed', /^zookeeper$/m);
+    expect(t.screen()).not.toMatch(/qls|unknown command/);
+  });
+
   it('recalls the previous run’s command with Up after a restart', async () => {
     const history = join(dir, 'h-restart');
     const root = `/t-${randomUUID()}`;
