@@ -55,7 +55,8 @@ export interface ClientOptions {
    * `retryNTimes`, `retryUntilElapsed`, `noRetry`). The policy is asked before the first reconnect and after each
    * pass over the hosts that found no server (`retryCount` = passes so far); hosts inside a pass are tried without a
    * pause. When it gives up, the client ends in state `closed` and its calls fail with CONNECTIONLOSS. Default:
-   * forever, 100–200 ms before the first reconnect, then doubling up to 500–1000 ms.
+   * forever, 100–200 ms before the first reconnect, then doubling up to 500–1000 ms; but before the first session,
+   * two passes in a row in which every host refused the connection or was not ZooKeeper end the client (docs/client.md).
    */
   readonly reconnect?: RetryPolicy;
   /** Credentials sent on every connection, e.g. `[{scheme: 'digest', auth: 'user:password'}]`. */

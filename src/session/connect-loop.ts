@@ -19,6 +19,12 @@ import { exponentialBackoff, type RetryPolicy } from './retry-policy.js';
 const MIN_PAUSE_AFTER_PASS_MS = 10;
 
 /**
+ * Hopeless passes in a row that end a loop with `giveUpWhenHopeless`: two, not one, because a host name is resolved
+ * again on every attempt (resolve.ts), so a member replaced behind its name may be found on the next pass.
+ */
+const HOPELESS_PASSES = 2;
+
+/**
  * The default reconnect policy: forever, a pause of 100–200 ms before the first reconnect (so many clients cut off
  * together do not stampede one server; the Java client sleeps 0–1000 ms, a large share of a short session timeout),
  * then doubling after each fruitless pass over the hosts up to 500–1000 ms (the Java HostProvider's 1 s).
@@ -35,6 +41,11 @@ export interface ConnectLoopOptions {
   readonly random: () => number;
   readonly reconnect: RetryPolicy;
   readonly maxFrameSize: number;
+  /**
+   * End the loop (as a policy giving up does) after HOPELESS_PASSES passes in which every host refused the connection
+   * or answered as something other than ZooKeeper, as long as no session was ever established: waiting mends neither.
+   */
+  readonly giveUpWhenHopeless: boolean;
 }
 
 /** The session's side of each connection. */
@@ -72,16 +83,20 @@ export class ConnectLoop {
   async run(): Promise<void> {
     const { hosts, reconnect, clock } = this.#options;
     let attempt = 0;
+    /** Hopeless attempts in a row (see hopeless), or -Infinity once a session was established. */
+    let hopelessRun = this.#options.giveUpWhenHopeless ? 0 : -Infinity;
     // When the run of failures began: the link's end, or the first attempt of a client never connected.
     let downSince = clock.now();
     while (!this.#hooks.stopped()) {
-      const established = await this.#connectOnce(hosts.next());
+      const conn = await this.#connectOnce(hosts.next());
+      const established = conn.handshakeDone;
       if (established) downSince = clock.now();
       attempt = established ? 0 : attempt + 1;
+      hopelessRun = established ? -Infinity : hopeless(conn) ? hopelessRun + 1 : Math.min(hopelessRun, 0);
       // Inside a pass the next host is tried at once; the policy speaks after a link ends and after each pass.
       if (this.#hooks.stopped() || attempt % hosts.size !== 0) continue;
       const passes = attempt / hosts.size;
-      const delay = reconnect.nextDelay(passes, clock.now() - downSince);
+      const delay = hopelessRun >= HOPELESS_PASSES * hosts.size ? undefined : reconnect.nextDelay(passes, clock.now() - downSince);
       if (passes > 0 || delay === undefined) this.#hooks.passFailed(attempt, delay === undefined);
       if (delay === undefined) break;
       await this.#sleep(passes > 0 ? Math.max(MIN_PAUSE_AFTER_PASS_MS, delay) : delay);
@@ -116,9 +131,9 @@ export class ConnectLoop {
     });
   }
 
-  /** One connection attempt and, if it succeeds, the connection's whole life. True if a session was established. */
-  async #connectOnce(entry: Endpoint): Promise<boolean> {
-    const conn = new Connection(++this.#connections, `${entry.host}:${entry.port}`, this.#options.maxFrameSize, entry);
+  /** One connection attempt and, if it succeeds, the connection's whole life; returns the ended connection. */
+  async #connectOnce(entry: Endpoint): Promise<Connection> {
+    const conn = new Connection(++this.#connections, entry, this.#options.maxFrameSize);
     const hooks = this.#hooks;
     hooks.begin(conn);
     const abort = new AbortController();
@@ -133,7 +148,7 @@ export class ConnectLoop {
     void this.#open(conn, entry, handlers, abort.signal);
     await conn.ended;
     if (this.#connectAbort === abort) this.#connectAbort = undefined;
-    return conn.handshakeDone;
+    return conn;
   }
 
   /**
@@ -160,4 +175,15 @@ export class ConnectLoop {
       this.#hooks.drop(conn, clientError('CONNECTIONLOSS', `cannot connect to ${conn.description}${detail}`, { cause: e }));
     }
   }
+}
+
+/**
+ * Whether a failed attempt says that trying again soon is pointless: nothing listens on the port (Node's and Bun's
+ * ECONNREFUSED, Deno's ConnectionRefused), or what answered is not ZooKeeper (receive.ts: PROTOCOL_ERROR before the
+ * handshake, such as an HTTP port).
+ */
+function hopeless(conn: Connection): boolean {
+  const reason = conn.reason;
+  const cause = reason?.cause as { code?: unknown; name?: unknown } | undefined;
+  return reason?.code === 'PROTOCOL_ERROR' || cause?.code === 'ECONNREFUSED' || cause?.name === 'ConnectionRefused';
 }

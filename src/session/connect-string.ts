@@ -24,33 +24,17 @@ function bad(detail: string, op: string): never {
   throw clientError('BAD_ARGUMENT', detail, { op });
 }
 
-function parsePort(text: string, whole: string, op: string): number {
-  if (!/^\d{1,5}$/.test(text)) bad(`bad port in "${whole}"`, op);
-  const port = Number(text);
-  if (port < 1 || port > 65535) bad(`port out of range in "${whole}"`, op);
-  return port;
-}
+/** `host`, `host:port`, `[IPv6]` or `[IPv6]:port`: the host (brackets off) and the port, when one is written. */
+const HOST_PORT = /^(?:\[(.+)\]|([^:[\]]+))(?::(\d{1,5}))?$/;
 
 function parseHost(entry: string, op: string): Endpoint {
   const text = entry.trim();
-  if (text === '') bad('empty host in connect string', op);
-  if (text.startsWith('[')) {
-    const close = text.indexOf(']');
-    if (close < 0) bad(`unclosed "[" in "${text}"`, op);
-    const host = text.slice(1, close);
-    const rest = text.slice(close + 1);
-    if (host === '') bad(`empty IPv6 literal in "${text}"`, op);
-    if (rest === '') return { host, port: DEFAULT_PORT };
-    if (!rest.startsWith(':')) bad(`unexpected "${rest}" after "]" in "${text}"`, op);
-    return { host, port: parsePort(rest.slice(1), text, op) };
-  }
-  const colons = text.split(':').length - 1;
-  if (colons === 0) return { host: text, port: DEFAULT_PORT };
-  if (colons > 1) return { host: text, port: DEFAULT_PORT }; // a bare IPv6 literal
-  const i = text.indexOf(':');
-  const host = text.slice(0, i);
-  if (host === '') bad(`empty host in "${text}"`, op);
-  return { host, port: parsePort(text.slice(i + 1), text, op) };
+  // A bare IPv6 literal (more than one colon, no brackets) cannot be mistaken for host:port: it takes the default port.
+  if (!text.startsWith('[') && text.split(':').length > 2) return { host: text, port: DEFAULT_PORT };
+  const m = HOST_PORT.exec(text);
+  const port = Number(m?.[3] ?? DEFAULT_PORT);
+  if (m === null || port < 1 || port > 65535) bad(`"${text}" is not host[:port] (port 1-65535, IPv6 as [address]:port)`, op);
+  return { host: (m[1] ?? m[2]) as string, port };
 }
 
 /** Parses `host:port[,host:port...][/chroot]`; a malformed string throws BAD_ARGUMENT naming what is wrong (as `op`). */
@@ -64,9 +48,8 @@ export function parseConnectString(input: string, op = 'connect'): ConnectString
     if (chroot.length > 1 && chroot.endsWith('/')) bad(`chroot "${chroot}" must not end with "/"`, op);
     if (chroot === '/') chroot = undefined;
   }
-  const hosts = hostPart.split(',').map((entry) => parseHost(entry, op));
-  if (hosts.length === 0) bad('no hosts in connect string', op);
-  return { hosts, chroot };
+  // split gives one entry at least: an empty host list is an empty entry, refused by parseHost.
+  return { hosts: hostPart.split(',').map((entry) => parseHost(entry, op)), chroot };
 }
 
 /** Fisher–Yates shuffle (a copy), so many clients with one connect string spread over the ensemble. */

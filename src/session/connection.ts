@@ -61,13 +61,16 @@ export class Connection {
    */
   readonly released: Promise<void>;
 
+  /** `host:port` as the connect string names it, for messages. */
+  readonly description: string;
+
   constructor(
     readonly id: number,
-    readonly description: string,
-    maxFrameSize: number,
     /** Where it goes (side connections to the same server use it); its `address` is set once resolved. */
-    public endpoint?: Endpoint,
+    public endpoint: Endpoint,
+    maxFrameSize: number,
   ) {
+    this.description = `${endpoint.host}:${endpoint.port}`;
     this.frames = new FrameDecoder({ maxFrameSize });
     this.ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
     this.released = new Promise<void>((resolve) => (this.#resolveReleased = resolve));

@@ -56,13 +56,8 @@ export class Credentials {
   answered(record: AuthRecord | undefined, err: number): void {
     if (record === undefined) return;
     this.#unconfirmed.delete(record);
-    if (err === 0) {
-      const waiters = record.waiters;
-      record.waiters = [];
-      for (const w of waiters) w.resolve();
-    } else {
-      this.reject(record, clientError('AUTHFAILED', `auth reply error ${err}`, { op: 'addAuth' }));
-    }
+    if (err === 0) settle(record);
+    else this.reject(record, clientError('AUTHFAILED', `auth reply error ${err}`, { op: 'addAuth' }));
   }
 
   /** Forgets a credential and rejects its waiters. */
@@ -70,9 +65,7 @@ export class Credentials {
     this.#unconfirmed.delete(record);
     const i = this.#records.indexOf(record);
     if (i >= 0) this.#records.splice(i, 1);
-    const waiters = record.waiters;
-    record.waiters = [];
-    for (const w of waiters) w.reject(err);
+    settle(record, err);
   }
 
   /**
@@ -80,11 +73,7 @@ export class Credentials {
    * `err` (CONNECTIONLOSS), the records stay and are re-sent on the next connection.
    */
   lost(records: readonly AuthRecord[], err: ZooKeeperError): void {
-    for (const record of records) {
-      const waiters = record.waiters;
-      record.waiters = [];
-      for (const w of waiters) w.reject(withContext(err, 'addAuth'));
-    }
+    for (const record of records) settle(record, withContext(err, 'addAuth'));
   }
 
   /**
@@ -92,9 +81,16 @@ export class Credentials {
    * reached (the records stay, and go out on the next connection).
    */
   rejectWaiters(err: ZooKeeperError): void {
-    for (const record of this.#records) {
-      for (const w of record.waiters) w.reject(withContext(err, 'addAuth'));
-      record.waiters = [];
-    }
+    for (const record of this.#records) settle(record, withContext(err, 'addAuth'));
+  }
+}
+
+/** Resolves (no `err`) or rejects every caller waiting on `record`, each once: the list is emptied first. */
+function settle(record: AuthRecord, err?: ZooKeeperError): void {
+  const waiters = record.waiters;
+  record.waiters = [];
+  for (const w of waiters) {
+    if (err === undefined) w.resolve();
+    else w.reject(err);
   }
 }

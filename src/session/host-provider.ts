@@ -56,16 +56,13 @@ export function planRebalance(
   const added = after.filter((e) => !old.has(endpointKey(e)));
   const kept = after.filter((e) => old.has(endpointKey(e)));
   const stays = after.some((e) => sameServer(e, mine));
-  const stay: Rebalance = { move: false, added, kept, pAdded: 0 };
-  if (after.length > before.length) {
-    if (!stays) return { move: true, added, kept, pAdded: 1 };
-    return random() < 1 - before.length / after.length ? { move: true, added, kept, pAdded: 1 } : stay;
-  }
-  if (stays) return stay;
-  // Every old server is kept yet ours is not among them (it was known by another name): go to a kept one.
+  // Grown: leave for an added server, for sure when ours left, else with the share the old servers must shed.
+  if (after.length > before.length) return { move: !stays || random() < 1 - before.length / after.length, added, kept, pAdded: 1 };
+  // Shrunk or the same size: stay if ours is kept. (Every old server is kept yet ours is not among them: it was
+  // known by another name; go to a kept one.)
   const spare = before.length - kept.length;
   const pKept = spare === 0 ? 1 : (kept.length * (before.length - after.length)) / (after.length * spare);
-  return { move: true, added, kept, pAdded: 1 - pKept };
+  return { move: !stays, added, kept, pAdded: 1 - pKept };
 }
 
 /** A move in progress: the candidates not tried yet, and the odds between them. */
@@ -131,7 +128,8 @@ export class HostProvider {
   update(hosts: readonly Endpoint[], current: Endpoint | undefined): boolean {
     const unique = [...new Map(hosts.map((h) => [endpointKey(h), h])).values()];
     const before = this.#hosts;
-    if (unique.length === before.length && unique.every((h) => before.some((b) => endpointKey(b) === endpointKey(h)))) return false;
+    const known = new Set(before.map(endpointKey));
+    if (unique.length === before.length && unique.every((h) => known.has(endpointKey(h)))) return false;
     const after = shuffled(unique, this.#random);
     const mine = current ?? (this.#move === undefined ? undefined : this.#nextMove(this.#move)) ?? (before[Math.max(this.#last, 0)] as Endpoint);
     const plan = planRebalance(before, after, mine, this.#random);

@@ -21,6 +21,7 @@ import {
   knownEventType,
   Xid,
   type ConnectResponse,
+  type FrameError,
 } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import type { WatchEvent } from './watches.js';
@@ -55,8 +56,7 @@ export function receiveChunk(
     const next = conn.frames.next();
     if (next.kind === 'need-more') return;
     if (next.kind === 'error') {
-      const code = next.error.code === 'FRAME_TOO_LARGE' ? 'FRAME_TOO_LARGE' : 'PROTOCOL_ERROR';
-      drop(conn, clientError(code, `from ${conn.description}: ${next.error.message}`));
+      drop(conn, framingError(conn, next.error));
       return;
     }
     try {
@@ -67,6 +67,22 @@ export function receiveChunk(
     }
     if (conn.isOver) return;
   }
+}
+
+/** "HTTP" read as a big-endian frame length: what a web server's answer to our ConnectRequest starts with. */
+const HTTP_AS_LENGTH = 0x48545450;
+
+/**
+ * A stream that cannot be framed. Before the handshake it is not a ZooKeeper server at all (a ZooKeeper server's
+ * first frame is a ConnectResponse of a few dozen bytes): PROTOCOL_ERROR naming it, which the connect loop takes as
+ * hopeless, instead of FRAME_TOO_LARGE with a length that is really text (ZooKeeper's admin port answers HTTP).
+ */
+function framingError(conn: Connection, error: FrameError): ZooKeeperError {
+  if (!conn.handshakeDone) {
+    const what = error.length === HTTP_AS_LENGTH ? 'what looks like HTTP' : `a frame length of ${error.length}`;
+    return clientError('PROTOCOL_ERROR', `the server at ${conn.description} answered with ${what}, not ZooKeeper`);
+  }
+  return clientError(error.code === 'FRAME_TOO_LARGE' ? 'FRAME_TOO_LARGE' : 'PROTOCOL_ERROR', `from ${conn.description}: ${error.message}`);
 }
 
 /**

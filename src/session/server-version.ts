@@ -19,22 +19,16 @@ export interface ServerVersion {
 /** A release as [major, minor, patch]. */
 export type Release = readonly [number, number, number];
 
-/** Opcodes newer than 3.4, with the release that introduced them. */
-const INTRODUCED: ReadonlyMap<number, Release> = new Map<number, Release>([
-  [OpCode.create2, [3, 5, 0]],
-  [OpCode.reconfig, [3, 5, 0]],
-  [OpCode.checkWatches, [3, 5, 0]],
-  [OpCode.removeWatches, [3, 5, 0]],
-  [OpCode.createContainer, [3, 5, 0]],
-  [OpCode.deleteContainer, [3, 5, 0]],
-  [OpCode.createTTL, [3, 5, 3]],
-  [OpCode.multiRead, [3, 6, 0]],
-  [OpCode.getEphemerals, [3, 6, 0]],
-  [OpCode.getAllChildrenNumber, [3, 6, 0]],
-  [OpCode.setWatches2, [3, 6, 0]],
-  [OpCode.addWatch, [3, 6, 0]],
-  [OpCode.whoAmI, [3, 7, 0]],
-]);
+/** The releases that brought opcodes newer than 3.4, each with those opcodes. */
+const NEW_OPS: readonly (readonly [Release, readonly number[]])[] = [
+  [[3, 5, 0], [OpCode.create2, OpCode.reconfig, OpCode.checkWatches, OpCode.removeWatches, OpCode.createContainer, OpCode.deleteContainer]],
+  [[3, 5, 3], [OpCode.createTTL]],
+  [[3, 6, 0], [OpCode.multiRead, OpCode.getEphemerals, OpCode.getAllChildrenNumber, OpCode.setWatches2, OpCode.addWatch]],
+  [[3, 7, 0], [OpCode.whoAmI]],
+];
+
+/** Each opcode newer than 3.4, with the release that introduced it. */
+const INTRODUCED: ReadonlyMap<number, Release> = new Map(NEW_OPS.flatMap(([release, ops]) => ops.map((op) => [op, release] as const)));
 
 /** The release that introduced `opcode`; undefined for the ops every supported server has (3.4's). */
 export function introducedIn(opcode: number): Release | undefined {

@@ -11,7 +11,7 @@
 
 import { clientError, withContext, type ZooKeeperError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, ErrorCode, OpCode, type ConnectResponse } from '../protocol/index.js';
-import type { Endpoint, Transport } from '../transport/types.js';
+import type { Endpoint } from '../transport/types.js';
 import { clockOf, settleWithin, Timer, type Clock } from './clock.js';
 import { ConnectLoop, DEFAULT_RECONNECT_POLICY } from './connect-loop.js';
 import { HostProvider } from './host-provider.js';
@@ -19,54 +19,22 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type Outgoing, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
+import { admit, type VersionSource } from './admit.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
-import type { Resolver } from './resolve.js';
 import { ReadWriteSearch } from './rw-search.js';
-import { startSaslLogin, type SaslMechanism } from './sasl-login.js';
-import { needsVersion, parseVersion, refusal, type ServerVersion } from './server-version.js';
+import { startSaslLogin } from './sasl-login.js';
+import type { ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
+import type { SessionOptions } from './session-options.js';
 import { timingFor, type SessionTiming } from './timing.js';
-import type { RetryPolicy } from './retry-policy.js';
-import { Tracer, type FrameListener } from './trace.js';
+import { Tracer } from './trace.js';
 import { untilConnected } from './wait-connected.js';
 import { WatchRegistry } from './watches.js';
 
-export interface SessionOptions {
-  readonly hosts: readonly Endpoint[];
-  readonly transport: Transport;
-  /** Requested session timeout (ms); the server clamps it to [2, 20] ticks by default. */
-  readonly sessionTimeoutMs: number;
-  /** Accept a read-only server (one cut off from its quorum) and enter `connected-read-only`. */
-  readonly canBeReadOnly?: boolean;
-  readonly clock?: Clock;
-  /** Largest frame accepted from a server (payload bytes). */
-  readonly maxFrameSize?: number;
-  readonly reconnect?: RetryPolicy;
-  readonly onFrame?: FrameListener;
-  /** Randomness for host shuffling and rebalancing (tests pin it). */
-  readonly random?: () => number;
-  /** Resolves each host name before each connect attempt (see resolve.ts); default the transport's own, if any. */
-  readonly resolver?: Resolver;
-  /** How long close() waits for the closeSession reply; default min(readTimeout, 2000 ms). */
-  readonly closeTimeoutMs?: number;
-  /** Authentication sent on every connection before anything else. */
-  readonly authInfo?: readonly { readonly scheme: string; readonly auth: Uint8Array }[];
-  /**
-   * The newest zxid this client has seen, from an earlier session of the same client: a server that has not caught
-   * up with it refuses the handshake, so a new session never shows an older view than the last one did.
-   */
-  readonly lastZxidSeen?: bigint;
-  /** Resume an existing session instead of creating one. */
-  readonly sessionId?: bigint;
-  readonly sessionPassword?: Uint8Array;
-  /** SASL authentication run on every connection before anything else. */
-  readonly sasl?: SaslMechanism;
-  /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
-  readonly serverVersion?: ServerVersion;
-}
+export type { SessionOptions } from './session-options.js';
 
 const ZERO_PASSWORD = new Uint8Array(16);
 
@@ -75,15 +43,10 @@ export class Session {
   readonly #machine: StateMachine;
   readonly #clock: Clock;
   readonly #hosts: HostProvider;
-  readonly #requestedTimeoutMs: number;
-  readonly #canBeReadOnly: boolean;
-  readonly #transport: Transport;
-  readonly #knownVersion: ServerVersion | undefined;
-  // ES private, like the credentials.
-  readonly #sasl: SaslMechanism | undefined;
+  /** As given: what is read from it unchanged (the sasl mechanism, a secret holder, stays ES private with it). */
+  readonly #options: SessionOptions;
   /** Aborted when the session ends: side connections (version, read-write probes) go with it. */
   readonly #sideConnections = new AbortController();
-  readonly #closeTimeoutMs: number | undefined;
   #timing: SessionTiming;
 
   #id: bigint;
@@ -119,15 +82,10 @@ export class Session {
 
   constructor(options: SessionOptions) {
     if (options.hosts.length === 0) throw clientError('BAD_ARGUMENT', 'no hosts to connect to', { op: 'connect' });
+    this.#options = options;
     const clock = (this.#clock = clockOf(options.clock));
     this.#machine = new StateMachine(() => clock.now());
     const hosts = (this.#hosts = new HostProvider(options.hosts, options.random));
-    this.#requestedTimeoutMs = options.sessionTimeoutMs;
-    this.#canBeReadOnly = options.canBeReadOnly ?? false;
-    this.#transport = options.transport;
-    this.#knownVersion = options.serverVersion;
-    this.#sasl = options.sasl;
-    this.#closeTimeoutMs = options.closeTimeoutMs;
     this.#timing = timingFor(options.sessionTimeoutMs, hosts.size);
     this.#id = options.sessionId ?? 0n;
     this.#lastZxid = options.lastZxidSeen ?? 0n;
@@ -136,12 +94,13 @@ export class Session {
     this.#lastHeard = clock.now();
     this.#tracer = options.onFrame === undefined ? undefined : new Tracer(options.onFrame, () => clock.now());
     this.#credentials = new Credentials(options.authInfo);
+    const versions: VersionSource = { known: options.serverVersion, ask: this.#askWord, learnt: () => this.#outbox.flush() };
     this.#outbox = new Outbox(
       {
         connection: () => this.#conn,
         sessionId: () => this.#id,
         wrote: () => this.#heartbeat.sent(),
-        admit: (conn, item) => this.#admit(conn, item),
+        admit: (conn, item) => admit(conn, item, versions),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
           // The refused record no longer counts as unconfirmed: if it was the last one, we are connected now.
@@ -168,6 +127,9 @@ export class Session {
         random: options.random ?? Math.random,
         reconnect: options.reconnect ?? DEFAULT_RECONNECT_POLICY,
         maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE,
+        // The default policy gives up on hosts that refuse or are not ZooKeeper, but only for a client's first
+        // session: one that resumes or renews (the series passes the last zxid seen) rides out the outage.
+        giveUpWhenHopeless: options.reconnect === undefined && options.sessionId === undefined && options.lastZxidSeen === undefined,
       },
       {
         stopped: () => this.#machine.terminal || this.#closing,
@@ -181,7 +143,7 @@ export class Session {
     this.#rwSearch = new ReadWriteSearch(
       clock,
       () => hosts.all(),
-      (endpoint) => fourLetterOver(this.#transport, endpoint, 'isro', clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal),
+      (endpoint) => this.#askWord(endpoint, 'isro'),
       (endpoint) => this.#moveTo(endpoint),
     );
     this.#machine.subscribe((change) => {
@@ -278,13 +240,15 @@ export class Session {
       // Unlike the Java client, which drops the link at once, the move waits for the replies to the calls in flight,
       // so that no call fails (and no write is left of unknown outcome) because the client rebalanced.
       conn.leaving = true;
-      if (conn.handshakeDone) this.#leaveIfIdle(conn);
-      else this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
+      this.#leaveIfIdle(conn);
     }
     return move;
   }
 
-  /** Drops a connection the session is leaving once nothing on it awaits an answer. */
+  /**
+   * Drops a connection the session is leaving once nothing on it awaits an answer (at once when its handshake is not
+   * done: nothing is written on a connection before it).
+   */
   #leaveIfIdle(conn: Connection): void {
     if (conn.isOver || conn.pending.size > 0 || conn.authInFlight.length > 0 || conn.saslPending) return;
     this.#drop(conn, clientError('CONNECTIONLOSS', `leaving ${conn.description} for another server of the new server list (rebalancing)`));
@@ -336,48 +300,23 @@ export class Session {
   }
 
   /**
-   * Whether a request may be written on `conn`: ops newer than 3.5 wait until the server's version is known (asked
-   * once per connection, on first need), then go, or fail UNIMPLEMENTED unsent on a server that lacks them.
+   * A four-letter word on a side connection to `endpoint` (the version, read-write probes), bounded by the side
+   * deadline and ended with the session.
    */
-  #admit(conn: Connection, item: Outgoing): true | 'wait' | ZooKeeperError {
-    if (conn.leaving) return 'wait'; // for the next connection
-    if (conn.saslPending && item.opcode !== OpCode.sasl) return 'wait';
-    if (!needsVersion(item.opcode)) return true;
-    const version = this.#knownVersion ?? conn.serverVersion;
-    if (version === undefined) {
-      this.#learnVersion(conn);
-      return 'wait';
-    }
-    return (version === null ? undefined : refusal(item.opcode, version, conn.description)) ?? true;
-  }
+  readonly #askWord = (endpoint: Endpoint, word: string): Promise<string | undefined> =>
+    fourLetterOver(this.#options.transport, endpoint, word, this.#clock, this.#sideTimeoutMs, this.#sideConnections.signal);
 
   /**
-   * Asks the server for its version on a side connection: `srvr` (the one word every 3.5+ server allows by
-   * default), then `envi`. A server that allows neither gets null: its ops are sent as they come, as before. No op
-   * on the session's own connection is a safe probe — a server older than the op closes the connection.
+   * How long a side connection's 4lw answer (the held ops then go as they are) and, by default, close()'s
+   * closeSession reply are awaited at most.
    */
-  #learnVersion(conn: Connection): void {
-    if (conn.versionAsked || conn.endpoint === undefined) return;
-    conn.versionAsked = true;
-    const endpoint = conn.endpoint;
-    const ask = (word: string): Promise<ServerVersion | undefined> =>
-      fourLetterOver(this.#transport, endpoint, word, this.#clock, this.#versionProbeTimeoutMs, this.#sideConnections.signal).then((text) => (text === undefined ? undefined : parseVersion(text)));
-    void (async () => {
-      const version = (await ask('srvr')) ?? (await ask('envi')) ?? null;
-      if (conn.isOver) return;
-      conn.serverVersion = version;
-      this.#outbox.flush();
-    })();
-  }
-
-  /** A side connection's 4lw answer is awaited this long at most (the held ops then go as they are). */
-  get #versionProbeTimeoutMs(): number {
+  get #sideTimeoutMs(): number {
     return Math.min(this.#timing.readTimeoutMs, 2000);
   }
 
   /** The version of the server the session is on, once learnt (see learnVersion); undefined when unknown. */
   get serverVersion(): ServerVersion | undefined {
-    return this.#knownVersion ?? this.#conn?.serverVersion ?? undefined;
+    return this.#options.serverVersion ?? this.#conn?.serverVersion ?? undefined;
   }
 
   /** Why a new request is refused at once: the session is over or closing. */
@@ -399,11 +338,11 @@ export class Session {
     this.#outbox.writeConnectRequest(conn, {
       protocolVersion: 0,
       lastZxidSeen: this.#lastZxid,
-      timeOut: this.#requestedTimeoutMs,
+      timeOut: this.#options.sessionTimeoutMs,
       sessionId: resume ? this.#id : 0n,
       passwd: resume ? this.#passwd : ZERO_PASSWORD,
       // Always sent: a 3.4–3.8 server then answers with the byte too, and a read-only server needs it.
-      readOnly: this.#canBeReadOnly,
+      readOnly: this.#options.canBeReadOnly === true,
     });
   }
 
@@ -424,9 +363,10 @@ export class Session {
     this.#outbox.putFirst(resumePackets(this.#credentials, this.watches, this.#lastZxid));
     conn.ready = true;
     conn.readOnly = res.readOnly === true;
-    if (this.#sasl !== undefined) {
-      const [host, port] = conn.endpoint === undefined ? [conn.description, 0] : [conn.endpoint.host, conn.endpoint.port];
-      startSaslLogin(conn, this.#sasl, { host, port, transport: this.#transport }, {
+    const sasl = this.#options.sasl;
+    if (sasl !== undefined) {
+      const { host, port } = conn.endpoint;
+      startSaslLogin(conn, sasl, { host, port, transport: this.#options.transport }, {
         send: (item) => {
           this.#outbox.putFirst([item]);
           this.#outbox.flush();
@@ -516,7 +456,9 @@ export class Session {
    */
   #onPassFailed(attempts: number, final: boolean): void {
     const last = this.#lastFailure;
-    const err = clientError('CONNECTIONLOSS', `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
+    // A loop that gave up on a server that is not ZooKeeper says so in the code too.
+    const code = final && last?.code === 'PROTOCOL_ERROR' ? last.code : 'CONNECTIONLOSS';
+    const err = clientError(code, `no server reachable: ${attempts} connect attempt(s) over all ${this.#hosts.size} host(s) failed${last === undefined ? '' : `; last: ${last.message}`}`, { cause: last });
     if (final) return this.#finish('closed', err);
     this.#outbox.failAll(err);
     this.#credentials.rejectWaiters(err);
@@ -568,7 +510,7 @@ export class Session {
         await settleWithin(
           this.#clock,
           new Promise<void>((resolve) => this.#outbox.push(internalRequest(OpCode.closeSession, undefined, resolve))),
-          this.#closeTimeoutMs ?? Math.min(this.#timing.readTimeoutMs, 2000),
+          this.#options.closeTimeoutMs ?? this.#sideTimeoutMs,
         );
       }
       this.#finish('closed', clientError('CLOSED', 'the client was closed'));

@@ -43,6 +43,11 @@ export interface WatchLists {
 
 const KINDS: readonly WatchKind[] = ['data', 'exist', 'child', 'persistent', 'persistentRecursive'];
 
+/** One `make(kind)` per watch kind, as a record. */
+function perKind<T>(make: (kind: WatchKind) => T): Record<WatchKind, T> {
+  return Object.fromEntries(KINDS.map((kind) => [kind, make(kind)])) as Record<WatchKind, T>;
+}
+
 function parentOf(path: string): string | undefined {
   if (path === '/' || path === '') return undefined;
   const i = path.lastIndexOf('/');
@@ -50,13 +55,7 @@ function parentOf(path: string): string | undefined {
 }
 
 export class WatchRegistry {
-  readonly #tables: Record<WatchKind, Map<string, Set<Watcher>>> = {
-    data: new Map(),
-    exist: new Map(),
-    child: new Map(),
-    persistent: new Map(),
-    persistentRecursive: new Map(),
-  };
+  readonly #tables = perKind(() => new Map<string, Set<Watcher>>());
 
   add(kind: WatchKind, path: string, watcher: Watcher): void {
     const table = this.#tables[kind];
@@ -134,13 +133,7 @@ export class WatchRegistry {
 
   /** Every path with a live watch, per kind: what setWatches(2) must re-arm after a reconnect. */
   lists(): WatchLists {
-    return {
-      data: [...this.#tables.data.keys()],
-      exist: [...this.#tables.exist.keys()],
-      child: [...this.#tables.child.keys()],
-      persistent: [...this.#tables.persistent.keys()],
-      persistentRecursive: [...this.#tables.persistentRecursive.keys()],
-    };
+    return perKind((kind) => [...this.#tables[kind].keys()]);
   }
 
   /** Gives every live watcher one final session event (expired, closed, auth-failed) and forgets them all. */
@@ -183,7 +176,7 @@ export function setWatchesBatches(lists: WatchLists, maxChars = SET_WATCHES_MAX_
   for (const kind of KINDS) for (const p of lists[kind]) queue.push([kind, p]);
   let i = 0;
   while (i < queue.length) {
-    const batch: WatchLists = { data: [], exist: [], child: [], persistent: [], persistentRecursive: [] };
+    const batch: WatchLists = perKind(() => []);
     let chars = 0;
     while (i < queue.length && chars < maxChars) {
       const [kind, p] = queue[i++] as [keyof WatchLists, string];

@@ -138,16 +138,11 @@ export async function nodeResolver(host: string): Promise<readonly string[]> {
   return found.map((a) => a.address);
 }
 
-/** The client options' `tls` in node:tls's words. */
+/** The client options' `tls` in node:tls's words: the same fields (checked by the client), `ca` as a mutable array. */
 function nodeTlsOptions(options: true | TlsOptions): tls.ConnectionOptions {
   if (options === true) return {};
-  const ca = options.ca === undefined ? undefined : typeof options.ca === 'string' ? options.ca : [...options.ca];
-  return {
-    ...(ca === undefined ? {} : { ca }),
-    ...(options.cert === undefined ? {} : { cert: options.cert }),
-    ...(options.key === undefined ? {} : { key: options.key }),
-    ...(options.servername === undefined ? {} : { servername: options.servername }),
-  };
+  const { ca, ...rest } = options;
+  return { ...rest, ...(ca === undefined ? {} : { ca: typeof ca === 'string' ? ca : [...ca] }) };
 }
 
 function abortError(signal: AbortSignal): Error {

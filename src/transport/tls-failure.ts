@@ -9,12 +9,23 @@
 
 import { clientError, ZooKeeperError } from '../errors.js';
 
-/** OpenSSL verification codes Node puts on an untrusted server certificate (and its own name check's code). */
-const UNTRUSTED_SERVER = /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
-/** A TLS alert from the server (it refused our certificate or had none of it) or a record that is not TLS. */
-const SSL_LAYER = /^ERR_SSL_/;
-/** rustls (Deno.connectTls) words for the same conditions. */
-const RUSTLS = /invalid peer certificate|UnknownIssuer|NotValidForName|certificate required|received fatal alert|handshake failure|BadCertificate/i;
+/** OpenSSL's codes for a record that is not TLS: what a plaintext port answers to a ClientHello. */
+export const NOT_TLS = /^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG)\b/;
+
+/**
+ * Each hint with what it is read from, tried in order against "code message": OpenSSL's codes first, rustls
+ * (Deno.connectTls) words after them.
+ */
+const HINTS: readonly (readonly [RegExp, string])[] = [
+  [NOT_TLS, 'the server does not speak TLS on this port (a plaintext clientPort?)'],
+  // Node's verification codes for an untrusted server certificate (and its own name check's code).
+  [
+    /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)|UnknownIssuer|unknown_issuer|invalid peer certificate|NotValidForName/,
+    "the server's certificate is not trusted (tls.ca, or tls.servername for a certificate naming another host)",
+  ],
+  // A TLS alert from the server: it refused our certificate, or had none of it.
+  [/^ERR_SSL_|certificate required|received fatal alert|handshake failure|BadCertificate/i, 'the server refused the handshake: it needs a client certificate it trusts (tls.cert and tls.key)'],
+];
 
 /**
  * The TLS_ERROR a transport error amounts to, or undefined when it is an ordinary connection failure. `where` names
@@ -24,19 +35,9 @@ export function tlsFailure(error: unknown, where: string): ZooKeeperError | unde
   if (error instanceof ZooKeeperError) return error.code === 'TLS_ERROR' ? error : undefined;
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
-  const name = typeof code === 'string' ? code : '';
-  let hint: string | undefined;
-  if (UNTRUSTED_SERVER.test(name)) {
-    hint = "the server's certificate is not trusted (tls.ca, or tls.servername for a certificate naming another host)";
-  } else if (name === 'ERR_SSL_WRONG_VERSION_NUMBER' || name === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
-    hint = 'the server does not speak TLS on this port (a plaintext clientPort?)';
-  } else if (SSL_LAYER.test(name) || RUSTLS.test(error.message)) {
-    hint = /unknown_?issuer|invalid peer certificate|NotValidForName/i.test(error.message)
-      ? "the server's certificate is not trusted (tls.ca)"
-      : 'the server refused the handshake: it needs a client certificate it trusts (tls.cert and tls.key)';
-  }
-  if (hint === undefined) return undefined;
-  return clientError('TLS_ERROR', `${where}: ${hint}: ${error.message}`, { op: 'connect', cause: error });
+  const said = `${typeof code === 'string' ? code : ''} ${error.message}`;
+  const hint = HINTS.find(([pattern]) => pattern.test(said))?.[1];
+  return hint === undefined ? undefined : clientError('TLS_ERROR', `${where}: ${hint}: ${error.message}`, { op: 'connect', cause: error });
 }
 
 /** The error for a TLS server met by a plaintext client (see the Node transport's probe). */

@@ -8,6 +8,7 @@
  */
 
 import * as tls from 'node:tls';
+import { NOT_TLS } from './tls-failure.js';
 import type { Endpoint } from './types.js';
 
 /** Long enough for a JVM's handshake on a loaded machine; the probe only runs after a connection closed unanswered. */
@@ -27,7 +28,7 @@ export function probeTls(endpoint: Endpoint): Promise<boolean> {
     socket.once('error', (err: Error & { code?: string }) => {
       // An alert (handshake failure, certificate required) is TLS speaking; a reset or a non-TLS record is not.
       const code = err.code ?? '';
-      finish(code.startsWith('ERR_SSL_') && code !== 'ERR_SSL_WRONG_VERSION_NUMBER' && code !== 'ERR_SSL_PACKET_LENGTH_TOO_LONG');
+      finish(code.startsWith('ERR_SSL_') && !NOT_TLS.test(code));
     });
     socket.once('close', () => finish(false));
   });
