@@ -1,6 +1,6 @@
 /**
  * Apache Curator's recipes on the public client API, on Curator's znodes: leader election, caches, shared values and
- * counters, barriers, an atomic counter, kept-alive nodes and group membership, and gzip node data. The five locks are
+ * counters, barriers, an atomic counter, kept-alive nodes and group membership, Curator's queues, and gzip node data. The five locks are
  * in the package root, service discovery in `zkwire/discovery`; the types the recipes share with the locks
  * (`RecipeState`, the retry policies) are in the root too.
  *
@@ -66,6 +66,16 @@ export {
 } from './nodes/persistent-node.js';
 export { PersistentTtlNode, TTL_CHILD_NAME, type PersistentTtlNodeOptions } from './nodes/persistent-ttl-node.js';
 export { GroupMember, type GroupMemberEvent } from './nodes/group-member.js';
+
+// Queues: Curator's queue family, on Curator's nodes and item format.
+export { SimpleDistributedQueue } from './queues/simple-distributed-queue.js';
+export { DistributedQueue } from './queues/distributed-queue.js';
+export { DistributedIdQueue } from './queues/distributed-id-queue.js';
+export { DistributedPriorityQueue } from './queues/distributed-priority-queue.js';
+export { DistributedDelayQueue } from './queues/distributed-delay-queue.js';
+export type { DistributedQueueOptions, QueueConsumer, QueueErrorMode } from './queues/queue-options.js';
+export { bytesQueueSerializer, utf8QueueSerializer, type QueueSerializer } from './queues/item-format.js';
+export { QUEUE_ITEM_NAME, SIMPLE_QUEUE_PREFIX } from './queues/node-names.js';
 
 // Compression: Curator's GzipCompressionProvider format, opt-in per read and write.
 export { gzipCompress, gzipDecompress, GzipCompression, type CompressionProvider } from './compression/gzip.js';

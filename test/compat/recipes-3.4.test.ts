@@ -12,6 +12,9 @@ import { SharedCount } from '../../src/recipes/shared/shared-count.js';
 import { GroupMember } from '../../src/recipes/nodes/group-member.js';
 import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.js';
 import { serviceInstance } from '../../src/recipes/discovery/service-instance.js';
+import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js';
+import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
+import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distributed-queue.js';
 import { eventually, lockPath } from '../recipes/helpers.js';
 import { serverOf } from './versioned-server.js';
 
@@ -38,6 +41,27 @@ describe('recipes on ZooKeeper 3.4', () => {
     expect(await b.await({ timeoutMs: 200 })).toBe(false);
     await a.close();
     expect(await b.await({ timeoutMs: 10_000 })).toBe(true);
+  });
+
+  it('queues: the first offer and a lock-safe DistributedQueue (persistent parents, the link 3.4 closes on the feature check)', async () => {
+    await using c = await connect();
+    const path = lockPath('queue34');
+    const simple = new SimpleDistributedQueue(c, `${path}/simple`);
+    expect(await simple.poll({ timeoutMs: 50 })).toBeNull();
+    const taking = simple.take();
+    await simple.offer('one');
+    expect(new TextDecoder().decode(await taking)).toBe('one');
+    await using d = await connect();
+    await new SimpleDistributedQueue(d, `${path}/other`).offer('first use'); // the parent made on a client that learns 3.4 here
+    const got: string[] = [];
+    await using queue = new DistributedQueue(c, `${path}/jobs`, { serializer: utf8QueueSerializer, lockPath: `${path}/locks`, consumer: (item) => void got.push(item) });
+    await queue.start();
+    await queue.putMulti(['a', 'b']);
+    await queue.put('c');
+    await eventually(() => got.length === 3, 10_000, 'consumed');
+    expect(got).toEqual(['a', 'b', 'c']);
+    expect(await c.getChildren(`${path}/jobs`)).toEqual([]);
+    expect(await c.getChildren(`${path}/locks`)).toEqual([]);
   });
 
   it('a leader selector takes turns', async () => {

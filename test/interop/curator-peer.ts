@@ -18,7 +18,7 @@ import { serviceInstance, type ServiceInstance } from '../../src/recipes/discove
 const SOURCE = fileURLToPath(new URL('./curator-peer/CuratorPeer.java', import.meta.url));
 const PEER_DIR = fileURLToPath(new URL('./curator-peer/', import.meta.url));
 /** Compiled with CuratorPeer: its discovery and namespace commands, and a payload class with Spring Cloud Zookeeper's name. */
-const COMPANIONS = ['DiscoveryPeer.java', 'NamespacePeer.java', 'org/springframework/cloud/zookeeper/discovery/ZookeeperInstance.java'];
+const COMPANIONS = ['DiscoveryPeer.java', 'NamespacePeer.java', 'QueuePeer.java', 'org/springframework/cloud/zookeeper/discovery/ZookeeperInstance.java'];
 
 /**
  * curator-x-discovery and the Jackson it serialises with (Debian's libcurator-discovery-java and its dependencies),
@@ -99,6 +99,22 @@ export interface CuratorPeer {
   nsWrite(namespace: string | null, path: string, data: Uint8Array, gzip: boolean): Promise<void>;
   /** Reads `path` in `namespace`, through Curator's `.decompressed()` when `gzip` (rejects with Curator's error). */
   nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array>;
+  /** SimpleDistributedQueue.offer on `path`. */
+  sqOffer(path: string, data: Uint8Array): Promise<void>;
+  /** SimpleDistributedQueue.poll(timeout): the head's bytes, or null when none came in time. */
+  sqPoll(path: string, timeoutMs: number): Promise<Uint8Array | null>;
+  /**
+   * A started Curator queue (QueueBuilder, raw-byte items, puts in the foreground); its handle. With `consume`, every
+   * item its consumer gets arrives as an event `queue n=<n> item=<b64>` (queueItems reads them).
+   */
+  queueStart(kind: 'plain' | 'id' | 'priority' | 'delay', path: string, opts: { lockPath?: string; consume: boolean }): Promise<number>;
+  /** put (one item) or putMulti (several) on queue `n`; `arg` is the id, priority or time of those flavours. */
+  queuePut(n: number, items: readonly Uint8Array[], arg?: string | number): Promise<void>;
+  /** DistributedIdQueue.remove(id): how many it removed. */
+  queueRemove(n: number, id: string): Promise<number>;
+  /** The items queue `n`'s consumer has had so far, in order. */
+  queueItems(n: number): Uint8Array[];
+  queueClose(n: number): Promise<void>;
   /** Unsolicited `event ...` lines seen so far (without the `event ` prefix). */
   readonly events: readonly string[];
   /** Resolves when an event line matching `pattern` has arrived (including earlier ones). */
@@ -156,6 +172,10 @@ export interface CuratorInstanceView {
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 const unb64 = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+
+/** A queue item on the peer's line protocol: base64, `-` when empty. */
+const itemB64 = (data: Uint8Array): string => (data.length === 0 ? '-' : Buffer.from(data).toString('base64'));
+const itemBytes = (text: string): Uint8Array => (text === '-' ? new Uint8Array(0) : new Uint8Array(Buffer.from(text, 'base64')));
 
 let compiled: { classes: string; classpath: string; java: string } | undefined;
 
@@ -494,6 +514,40 @@ class PeerProcess implements CuratorPeer {
   async nsRead(namespace: string | null, path: string, gzip: boolean): Promise<Uint8Array> {
     const b = (await this.expect(`ns-read ${namespace ?? '-'} ${path} ${gzip ? 'gzip' : 'plain'}`, /^data (\S+)$/))[1] as string;
     return b === '-' ? new Uint8Array(0) : new Uint8Array(Buffer.from(b, 'base64'));
+  }
+
+  async sqOffer(path: string, data: Uint8Array): Promise<void> {
+    await this.expect(`sq-offer ${path} ${itemB64(data)}`, /^ok$/);
+  }
+
+  async sqPoll(path: string, timeoutMs: number): Promise<Uint8Array | null> {
+    const reply = await this.command(`sq-poll ${path} ${timeoutMs}`, timeoutMs + 30_000);
+    if (reply === 'empty') return null;
+    const match = /^data (\S+)$/.exec(reply);
+    if (match === null) throw new Error(`Curator peer: unexpected reply to sq-poll: ${reply}`);
+    return itemBytes(match[1] as string);
+  }
+
+  async queueStart(kind: 'plain' | 'id' | 'priority' | 'delay', path: string, opts: { lockPath?: string; consume: boolean }): Promise<number> {
+    const line = `q-start ${kind} ${path} ${opts.lockPath ?? '-'} ${opts.consume ? 'consume' : 'produce'}`;
+    return Number((await this.expect(line, /^queue n=(\d+)$/))[1]);
+  }
+
+  async queuePut(n: number, items: readonly Uint8Array[], arg?: string | number): Promise<void> {
+    await this.expect(`q-put ${n} ${items.map(itemB64).join(',')}${arg === undefined ? '' : ` ${arg}`}`, /^ok$/);
+  }
+
+  async queueRemove(n: number, id: string): Promise<number> {
+    return Number((await this.expect(`q-remove ${n} ${id}`, /^removed (\d+)$/))[1]);
+  }
+
+  queueItems(n: number): Uint8Array[] {
+    const prefix = `queue n=${n} item=`;
+    return this.events.filter((e) => e.startsWith(prefix)).map((e) => itemBytes(e.slice(prefix.length)));
+  }
+
+  async queueClose(n: number): Promise<void> {
+    await this.expect(`q-close ${n}`, /^closed n=\d+$/);
   }
 
   waitForEvent(pattern: RegExp, timeoutMs = 30_000): Promise<string> {

@@ -14,6 +14,9 @@ import { ServiceCache } from '../../src/recipes/discovery/service-cache.js';
 import { serviceInstance } from '../../src/recipes/discovery/service-instance.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
+import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js';
+import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
+import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distributed-queue.js';
 import { childrenOf, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
@@ -71,6 +74,11 @@ describe('close() on a frozen link, the other recipes', () => {
     { name: 'DistributedBarrier.waitOnBarrier', make: (client, dir) => call((signal) => new DistributedBarrier(client, `${dir}/b`).waitOnBarrier({ signal })) },
     { name: 'DistributedDoubleBarrier.enter', make: (client, dir) => call((signal) => new DistributedDoubleBarrier(client, dir, 2).enter({ signal })) },
     { name: 'InterProcessMutex.acquire', make: (client, dir) => call((signal) => new InterProcessMutex(client, dir).acquire({ signal })) },
+    {
+      name: 'DistributedQueue (lock-safe consumer)',
+      make: (client, dir) => lifecycle(new DistributedQueue(client, `${dir}/q`, { serializer: utf8QueueSerializer, lockPath: `${dir}/locks`, consumer: () => undefined })),
+    },
+    { name: 'SimpleDistributedQueue.take', make: (client, dir) => call((signal) => new SimpleDistributedQueue(client, `${dir}/q`).take({ signal })) },
     { name: 'InterProcessSemaphoreV2.acquireOne', make: (client, dir) => call((signal) => new InterProcessSemaphoreV2(client, dir, 1).acquireOne({ signal })) },
   ];
 
@@ -122,7 +130,7 @@ describe('close() on a frozen link, the other recipes', () => {
       await stopping;
       await client.waitConnected();
       await cleanupsSettled(client);
-      await eventually(async () => (await leftUnder(dir)).filter((p) => !/\/(value|count|n)$/.test(p)).length === 0, 10_000, 'nothing left behind');
+      await eventually(async () => (await leftUnder(dir)).filter((p) => !/\/(value|count|n|q|locks)$/.test(p)).length === 0, 10_000, 'nothing left behind');
     });
   }
 });

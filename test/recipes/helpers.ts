@@ -112,8 +112,9 @@ export async function stillPending(p: Promise<unknown>, ms = 200): Promise<boole
 }
 
 /**
- * The paths the server holds watches on for one session (4lw `wchc`), so tests can prove nothing is left
- * behind. `connectString` is a single host:port.
+ * The paths the server holds data watches on for one session (4lw `wchc`), so tests can prove nothing is left
+ * behind. `connectString` is a single host:port. ZooKeeper's `wchc` dumps its data watches only (getData, exists):
+ * a children watch never shows here, so check one with the session's own `checkWatches(path, 'children')`.
  */
 export async function serverWatchesOf(connectString: string, sessionIdHex: string): Promise<string[]> {
   const { fourLetterWord } = await import('../../src/testing/local-server/four-letter-client.js');

@@ -84,12 +84,14 @@ describe('zkwire 4lw', () => {
   });
 
   it('a word the server does not allow is a failure (exit 1), as text and as JSON', async () => {
-    const text = await zkwire('4lw', 'mntr', '--server', strict.connectString);
+    // Its admin server is asked instead (test/tools/admin.test.ts); here nothing listens where it is looked for.
+    const noAdmin = `http://127.0.0.1:${await freePort()}`;
+    const text = await zkwire('4lw', 'mntr', '--server', strict.connectString, '--admin-url', noAdmin);
     expect(text.code).toBe(1);
     expect(text.out).toBe('');
     expect(text.err).toContain(`${strict.connectString}: mntr is not allowed`);
     expect(text.err).toContain('4lw.commands.whitelist');
-    const json = await zkwire('4lw', 'mntr', '--server', strict.connectString, '--json');
+    const json = await zkwire('4lw', 'mntr', '--server', strict.connectString, '--admin-url', noAdmin, '--json');
     expect(json.code).toBe(1);
     expect(jsonLines(json.out)).toEqual([
       { server: strict.connectString, command: 'mntr', error: expect.stringContaining('not allowed'), answer: expect.objectContaining({ error: 'NOT_WHITELISTED' }) },

@@ -34,7 +34,7 @@ const FLOORS: readonly { readonly name: string; readonly holds: readonly string[
  * The tools' own wings, lowest first; wings on one level do not import each other. `shared` holds what several
  * tools use (byte buffers, figures, tables); files at the top of tools/ are on the last level.
  */
-const TOOL_WINGS: readonly (readonly string[])[] = [['shared'], ['capture', 'txnlog'], ['trace'], ['decode'], ['analyze'], ['bench'], ['*.ts']];
+const TOOL_WINGS: readonly (readonly string[])[] = [['shared'], ['capture', 'txnlog', 'tree'], ['trace'], ['decode'], ['analyze'], ['bench'], ['*.ts']];
 
 /** The files at the top of src/ that package.json exports (./dist/x.js is src/x.ts). */
 function entryFiles(): Set<string> {

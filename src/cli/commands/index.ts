@@ -26,5 +26,10 @@ import { txnlogCommand } from './txnlog.js';
 import { shellCommand } from './shell.js';
 import { servicesCommand } from './services.js';
 import { registerCommand } from './register.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
+import { findCommand } from './find.js';
+import { cpCommand, mvCommand } from './cp.js';
+import { adminServerCommand } from './admin.js';
 
-export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, shellCommand(() => commands)];
+export const commands: readonly Command[] = [decodeCommand, analyzeCommand, traceCommand, fourLetterCommand, srvrCommand, benchCommand, demoCommand, lockCommand, lsCommand, getCommand, setCommand, createCommand, rmCommand, statCommand, watchCommand, whoamiCommand, getaclCommand, setaclCommand, configCommand, reconfigCommand, txnlogCommand, snapshotCommand, servicesCommand, registerCommand, exportCommand, importCommand, findCommand, cpCommand, mvCommand, adminServerCommand, shellCommand(() => commands)];

@@ -12,6 +12,7 @@ import {
   matchesTxn,
   NodeHistory,
   nodeEventText,
+  NodeReplay,
   SessionSummaries,
   sessionSummaryText,
   txnJson,
@@ -22,6 +23,7 @@ import {
 import type { CliIo, Command } from '../types.js';
 import { dataFiles, fileChunks } from './data-files.js';
 import { parseCommandArgs, usageError } from './node-client.js';
+import { printNodeAt, restoreNode } from './txnlog-restore.js';
 
 const usage = `Usage: zkwire txnlog [options] FILE|DIR...
 
@@ -43,6 +45,11 @@ Options:
                     setData, setACL, check, multi, createSession, closeSession, error, reconfig); repeatable
   --summary         instead of the transactions: one summary per session (start, close, what it created,
                     changed and deleted)
+  --at ZXID         with --path: instead of the transactions, what P held once transaction ZXID was applied
+                    (data, ACL), rebuilt from the logs
+  --restore         with --path and --at: write that value back to P (re-creating P if it was deleted since)
+                    on the ensemble connected to, after showing the difference with what P holds now and asking
+  --yes             with --restore: do not ask
 
 A preallocated log's zero tail ends it quietly. A damaged entry (checksum, length, end marker) is reported on
 stderr with its byte offset, and decoding resumes at the next entry that checks out.
@@ -53,6 +60,8 @@ Exit status: 0 when every file decoded cleanly, 1 when a file could not be read 
 interface Options {
   filter: TxnFilter;
   summary: boolean;
+  /** --at, and whether to --restore (--yes: without asking). */
+  at?: { zxid: bigint; restore: boolean; yes: boolean };
 }
 
 function parseLong(v: string): bigint | undefined {
@@ -72,7 +81,7 @@ function parseTime(v: string): number | undefined {
 const OP_NAMES = new Set(['create', 'create2', 'createContainer', 'createTTL', 'delete', 'deleteContainer', 'setData', 'setACL', 'check', 'multi', 'createSession', 'closeSession', 'error', 'reconfig']);
 
 function parseOptions(args: string[]): { opts: Options; files: string[] } | string {
-  const parsed = parseCommandArgs(args, { flags: ['--summary'], valued: ['--path', '--session', '--zxid', '--since', '--until', '--op'], positionals: ['FILE'], required: 1, variadic: true });
+  const parsed = parseCommandArgs(args, { flags: ['--summary', '--restore', '--yes'], valued: ['--path', '--session', '--zxid', '--since', '--until', '--op', '--at'], positionals: ['FILE'], required: 1, variadic: true });
   if (typeof parsed === 'string') return parsed;
   const f: { -readonly [K in keyof TxnFilter]: TxnFilter[K] } = {};
   const path = parsed.values.get('--path');
@@ -106,7 +115,18 @@ function parseOptions(args: string[]): { opts: Options; files: string[] } | stri
   const ops = (parsed.repeated.get('--op') ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
   for (const op of ops) if (!OP_NAMES.has(op)) return `--op: unknown operation ${op} (one of ${[...OP_NAMES].join(', ')})`;
   if (ops.length > 0) f.ops = new Set(ops);
-  return { opts: { filter: f, summary: parsed.flags.has('--summary') }, files: parsed.positionals };
+  const opts: Options = { filter: f, summary: parsed.flags.has('--summary') };
+  const at = parsed.values.get('--at');
+  const restore = parsed.flags.has('--restore');
+  if (at === undefined && (restore || parsed.flags.has('--yes'))) return `${restore ? '--restore' : '--yes'} needs --at ZXID`;
+  if (at !== undefined) {
+    const zxid = parseLong(at);
+    if (zxid === undefined) return `--at needs a zxid (hex 0x... or decimal), got ${at}`;
+    if (f.path === undefined) return '--at needs --path P (the node to rebuild)';
+    if (parsed.flags.has('--yes') && !restore) return '--yes goes with --restore';
+    opts.at = { zxid, restore, yes: parsed.flags.has('--yes') };
+  }
+  return { opts, files: parsed.positionals };
 }
 
 export const txnlogCommand: Command = {
@@ -117,6 +137,10 @@ export const txnlogCommand: Command = {
     const parsed = parseOptions(args);
     if (typeof parsed === 'string') return usageError('txnlog', parsed, usage, io);
     const { opts } = parsed;
+    if (opts.at?.restore === true && io.globals.server === undefined && io.session === undefined) {
+      return usageError('txnlog', '--restore needs --server HOSTS (the ensemble to write to)', usage, io);
+    }
+    const replay = opts.at === undefined ? undefined : new NodeReplay(opts.filter.path!, opts.at.zxid);
     const json = io.globals.json;
     const files: string[] = [];
     let failed = 0;
@@ -137,12 +161,16 @@ export const txnlogCommand: Command = {
           let text = '';
           for (const e of batch) {
             if (e.type === 'header') {
-              if (!json && summaries === undefined) text += `# ${file}: transaction log, format version ${e.header.version}, dbid ${e.header.dbid}\n`;
+              if (!json && summaries === undefined && replay === undefined) text += `# ${file}: transaction log, format version ${e.header.version}, dbid ${e.header.dbid}\n`;
             } else if (e.type === 'damage') {
               damaged = true;
               io.err(json ? `${JSON.stringify({ file, damage: e.code, offset: e.offset, message: e.message, resumedAt: e.resumedAt ?? null })}\n` : `zkwire txnlog: ${file}: ${damageText(e)}\n`);
             } else if (e.type === 'txn') {
               decoded++;
+              if (replay !== undefined) {
+                replay.add(e.entry);
+                continue;
+              }
               if (!matchesTxn(e.entry, opts.filter)) continue;
               history?.add(e.entry);
               if (summaries !== undefined) summaries.add(e.entry);
@@ -165,7 +193,14 @@ export const txnlogCommand: Command = {
         io.out(json ? `${JSON.stringify(summaryJson(s))}\n` : `${sessionSummaryText(s)}\n`);
       }
     }
-    if (history !== undefined) printHistory(io, history);
+    if (replay !== undefined && opts.at !== undefined) {
+      if (failed > 0) {
+        io.err(`zkwire txnlog: ${opts.at.restore ? 'nothing restored' : 'the value shown may be incomplete'}: a log could not be read whole\n`);
+        if (opts.at.restore) return 1;
+      }
+      if (!opts.at.restore) printNodeAt(io, replay.path, opts.at.zxid, replay.result());
+      else return restoreNode(io, replay.path, opts.at.zxid, replay.result(), opts.at.yes);
+    } else if (history !== undefined) printHistory(io, history);
     if (files.length > 0 && decoded === 0 && failed === 0) io.err(`zkwire txnlog: no transactions in ${files.length} file(s)\n`);
     return failed === 0 ? 0 : 1;
   },

@@ -21,7 +21,19 @@ export const DEBIAN_ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
 // connection factory (the only one that serves a TLS secureClientPort) needs: without it every TLS connection dies
 // with NoClassDefFoundError. 3.4's manifest omits slf4j-api, which its server needs to start at all. Each is taken
 // from the jar directory, else from the system's (a release unpacked from another Debian suite has only its own jars).
-const SYSTEM_EXTRA_JARS = ['slf4j-api.jar', 'slf4j-simple.jar', 'netty-codec.jar'];
+// The manifest leaves out Jetty and Jackson too, so a server with admin.enableServer=true logs "Unable to load
+// jetty" and runs no admin server; they are on the class path when installed (libjetty9-java, libjackson2-*), and
+// cost nothing while the admin server is off (ours by default).
+const SYSTEM_EXTRA_JARS = [
+  'slf4j-api.jar',
+  'slf4j-simple.jar',
+  'netty-codec.jar',
+  ...['server', 'servlet', 'util', 'util-ajax', 'http', 'io', 'security'].map((j) => `jetty9-${j}.jar`),
+  'servlet-api.jar',
+  'jackson-core.jar',
+  'jackson-databind.jar',
+  'jackson-annotations.jar',
+];
 
 export function findZooKeeperInstall(env: NodeJS.ProcessEnv = process.env): ZooKeeperInstall | null {
   const java = findJava(env);

@@ -14,3 +14,4 @@ export { decodeTxnLog, MAX_ENTRY_SIZE, TxnLogDecoder, type DamageEvent, type Txn
 export { damageText, recordText, txnJson, txnText } from './txn-format.js';
 export { matchesTxn, underPath, type TxnFilter } from './txn-filter.js';
 export { NodeHistory, nodeEvents, nodeEventText, SessionSummaries, sessionSummaryText, type NodeChange, type NodeEvent, type SessionSummary } from './txn-summary.js';
+export { NodeReplay, type NodeAtZxid } from './node-at-zxid.js';

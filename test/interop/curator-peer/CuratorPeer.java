@@ -31,6 +31,7 @@
 //   cache-close <n>                              closed n=<n>
 //   sd-...                                       curator-x-discovery commands: see DiscoveryPeer.java
 //   ns-...                                       namespaces and compression: see NamespacePeer.java
+//   sq-..., q-...                                Curator's queues: see QueuePeer.java
 //   exit                                         bye (then the process exits, closing its session)
 // Any failure replies "error <ExceptionClass> <message on one line>".
 //
@@ -118,6 +119,7 @@ public final class CuratorPeer {
     private final Map<Integer, CuratorCache> caches = new HashMap<>();
     private final DiscoveryPeer discovery;
     private final NamespacePeer namespaces;
+    private final QueuePeer queues;
     private int nextId = 1;
 
     private CuratorPeer(CuratorFramework client, PrintStream out) {
@@ -125,6 +127,7 @@ public final class CuratorPeer {
         this.out = out;
         this.discovery = new DiscoveryPeer(client, this::event);
         this.namespaces = new NamespacePeer(client);
+        this.queues = new QueuePeer(client, this::event);
     }
 
     public static void main(String[] args) throws Exception {
@@ -318,6 +321,7 @@ public final class CuratorPeer {
             default:
                 if (cmd[0].startsWith("sd-")) return discovery.run(cmd);
                 if (cmd[0].startsWith("ns-")) return namespaces.run(cmd);
+                if (cmd[0].startsWith("sq-") || cmd[0].startsWith("q-")) return queues.run(cmd);
                 return "error UnknownCommand " + cmd[0];
         }
     }
