@@ -14,7 +14,7 @@ import { clientError } from './errors.js';
 import type { Stat } from './protocol/index.js';
 import { DEFAULT_MAX_DATA_SIZE } from './client/request-size.js';
 import { clockOf, type Clock } from './session/clock.js';
-import { parseConnectString } from './session/connect-string.js';
+import { parseConnectString, type ConnectString } from './session/connect-string.js';
 import { endpointKey } from './session/host-provider.js';
 import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
@@ -116,21 +116,15 @@ export class ZooKeeperClient implements AsyncDisposable {
     }
     this.#root = undefined;
     checkClientOptions(options);
-    const parsed = parseConnectString(connectString);
-    if (parsed.chroot !== undefined) validatePath(parsed.chroot, 'connect');
+    const parsed = checkedConnectString(connectString, 'connect');
     if (options.transport === undefined) {
       throw clientError(
         'BAD_ARGUMENT',
-        "no transport: this entry has none by default, so pass options.transport (streamSocketTransport(connect) with the runtime's socket connect, denoTransport()), or import 'zkwire/node'",
+        "no transport: pass options.transport (streamSocketTransport(connect) with the runtime's socket connect, denoTransport()), or import 'zkwire/node'",
         { op: 'connect' },
       );
     }
     this.#clock = clockOf(options.clock);
-    for (const [name, value] of [['renewSession', options.renewSession], ['trackEnsemble', options.trackEnsemble]] as const) {
-      if (value !== undefined && typeof value !== 'boolean') {
-        throw clientError('BAD_ARGUMENT', `${name} must be a boolean, got ${String(value)}`, { op: 'connect' });
-      }
-    }
     this.#sessions = new SessionSeries({
       session: sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options),
       renew: options.renewSession ?? true,
@@ -244,13 +238,9 @@ export class ZooKeeperClient implements AsyncDisposable {
    */
   updateServerList(connectString: string): boolean {
     const root = this.#root ?? this;
-    if (typeof connectString !== 'string') throw clientError('BAD_ARGUMENT', `updateServerList takes a connect string, got ${String(connectString)}`, { op: 'updateServerList' });
-    const parsed = parseConnectString(connectString, 'updateServerList');
-    if (parsed.chroot !== undefined) {
-      validatePath(parsed.chroot, 'updateServerList');
-      if (parsed.chroot !== root.#ctx.chroot.root) {
-        throw clientError('BAD_ARGUMENT', `the chroot of a client cannot change (${parsed.chroot} given, ${root.#ctx.chroot.root ?? 'none'} in use)`, { op: 'updateServerList' });
-      }
+    const parsed = checkedConnectString(connectString, 'updateServerList');
+    if (parsed.chroot !== undefined && parsed.chroot !== root.#ctx.chroot.root) {
+      throw clientError('BAD_ARGUMENT', `the chroot of a client cannot change (${parsed.chroot} given, ${root.#ctx.chroot.root ?? 'none'} in use)`, { op: 'updateServerList' });
     }
     return this.#sessions.updateServerList(parsed.hosts);
   }
@@ -470,10 +460,17 @@ export class ZooKeeperClient implements AsyncDisposable {
   }
 }
 
+/** A connect string parsed, its chroot checked as a path: BAD_ARGUMENT for anything else. */
+function checkedConnectString(connectString: string, op: string): ConnectString {
+  if (typeof connectString !== 'string') throw clientError('BAD_ARGUMENT', `${op} takes a connect string, got ${String(connectString)}`, { op });
+  const parsed = parseConnectString(connectString, op);
+  if (parsed.chroot !== undefined) validatePath(parsed.chroot, op);
+  return parsed;
+}
+
 /** The context of `client` (BAD_ARGUMENT for anything that is not a ZooKeeperClient), for the client's own modules. */
 export function clientContext(client: ZooKeeperClient, op: string): ClientContext {
-  if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
-  return contextOf(client);
+  return contextOf(checkedClient(client, op));
 }
 
 /**
@@ -483,8 +480,12 @@ export function clientContext(client: ZooKeeperClient, op: string): ClientContex
  * client's own modules (usingNamespace).
  */
 export function clientView(client: ZooKeeperClient, key: string | undefined, makeContext: (root: ClientContext) => ClientContext, op: string): ZooKeeperClient {
+  return viewOf(checkedClient(client, op), key, makeContext);
+}
+
+function checkedClient(client: ZooKeeperClient, op: string): ZooKeeperClient {
   if (!(client instanceof ZooKeeperClient)) throw clientError('BAD_ARGUMENT', 'not a ZooKeeperClient', { op });
-  return viewOf(client, key, makeContext);
+  return client;
 }
 
 export type { OpResult, ReadOp, WriteOp } from './client/multi.js';

@@ -13,14 +13,14 @@ export type { ErrorCodeName } from './protocol/error-codes.js';
 /** What a ZooKeeperError may carry besides its code and message. */
 export interface ZooKeeperErrorOptions {
   /** The server's numeric code, when the error came from a reply. */
-  readonly errno?: number;
+  readonly errno?: number | undefined;
   /** The operation that failed, e.g. `getData`. */
-  readonly op?: string;
+  readonly op?: string | undefined;
   /** The path as the caller gave it (chroot not applied). */
-  readonly path?: string;
+  readonly path?: string | undefined;
   readonly cause?: unknown;
   /** For a failed multi: every op's result, the failing one (and the ones after it) as errors. */
-  readonly results?: readonly OpResult[];
+  readonly results?: readonly OpResult[] | undefined;
 }
 
 /**
@@ -70,7 +70,7 @@ function describe(code: string, op: string | undefined, path: string | undefined
  */
 export function errorFromServer(errno: number, op?: string, path?: string, detail?: string): ZooKeeperError {
   const name = errorName(errno);
-  const options = { errno, ...(op === undefined ? {} : { op }), ...(path === undefined ? {} : { path }) };
+  const options = { errno, op, path };
   if (name === undefined || name === 'OK') {
     return withoutStack(() => new ZooKeeperError('UNKNOWN_ERROR', describe('UNKNOWN_ERROR', op, path, `server error number ${errno}`), options));
   }
@@ -107,24 +107,14 @@ export function clientError(
   context: { op?: string | undefined; path?: string | undefined; cause?: unknown } = {},
 ): ZooKeeperError {
   const errno = (ErrorCode as Record<string, number>)[code];
-  return new ZooKeeperError(code, describe(code, context.op, context.path, detail), {
-    ...(errno === undefined ? {} : { errno }),
-    ...(context.op === undefined ? {} : { op: context.op }),
-    ...(context.path === undefined ? {} : { path: context.path }),
-    ...(context.cause === undefined ? {} : { cause: context.cause }),
-  });
+  return new ZooKeeperError(code, describe(code, context.op, context.path, detail), { errno, ...context });
 }
 
 /** A copy of `err` naming the operation and path it failed for (session errors are shared between calls). */
 export function withContext(err: ZooKeeperError, op: string, path?: string): ZooKeeperError {
   if (err.op === op && err.path === path) return err;
-  return new ZooKeeperError(err.code, describe(err.code, op, path, stripPrefix(err)), {
-    ...(err.errno === undefined ? {} : { errno: err.errno }),
-    op,
-    ...(path === undefined ? {} : { path }),
-    ...(err.cause === undefined ? {} : { cause: err.cause }),
-    ...(err.results === undefined ? {} : { results: err.results }),
-  });
+  const { errno, cause, results } = err;
+  return new ZooKeeperError(err.code, describe(err.code, op, path, stripPrefix(err)), { errno, op, path, cause, results });
 }
 
 function stripPrefix(err: ZooKeeperError): string | undefined {

@@ -48,6 +48,7 @@ export function checkDuration(name: string, value: unknown, op: string, opts: { 
   return value;
 }
 
-function describeValue(v: unknown): string {
+/** A value as a message shows it: a string quoted, an object by its class name. */
+export function describeValue(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? (v.constructor?.name ?? 'object') : String(v);
 }

@@ -8,9 +8,8 @@ import { Timer, type Clock } from '../session/clock.js';
 import { parseVersion, type ServerVersion } from '../session/server-version.js';
 import type { SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
-import { checkDuration, checkSignal, MAX_INT32 } from './checks.js';
+import { checkDuration, checkSignal, describeValue, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
-import type { Resolver } from '../session/resolve.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
 import { checkKnownKeys } from './option-names.js';
 import type { TlsFailures } from './tls-option.js';
@@ -53,6 +52,19 @@ export function checkClientOptions(options: unknown): void {
   checkKnownKeys(options, Object.keys(CLIENT_OPTION_NAMES), 'options', 'connect', { ssl: 'tls', secure: 'tls' });
 }
 
+const isByteCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+
+/** The options whose check is their type alone: the name, what it must be, and the test. */
+const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: unknown) => boolean])[] = [
+  ['maxFrameSize', 'a non-negative integer number of bytes', isByteCount],
+  ['maxDataSize', 'a non-negative integer number of bytes', isByteCount],
+  ['renewSession', 'a boolean', isBoolean],
+  ['trackEnsemble', 'a boolean', isBoolean],
+  ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
+  ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
+];
+
 /**
  * The one place client options are checked (BAD_ARGUMENT before any connection is made) and turned into the
  * session's options.
@@ -61,10 +73,9 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   checkDuration('connectTimeoutMs', options.connectTimeoutMs, 'connect', { infinite: true });
   checkDuration('closeTimeoutMs', options.closeTimeoutMs, 'connect', { infinite: true });
   checkSignal(options.signal, 'connect');
-  for (const [name, value] of [['maxFrameSize', options.maxFrameSize], ['maxDataSize', options.maxDataSize]] as const) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw clientError('BAD_ARGUMENT', `${name} must be a non-negative integer number of bytes, got ${String(value)}`, { op: 'connect' });
-    }
+  for (const [name, what, valid] of TYPED_OPTIONS) {
+    const value: unknown = options[name];
+    if (value !== undefined && !valid(value)) throw clientError('BAD_ARGUMENT', `${name} must be ${what}, got ${describeValue(value)}`, { op: 'connect' });
   }
   // The request's timeout is an int32 on the wire: a longer one (Infinity included) asks for the longest there
   // is, and the server negotiates it down to its maxSessionTimeout anyway.
@@ -75,9 +86,8 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnect', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
-    ...(options.resolver === undefined ? {} : { resolver: resolverOption(options.resolver) }),
+    ...passedOn(options, ['resolver', 'sasl']),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
-    ...(options.sasl === undefined ? {} : { sasl: saslLogin(options.sasl) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
 }
@@ -92,18 +102,6 @@ function passedOn<K extends PassedOn>(options: ClientOptions, keys: readonly K[]
   const out: Partial<Pick<SessionOptions, K>> = {};
   for (const key of keys) if (options[key] !== undefined) Object.assign(out, { [key]: options[key] });
   return out as Pick<SessionOptions, K>;
-}
-
-function resolverOption(resolver: Resolver): Resolver {
-  if (typeof resolver !== 'function') throw clientError('BAD_ARGUMENT', `resolver must be a function (host, { signal }) => addresses, got ${String(resolver)}`, { op: 'connect' });
-  return resolver;
-}
-
-function saslLogin(sasl: SaslMechanism): SaslMechanism {
-  if (typeof sasl !== 'object' || sasl === null || typeof sasl.exchange !== 'function') {
-    throw clientError('BAD_ARGUMENT', 'sasl takes a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', { op: 'connect' });
-  }
-  return sasl;
 }
 
 function knownVersion(text: string): ServerVersion {
@@ -130,12 +128,8 @@ export async function waitConnected(
   tlsFailures?: TlsFailures,
 ): Promise<void> {
   const stop = new AbortController();
-  let tlsFailure = tlsFailures?.first;
-  const unsubscribe = tlsFailures?.subscribe((e) => {
-    tlsFailure ??= e;
-    stop.abort();
-  });
-  if (tlsFailure !== undefined) stop.abort();
+  if (tlsFailures !== undefined) tlsFailures.onFailure = () => stop.abort();
+  if (tlsFailures?.first !== undefined) stop.abort();
   let timedOut = false;
   const timer = new Timer(clock, () => {
     timedOut = true;
@@ -148,6 +142,7 @@ export async function waitConnected(
   try {
     await session.waitConnected(stop.signal);
   } catch (e) {
+    const tlsFailure = tlsFailures?.first;
     if (tlsFailure !== undefined) throw tlsFailure;
     if (timedOut) {
       // A bare "time ran out" hides the usual real reason (refused, wrong CA, a server closing on us): the last
@@ -159,7 +154,7 @@ export async function waitConnected(
     throw e;
   } finally {
     timer.cancel();
-    unsubscribe?.();
+    if (tlsFailures !== undefined) tlsFailures.onFailure = undefined;
     signal?.removeEventListener('abort', onAbort);
   }
 }

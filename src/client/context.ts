@@ -76,7 +76,7 @@ export class ClientContext {
     if (dataLength + 64 * 1024 < budget) return;
     const n = size();
     if (n > budget) {
-      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, ...(path === undefined ? {} : { path }) });
+      throw clientError('BAD_ARGUMENT', `request of ${n} bytes exceeds the server's limit of ${budget} (jute.maxbuffer); shorten the data`, { op, path });
     }
   }
 

@@ -24,23 +24,23 @@ export interface CreateModeInfo {
   readonly ttl: boolean;
 }
 
-const MODES: Record<CreateMode, CreateModeInfo> = {
-  persistent: { flags: CreateFlags.persistent, sequential: false, ephemeral: false, ttl: false },
-  ephemeral: { flags: CreateFlags.ephemeral, sequential: false, ephemeral: true, ttl: false },
-  'persistent-sequential': { flags: CreateFlags.persistentSequential, sequential: true, ephemeral: false, ttl: false },
-  'ephemeral-sequential': { flags: CreateFlags.ephemeralSequential, sequential: true, ephemeral: true, ttl: false },
-  container: { flags: CreateFlags.container, sequential: false, ephemeral: false, ttl: false },
-  ttl: { flags: CreateFlags.persistentWithTTL, sequential: false, ephemeral: false, ttl: true },
-  'ttl-sequential': { flags: CreateFlags.persistentSequentialWithTTL, sequential: true, ephemeral: false, ttl: true },
+/** Each mode's CreateRequest flags; what else a mode means (sequential, ephemeral, TTL) its name says. */
+const FLAGS: Readonly<Record<CreateMode, number>> = {
+  persistent: CreateFlags.persistent,
+  ephemeral: CreateFlags.ephemeral,
+  'persistent-sequential': CreateFlags.persistentSequential,
+  'ephemeral-sequential': CreateFlags.ephemeralSequential,
+  container: CreateFlags.container,
+  ttl: CreateFlags.persistentWithTTL,
+  'ttl-sequential': CreateFlags.persistentSequentialWithTTL,
 };
 
 /** The largest TTL the server accepts (it keeps the TTL in 40 bits of the ephemeral-owner field). */
 export const MAX_TTL_MS = 2 ** 40 - 1;
 
 export function createModeInfo(mode: CreateMode, op: string, path: string): CreateModeInfo {
-  const info = (MODES as Record<string, CreateModeInfo | undefined>)[mode];
-  if (info === undefined) throw clientError('BAD_ARGUMENT', `unknown create mode "${String(mode)}"`, { op, path });
-  return info;
+  if (!Object.hasOwn(FLAGS, mode)) throw clientError('BAD_ARGUMENT', `unknown create mode "${String(mode)}"`, { op, path });
+  return { flags: FLAGS[mode], sequential: mode.endsWith('-sequential'), ephemeral: mode.startsWith('ephemeral'), ttl: mode.startsWith('ttl') };
 }
 
 /** Checks the ttl option against the mode; returns the ttl to send (undefined for non-TTL modes). */

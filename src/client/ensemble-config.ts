@@ -16,46 +16,32 @@ import type { Endpoint } from '../transport/types.js';
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
 
+/** A member's line: its id, its quorum address(es), and after the `;` its client address. */
+const MEMBER_LINE = /^server\.(\d+)=([^;]*);(.+)$/;
+/** A quorum address's host: in brackets (IPv6), or up to the first colon. */
+const QUORUM_HOST = /^\[([^\]]+)\]|^([^:[]+)/;
+/** A client address, `[host:]port`: the host in brackets (IPv6), or up to the last colon. */
+const CLIENT_ADDRESS = /^(?:\[([^\]]*)\]:|([^[]*):)?(\d{1,5})$/;
+
 /** The client endpoints of every member the configuration lists (participants and observers), in id order. */
 export function configuredMembers(config: string): Endpoint[] {
   const members: { id: number; endpoint: Endpoint }[] = [];
   for (const raw of config.split('\n')) {
-    const line = /^server\.(\d+)=([^;]*);(.+)$/.exec(raw.trim());
+    const line = MEMBER_LINE.exec(raw.trim());
     if (line === null) continue;
-    const endpoint = clientEndpoint((line[3] as string).trim(), quorumHost(line[2] as string));
+    const quorum = QUORUM_HOST.exec(((line[2] as string).split('|')[0] as string).trim());
+    const endpoint = clientEndpoint((line[3] as string).trim(), quorum?.[1] ?? quorum?.[2]);
     if (endpoint !== undefined) members.push({ id: Number(line[1]), endpoint });
   }
   return members.sort((a, b) => a.id - b.id).map((m) => m.endpoint);
 }
 
-/** The host of a member's first quorum address (`host:port:port[:role]`, IPv6 in brackets). */
-function quorumHost(quorum: string): string | undefined {
-  const first = (quorum.split('|')[0] as string).trim();
-  if (first.startsWith('[')) {
-    const close = first.indexOf(']');
-    return close > 1 ? first.slice(1, close) : undefined;
-  }
-  const host = first.split(':')[0] as string;
-  return host === '' ? undefined : host;
-}
-
 /** `[host:]port` → an endpoint; the quorum host replaces a missing or wildcard one. Undefined when unusable. */
 function clientEndpoint(text: string, fallbackHost: string | undefined): Endpoint | undefined {
-  let host: string | undefined;
-  let portText: string;
-  if (text.startsWith('[')) {
-    const close = text.indexOf(']');
-    if (close < 0 || text[close + 1] !== ':') return undefined;
-    host = text.slice(1, close);
-    portText = text.slice(close + 2);
-  } else {
-    const colon = text.lastIndexOf(':');
-    host = colon < 0 ? undefined : text.slice(0, colon);
-    portText = colon < 0 ? text : text.slice(colon + 1);
-  }
-  if (!/^\d{1,5}$/.test(portText)) return undefined;
-  const port = Number(portText);
-  if (port < 1 || port > 65535) return undefined;
+  const address = CLIENT_ADDRESS.exec(text);
+  const port = Number(address?.[3]);
+  if (address === null || port < 1 || port > 65535) return undefined;
+  let host: string | undefined = address[1] ?? address[2];
   if (host === undefined || host === '' || WILDCARDS.has(host)) host = fallbackHost;
   if (host === undefined || WILDCARDS.has(host)) return undefined;
   return { host, port };

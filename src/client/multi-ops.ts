@@ -19,18 +19,11 @@ export function multi(ctx: ClientContext, ops: readonly WriteOp[], options: Call
       const results = multiResults(reply.body, ctx.chroot);
       const failed = results.findIndex((r) => r.type === 'error' && r.errno !== 0);
       if (failed >= 0) {
-        const r = results[failed] as { errno: number };
-        const base = errorFromServer(r.errno, 'multi', ops[failed]?.path);
+        const { errno } = results[failed] as { errno: number };
+        const path = ops[failed]?.path;
+        const base = errorFromServer(errno, 'multi', path);
         // built from the reply, like errorFromServer's: no stack (see withoutStack)
-        throw withoutStack(
-          () =>
-            new ZooKeeperError(base.code, `${base.message} (op ${failed})`, {
-              errno: r.errno,
-              op: 'multi',
-              ...(ops[failed] === undefined ? {} : { path: ops[failed].path }),
-              results,
-            }),
-        );
+        throw withoutStack(() => new ZooKeeperError(base.code, `${base.message} (op ${failed})`, { errno, op: 'multi', path, results }));
       }
       return results;
     });

@@ -55,8 +55,10 @@ export interface ServerFeatures {
   readonly watchEventZxid: boolean | undefined;
 }
 
+type Feature = Exclude<keyof ServerFeatures, 'version'>;
+
 /** Each feature and the release that brought it. */
-const SINCE: Readonly<Record<Exclude<keyof ServerFeatures, 'version'>, Release>> = {
+const SINCE: Readonly<Record<Feature, Release>> = {
   createWithStat: [3, 5, 0],
   containers: [3, 5, 0],
   ttlNodes: [3, 5, 3],
@@ -71,15 +73,12 @@ const SINCE: Readonly<Record<Exclude<keyof ServerFeatures, 'version'>, Release>>
   watchEventZxid: [3, 9, 0],
 };
 
-/** The release 3.9 features need: what a refusal of a removal by persistent type names. */
-export const RELEASE_3_9: Release = [3, 9, 0];
-
 /** Ops every 3.5+ server answers whatever its configuration: an UNIMPLEMENTED from one of them means 3.4. */
 const ALWAYS_SINCE_3_5: ReadonlySet<number> = new Set([OpCode.create2, OpCode.checkWatches, OpCode.removeWatches]);
 
 const RELEASE_3_5: Release = [3, 5, 0];
 
-const text = (r: Release): string => r.join('.');
+const releaseOf = (version: ServerVersion): Release => [version.major, version.minor, version.patch];
 
 /** The client's record of what its servers can do (one per client, kept across sessions). */
 export class FeatureBook {
@@ -97,45 +96,36 @@ export class FeatureBook {
     if (err === ErrorCode.UNIMPLEMENTED) {
       if (!ALWAYS_SINCE_3_5.has(opcode) || this.#below !== undefined) return;
       this.#below = RELEASE_3_5;
-      this.#belowBecause = `it answered ${opName(opcode)} UNIMPLEMENTED: ZooKeeper before 3.5`;
+      this.#belowBecause = `answered ${opName(opcode)} UNIMPLEMENTED (ZooKeeper before 3.5)`;
     } else if (olderThan(this.#atLeast, since)) {
       this.#atLeast = since;
     }
   }
 
-  /** Known older than the 3.5 line: the 3.4 compatibility mode. */
-  get before35(): boolean {
-    return this.#below !== undefined;
+  /** Whether the server has `feature`, as known now (`version`: the session's, when learnt). */
+  has(feature: Feature, version: ServerVersion | undefined): boolean | undefined {
+    return this.#hasSince(SINCE[feature], version);
+  }
+
+  /** Whether the server has what `since` brought: from its version when known, else from its answers. */
+  #hasSince(since: Release, version: ServerVersion | undefined): boolean | undefined {
+    if (version !== undefined) return !olderThan(releaseOf(version), since);
+    if (this.#below !== undefined && !olderThan(since, this.#below)) return false;
+    return olderThan(this.#atLeast, since) ? undefined : true;
   }
 
   /** The features as known now, `version` (the session's, when learnt) first. */
   snapshot(version: ServerVersion | undefined): ServerFeatures {
-    const release: Release | undefined = version === undefined ? undefined : [version.major, version.minor, version.patch];
-    const has = (since: Release): boolean | undefined => {
-      if (release !== undefined) return !olderThan(release, since);
-      if (this.#below !== undefined && !olderThan(since, this.#below)) return false;
-      return olderThan(this.#atLeast, since) ? undefined : true;
-    };
     const out: Record<string, boolean | undefined> = {};
-    for (const [name, since] of Object.entries(SINCE)) out[name] = has(since);
+    for (const name of Object.keys(SINCE) as Feature[]) out[name] = this.has(name, version);
     return { version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) };
   }
 
   /** UNIMPLEMENTED, unsent, for an op the server is known to lack: by its version (when known) or an answer. */
   refusal(opcode: number, op: string, path: string | undefined, version: ServerVersion | undefined): ZooKeeperError | undefined {
     const since = introducedIn(opcode);
-    if (since === undefined) return undefined;
-    let why: string;
-    if (version !== undefined) {
-      if (!olderThan([version.major, version.minor, version.patch], since)) return undefined;
-      why = `it runs ZooKeeper ${version.text}`;
-    } else {
-      if (this.#below === undefined || olderThan(since, this.#below)) return undefined;
-      why = this.#belowBecause;
-    }
-    return clientError('UNIMPLEMENTED', `the server lacks ${opName(opcode)} (${why}); it needs ${text(since)} or later (not sent)`, {
-      op,
-      ...(path === undefined ? {} : { path }),
-    });
+    if (since === undefined || this.#hasSince(since, version) !== false) return undefined;
+    const why = version === undefined ? this.#belowBecause : `runs ZooKeeper ${version.text}`;
+    return clientError('UNIMPLEMENTED', `the server ${why}; ${opName(opcode)} needs ${since.join('.')} or later (not sent)`, { op, path });
   }
 }

@@ -10,25 +10,15 @@ import { checkKnownKeys } from './option-names.js';
 
 const TLS_OPTION_NAMES = { ca: true, cert: true, key: true, servername: true } satisfies Record<keyof TlsOptions, true>;
 
-/** The TLS failures the client's connections met; `connect()` listens while it waits for the first session. */
+/** The TLS failures the client's connections met: the first one, and `connect()`'s wait told of each. */
 export class TlsFailures {
-  #first: ZooKeeperError | undefined;
-  readonly #listeners = new Set<(error: ZooKeeperError) => void>();
-
-  /** The first failure seen, if any. */
-  get first(): ZooKeeperError | undefined {
-    return this.#first;
-  }
-
-  /** Calls `listener` on each failure from now on; returns the unsubscribe. */
-  subscribe(listener: (error: ZooKeeperError) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
+  first: ZooKeeperError | undefined;
+  /** Set by `connect()` while it waits for the first session (one waiter: the client's own connect). */
+  onFailure: (() => void) | undefined;
 
   report(error: ZooKeeperError): void {
-    this.#first ??= error;
-    for (const listener of [...this.#listeners]) listener(error);
+    this.first ??= error;
+    this.onFailure?.();
   }
 }
 
@@ -41,7 +31,7 @@ function withTls(transport: Transport, tls: unknown): Transport {
   if (tls === undefined || tls === false) return transport;
   const options = checkTls(tls);
   if (transport.withTls === undefined) {
-    throw clientError('BAD_ARGUMENT', 'tls: the transport given has no withTls, so it cannot be told to speak TLS; configure TLS on the transport itself', { op: 'connect' });
+    throw clientError('BAD_ARGUMENT', 'tls: this transport has no withTls; configure TLS on the transport itself', { op: 'connect' });
   }
   return transport.withTls(options);
 }
@@ -52,17 +42,14 @@ function checkTls(tls: unknown): true | TlsOptions {
     throw clientError('BAD_ARGUMENT', `tls must be true or an object { ca?, cert?, key?, servername? }, got ${String(tls)}`, { op: 'connect' });
   }
   checkKnownKeys(tls, Object.keys(TLS_OPTION_NAMES), 'options.tls', 'connect');
-  const fields = tls as Record<string, unknown>;
-  for (const name of ['cert', 'key', 'servername'] as const) {
-    if (fields[name] !== undefined && typeof fields[name] !== 'string') {
-      throw clientError('BAD_ARGUMENT', `tls.${name} must be a string${name === 'servername' ? '' : ' (PEM text, not a file name or bytes)'}`, { op: 'connect' });
-    }
+  const isText = (v: unknown): boolean => typeof v === 'string';
+  for (const [name, value] of Object.entries(tls)) {
+    if (value === undefined || isText(value) || (name === 'ca' && Array.isArray(value) && value.every(isText))) continue;
+    const pem = name === 'servername' ? '' : ` (PEM text, not a file name or bytes)${name === 'ca' ? ' or an array of them' : ''}`;
+    throw clientError('BAD_ARGUMENT', `tls.${name} must be a string${pem}`, { op: 'connect' });
   }
-  const ca = fields['ca'];
-  if (ca !== undefined && typeof ca !== 'string' && !(Array.isArray(ca) && ca.every((c) => typeof c === 'string'))) {
-    throw clientError('BAD_ARGUMENT', 'tls.ca must be PEM text or an array of PEM texts', { op: 'connect' });
-  }
-  if ((fields['cert'] === undefined) !== (fields['key'] === undefined)) {
+  const fields = tls as TlsOptions;
+  if ((fields.cert === undefined) !== (fields.key === undefined)) {
     throw clientError('BAD_ARGUMENT', 'tls.cert and tls.key go together: a client certificate needs its key', { op: 'connect' });
   }
   return tls as TlsOptions;

@@ -22,8 +22,8 @@ export async function mkdirp(ctx: ClientContext, path: string, options: MkdirpOp
     const last = i === parts.length;
     const opts: CreateOptions = {
       mode: options.containers === true && !last ? 'container' : 'persistent',
-      ...(options.acl === undefined ? {} : { acl: options.acl }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      acl: options.acl,
+      signal: options.signal,
     };
     creates.push(
       writes.create(ctx, p, last ? (options.data ?? null) : null, opts).catch((e: unknown) => {

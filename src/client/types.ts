@@ -115,16 +115,17 @@ export interface ClientOptions {
 
 /** Options every operation accepts. */
 export interface CallOptions {
-  readonly signal?: AbortSignal;
+  /** Cancels the call (ABORTED); undefined is the same as none. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Options of `create`. */
 export interface CreateOptions extends CallOptions {
   /** Default `persistent`. */
   readonly mode?: CreateMode;
-  readonly acl?: readonly ACL[];
+  readonly acl?: readonly ACL[] | undefined;
   /** Required for the ttl modes: ms of inactivity (no children, no change) after which the node goes. */
-  readonly ttl?: number;
+  readonly ttl?: number | undefined;
   /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
   readonly stat?: boolean;
 }

@@ -5,28 +5,45 @@
 
 import { clientError, type ZooKeeperError } from '../errors.js';
 import { AddWatchMode as WireAddWatchMode, ErrorCode, WatcherType } from '../protocol/index.js';
+import type { Reply } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
-import { olderThan, type ServerVersion } from '../session/server-version.js';
-import { RELEASE_3_9 } from './server-features.js';
 import type { WatchEvent, WatchKeeperState, WatchKind } from '../session/watches.js';
 import { guard, ok, type ClientContext } from './context.js';
 import type { AddWatchMode, CallOptions, RemoveWatchType } from './types.js';
 import { markRenewed, PersistentWatch } from './watch-handle.js';
 
+/** Each persistent mode: the local table its watchers are kept in, and its number on the wire (addWatch). */
+const PERSISTENT_MODES: Readonly<Record<AddWatchMode, { readonly kind: WatchKind; readonly wire: number }>> = {
+  persistent: { kind: 'persistent', wire: WireAddWatchMode.Persistent },
+  'persistent-recursive': { kind: 'persistentRecursive', wire: WireAddWatchMode.PersistentRecursive },
+};
+
+/** A watcher type's number on the wire, the local watches a removal of it drops, and the event they get. */
+interface WatcherTypeRow {
+  readonly wire: number;
+  readonly kinds: readonly WatchKind[];
+  readonly event: WatchEvent['type'];
+}
+
+/** The types removeWatches and checkWatches take, but `any`, which stands for all of them. */
+const WATCHER_TYPES: Readonly<Record<Exclude<RemoveWatchType, 'any'>, WatcherTypeRow>> = {
+  children: { wire: WatcherType.Children, kinds: ['child'], event: 'ChildWatchRemoved' },
+  data: { wire: WatcherType.Data, kinds: ['data', 'exist'], event: 'DataWatchRemoved' },
+  persistent: { wire: WatcherType.Persistent, kinds: ['persistent'], event: 'PersistentWatchRemoved' },
+  'persistent-recursive': { wire: WatcherType.PersistentRecursive, kinds: ['persistentRecursive'], event: 'PersistentWatchRemoved' },
+};
+
 export function addWatch(ctx: ClientContext, path: string, options: CallOptions & { mode?: AddWatchMode }): Promise<PersistentWatch> {
   return guard(() => {
     const server = ctx.serverPath(path, 'addWatch');
     const mode = options.mode ?? 'persistent';
-    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw clientError('BAD_ARGUMENT', `unknown watch mode "${String(mode)}"`, { op: 'addWatch', path });
-    }
-    const kind: WatchKind = mode === 'persistent' ? 'persistent' : 'persistentRecursive';
-    const wireMode = mode === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
+    if (!Object.hasOwn(PERSISTENT_MODES, mode)) throw clientError('BAD_ARGUMENT', `unknown watch mode "${String(mode)}"`, { op: 'addWatch', path });
+    const { kind, wire } = PERSISTENT_MODES[mode];
     return ctx.send(
       'addWatch',
       path,
       'addWatch',
-      { path: server, mode: wireMode },
+      { path: server, mode: wire },
       options,
       (reply) => {
         ok(reply, 'addWatch', path);
@@ -66,29 +83,23 @@ async function dropWatch(ctx: ClientContext, kind: WatchKind, server: string, ha
     // Nothing else local on the path: `any` is right on every release, and one request even when the version is
     // not known. Otherwise only a removal by the watch's own type (3.9) leaves the others armed.
     if (!session.watches.has(server)) await removeWatches(ctx, handle.path, 'any', {});
-    else if (hasRemovalByPersistentType(session.serverVersion) !== false) {
-      await removeWatches(ctx, handle.path, kind === 'persistent' ? 'persistent' : 'persistent-recursive', {});
-    }
+    else if (removalByPersistentType(ctx) !== false) await removeWatches(ctx, handle.path, handle.mode, {});
   } catch {
     // Best effort: the session may be closing or the link dropping; either way the watch is gone.
   }
 }
 
-/** Whether the server takes removeWatches by persistent type (3.9); undefined while its version is unknown. */
-function hasRemovalByPersistentType(version: ServerVersion | undefined): boolean | undefined {
-  return version === undefined ? undefined : !olderThan([version.major, version.minor, version.patch], RELEASE_3_9);
+/** Whether the server takes removeWatches by persistent type (3.9); undefined while that is not known. */
+function removalByPersistentType(ctx: ClientContext): boolean | undefined {
+  return ctx.sessions.features.has('removePersistentWatchesByType', ctx.session.serverVersion);
 }
 
 /**
- * A removal or check by persistent type needs 3.9: refused unsent when the server's version is known older, and a
- * 3.6–3.8 server's answer to the unknown type (MARSHALLINGERROR) read as the same UNIMPLEMENTED.
+ * A removal or check by persistent type needs 3.9: refused unsent when the server is known older, and a 3.6–3.8
+ * server's answer to the unknown type (MARSHALLINGERROR) read as the same UNIMPLEMENTED.
  */
 function persistentTypeUnsupported(op: string, path: string): ZooKeeperError {
-  return clientError('UNIMPLEMENTED', `removing or checking watches by persistent type needs ZooKeeper ${RELEASE_3_9.join('.')} or later`, { op, path });
-}
-
-function isPersistentType(type: RemoveWatchType): boolean {
-  return type === 'persistent' || type === 'persistent-recursive';
+  return clientError('UNIMPLEMENTED', 'removing or checking watches by persistent type needs ZooKeeper 3.9.0 or later', { op, path });
 }
 
 /**
@@ -101,9 +112,8 @@ export function carryPersistentWatches(ctx: ClientContext, old: Session): void {
   const next = ctx.session;
   for (const [handle, { kind, server }] of ctx.persistentWatches) {
     old.watches.remove(kind, server, handle.watcher);
-    const mode = kind === 'persistent' ? WireAddWatchMode.Persistent : WireAddWatchMode.PersistentRecursive;
     ctx
-      .send('addWatch', handle.path, 'addWatch', { path: server, mode }, {}, (reply) => {
+      .send('addWatch', handle.path, 'addWatch', { path: server, mode: PERSISTENT_MODES[handle.mode].wire }, {}, (reply) => {
         ok(reply, 'addWatch', handle.path);
         // Closed while the re-add was on its way: the server watch it made is nobody's; take it back.
         if (handle.closed) void removeWatches(ctx, handle.path, 'any', {}).catch(() => undefined);
@@ -125,55 +135,46 @@ function finalState(err: unknown): WatchKeeperState {
 }
 
 export function removeWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<void> {
-  return guard(() => {
-    const server = ctx.serverPath(path, 'removeWatches');
-    const wire = watcherType(type, 'removeWatches', path);
-    const byPersistentType = isPersistentType(type);
-    if (byPersistentType && hasRemovalByPersistentType(ctx.session.serverVersion) === false) throw persistentTypeUnsupported('removeWatches', path);
-    return ctx.send('removeWatches', path, 'removeWatches', { path: server, type: wire }, options, (reply) => {
-      if (byPersistentType && reply.err === ErrorCode.MARSHALLINGERROR) throw persistentTypeUnsupported('removeWatches', path);
-      ok(reply, 'removeWatches', path);
-      const watches = ctx.session.watches;
-      const notify = (kinds: WatchKind[], eventType: WatchEvent['type']): void => {
-        // A removed persistent watch is over: its handle ends and is not carried to a later session.
-        for (const [handle, at] of ctx.persistentWatches) if (at.server === server && kinds.includes(at.kind)) ctx.persistentWatches.delete(handle);
-        for (const w of watches.take(server, kinds)) w({ type: eventType, state: 'SyncConnected', path: server });
-      };
-      if (type === 'any' || type === 'children') notify(['child'], 'ChildWatchRemoved');
-      if (type === 'any' || type === 'data') notify(['data', 'exist'], 'DataWatchRemoved');
-      if (type === 'any' || type === 'persistent') notify(['persistent'], 'PersistentWatchRemoved');
-      if (type === 'any' || type === 'persistent-recursive') notify(['persistentRecursive'], 'PersistentWatchRemoved');
-    });
+  return watchesRequest(ctx, 'removeWatches', path, type, options, (reply, server) => {
+    ok(reply, 'removeWatches', path);
+    const watches = ctx.session.watches;
+    for (const row of type === 'any' ? Object.values(WATCHER_TYPES) : [WATCHER_TYPES[type]]) {
+      // A removed persistent watch is over: its handle ends and is not carried to a later session.
+      for (const [handle, at] of ctx.persistentWatches) if (at.server === server && row.kinds.includes(at.kind)) ctx.persistentWatches.delete(handle);
+      for (const w of watches.take(server, row.kinds)) w({ type: row.event, state: 'SyncConnected', path: server });
+    }
   });
 }
 
 export function checkWatches(ctx: ClientContext, path: string, type: RemoveWatchType, options: CallOptions): Promise<boolean> {
-  return guard(() => {
-    const body = { path: ctx.serverPath(path, 'checkWatches'), type: watcherType(type, 'checkWatches', path) };
-    const byPersistentType = isPersistentType(type);
-    if (byPersistentType && hasRemovalByPersistentType(ctx.session.serverVersion) === false) throw persistentTypeUnsupported('checkWatches', path);
-    return ctx.send('checkWatches', path, 'checkWatches', body, options, (reply) => {
-      if (reply.err === ErrorCode.NOWATCHER) return false;
-      if (byPersistentType && reply.err === ErrorCode.MARSHALLINGERROR) throw persistentTypeUnsupported('checkWatches', path);
-      ok(reply, 'checkWatches', path);
-      return true;
-    });
+  return watchesRequest(ctx, 'checkWatches', path, type, options, (reply) => {
+    if (reply.err === ErrorCode.NOWATCHER) return false;
+    ok(reply, 'checkWatches', path);
+    return true;
   });
 }
 
-function watcherType(type: RemoveWatchType, op: string, path: string): number {
-  switch (type) {
-    case 'children':
-      return WatcherType.Children;
-    case 'data':
-      return WatcherType.Data;
-    case 'any':
-      return WatcherType.Any;
-    case 'persistent':
-      return WatcherType.Persistent;
-    case 'persistent-recursive':
-      return WatcherType.PersistentRecursive;
-    default:
-      throw clientError('BAD_ARGUMENT', `unknown watcher type "${String(type)}"`, { op, path });
-  }
+/**
+ * Sends removeWatches or checkWatches of `type` on `path`, its reply to `onReply`. A persistent type is refused unsent by a server known older than 3.9, and its MARSHALLINGERROR answer is
+ * read as the same refusal.
+ */
+function watchesRequest<T>(
+  ctx: ClientContext,
+  op: 'removeWatches' | 'checkWatches',
+  path: string,
+  type: RemoveWatchType,
+  options: CallOptions,
+  onReply: (reply: Reply, server: string) => T,
+): Promise<T> {
+  return guard(() => {
+    const server = ctx.serverPath(path, op);
+    if (type !== 'any' && !Object.hasOwn(WATCHER_TYPES, type)) throw clientError('BAD_ARGUMENT', `unknown watcher type "${String(type)}"`, { op, path });
+    const byPersistentType = type === 'persistent' || type === 'persistent-recursive';
+    if (byPersistentType && removalByPersistentType(ctx) === false) throw persistentTypeUnsupported(op, path);
+    const wire = type === 'any' ? WatcherType.Any : WATCHER_TYPES[type].wire;
+    return ctx.send(op, path, op, { path: server, type: wire }, options, (reply) => {
+      if (byPersistentType && reply.err === ErrorCode.MARSHALLINGERROR) throw persistentTypeUnsupported(op, path);
+      return onReply(reply, server);
+    });
+  });
 }

@@ -100,6 +100,8 @@ const BAD_ARGUMENT_ROWS: Row[] = [
   // modes
   ['create with an unknown mode', (zk, b) => zk.create(`${b}/m`, null, { mode: any('sticky') })],
   ['multi create with an unknown mode', (zk, b) => zk.multi([{ kind: 'create', path: `${b}/m`, mode: any('sticky') }])],
+  // A name on Object.prototype is no mode either (a plain table lookup would find a function there).
+  ['create with the mode "toString"', (zk, b) => zk.create(`${b}/m`, null, { mode: any('toString') })],
   ['create with a ttl but not a ttl mode', (zk, b) => zk.create(`${b}/t`, null, { ttl: 1000 })],
   ['create with a ttl and ephemeral mode', (zk, b) => zk.create(`${b}/t`, null, { mode: 'ephemeral', ttl: 1000 })],
   ['multi create with a ttl but not a ttl mode', (zk, b) => zk.multi([{ kind: 'create', path: `${b}/t`, ttl: 1000 }])],

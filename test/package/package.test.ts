@@ -50,8 +50,10 @@ const MAX_FILES = 800;
  * learning, the top-level `tls` option with its failure classification and plaintext probe, the run-time options
  * check, the recipes' back-off and deadline. Over the 27 KB the issues asked to keep: bringing it back down (features
  * off the default path) is open work, said in the closing note; this guard stops further creep meanwhile.
+ * Lowered to 32,168 bytes (what `npm run bench:size` measured; the installed package bundles to 32,131) after the
+ * session/transport and client/recipes sides were cut without dropping a feature: still over the 27 KB goal.
  */
-const MAX_CLIENT_MUTEX_GZIP = 33 * 1024;
+const MAX_CLIENT_MUTEX_GZIP = 32_168;
 
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;

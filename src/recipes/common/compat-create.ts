@@ -14,8 +14,8 @@ import { nodeVanished } from './errors.js';
 /** What createWithStat takes besides the path and data. */
 export interface CreateWithStatOptions {
   readonly mode: CreateMode;
-  readonly ttl?: number;
-  readonly signal?: AbortSignal;
+  readonly ttl?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function createWithStat(client: ZooKeeperClient, path: string, data
     }
   }
   const made = await client.create(path, data, options);
-  const stat = await client.exists(made, options.signal === undefined ? {} : { signal: options.signal });
+  const stat = await client.exists(made, { signal: options.signal });
   if (stat === null) throw nodeVanished('create', made, 'deleted before its stat could be read (a server without create2)');
   return { path: made, stat };
 }
@@ -50,6 +50,6 @@ export function lacksCreate2(client: ZooKeeperClient): boolean {
  */
 export async function parentMode(client: ZooKeeperClient, signal: AbortSignal | undefined): Promise<'container' | 'persistent'> {
   let { containers } = client.serverFeatures;
-  if (containers === undefined) ({ containers } = await client.checkServerFeatures(signal === undefined ? {} : { signal }));
+  if (containers === undefined) ({ containers } = await client.checkServerFeatures({ signal }));
   return containers === false ? 'persistent' : 'container';
 }

@@ -131,11 +131,6 @@ export class Deadline implements Disposable {
     return this.#timedOut;
   }
 
-  /** Throws the caller's abort (as `aborted` reports it) when the call has been stopped; for checks between steps. */
-  throwIfStopped(): void {
-    if (this.signal?.aborted === true) throw this.#abortError();
-  }
-
   /**
    * For the error that ended the call: 'timeout' when the deadline stopped it (the call then reports its "not
    * yet" answer); the caller's abort as one ABORTED (or the caller's own ZooKeeperError reason); any other error
@@ -147,10 +142,6 @@ export class Deadline implements Disposable {
     }
     if (this.#caller?.aborted === true && isCode(err, 'ABORTED')) throw aborted(this.#caller, this.#what, this.path);
     throw err;
-  }
-
-  #abortError(): ZooKeeperError {
-    return this.#timedOut ? (this.signal?.reason as ZooKeeperError) : aborted(this.#caller, this.#what, this.path);
   }
 
   [Symbol.dispose](): void {

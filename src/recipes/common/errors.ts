@@ -10,7 +10,7 @@ import { clientError, ZooKeeperError, type ErrorCodeName } from '../../errors.js
 
 /** Any recipe error: `CODE (what path): detail`, with `op` = what, `path` and `cause` when given. */
 export function recipeError(code: ErrorCodeName, what: string, path: string | undefined, detail?: string, cause?: unknown): ZooKeeperError {
-  return clientError(code, detail, { op: what, path, ...(cause === undefined ? {} : { cause }) });
+  return clientError(code, detail, { op: what, path, cause });
 }
 
 /** The recipe is in a state that forbids the call (started twice, not started, closed). */

@@ -46,11 +46,6 @@ export function checkRecipePath(path: string, what: string): void {
   }
 }
 
-/** `{signal}` when there is one (exactOptionalPropertyTypes refuses `signal: undefined`). */
-function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return signal === undefined ? {} : { signal };
-}
-
 /**
  * Creates `path` and its missing ancestors as containers, as Curator's creatingParentContainersIfNeeded does, so
  * the server removes a recipe directory once it is empty. All creates queue at once (FIFO puts parents first) and
@@ -61,7 +56,7 @@ export async function ensureContainers(client: ZooKeeperClient, path: string, si
   const mode = await parentMode(client, signal);
   const parts = path.split('/').slice(1);
   const creates = parts.map((_, i) =>
-    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode, ...sig(signal) }).then(
+    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode, signal }).then(
       () => undefined,
       (err: unknown) => {
         if (!isCode(err, 'NODEEXISTS')) throw err;
@@ -75,7 +70,7 @@ export async function ensureContainers(client: ZooKeeperClient, path: string, si
 /** The children of `path`, [] when it does not exist. */
 export async function childrenOrEmpty(client: ZooKeeperClient, path: string, signal?: AbortSignal): Promise<string[]> {
   try {
-    return await client.getChildren(path, sig(signal));
+    return await client.getChildren(path, { signal });
   } catch (err) {
     if (isCode(err, 'NONODE')) return [];
     throw err;
@@ -171,14 +166,13 @@ export class NodeOps {
     options: ProtectedCreateOptions = {},
   ): Promise<CreatedNode | NotCreated> {
     const mode = options.mode ?? 'ephemeral-sequential';
-    const ttl = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     // Both queue synchronously, so they leave in the same write and are answered in this order: the listing
     // includes our new node.
     // Without create2 (3.4) the stat is read after the create: a listing queued now would be answered before our node
     // existed, so none is made and the caller lists for itself.
     const viaRead = (): boolean => lacksCreate2(this.client);
-    const created = createWithStat(this.client, protectedPath(dir, protectedId, name), data, { mode, ...ttl, ...sig(signal) });
-    const children = options.list === true && !viaRead() ? this.client.getChildren(dir, sig(signal)) : undefined;
+    const created = createWithStat(this.client, protectedPath(dir, protectedId, name), data, { mode, ttl: options.ttlMs, signal });
+    const children = options.list === true && !viaRead() ? this.client.getChildren(dir, { signal }) : undefined;
     children?.catch(() => undefined);
     options.alongside?.();
     try {
@@ -216,7 +210,7 @@ export class NodeOps {
   async #findOurNode(dir: string, protectedId: string, ephemeral: boolean, signal: AbortSignal | undefined): Promise<{ path: string; stat: Stat } | undefined> {
     let children: string[];
     try {
-      children = await this.retrying(() => this.client.getChildren(dir, sig(signal)), signal);
+      children = await this.retrying(() => this.client.getChildren(dir, { signal }), signal);
     } catch (err) {
       if (isCode(err, 'NONODE')) return undefined;
       // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
@@ -293,13 +287,13 @@ export class NodeOps {
 
   /** getData leaving a data watch; NONODE (and no watch) when the node does not exist. */
   async watchData(path: string, signal: AbortSignal | undefined): Promise<{ data: Uint8Array; watch: OneShotWatch }> {
-    const { data, watch } = await this.client.getData(path, { watch: true, ...sig(signal) });
+    const { data, watch } = await this.client.getData(path, { watch: true, signal });
     return { data, watch: oneShotWatch(this.client, path, watch, 'data') };
   }
 
   /** getChildren leaving a child watch. */
   async watchChildren(path: string, signal: AbortSignal | undefined): Promise<{ children: string[]; watch: OneShotWatch }> {
-    const { children, watch } = await this.client.getChildren(path, { watch: true, ...sig(signal) });
+    const { children, watch } = await this.client.getChildren(path, { watch: true, signal });
     return { children, watch: oneShotWatch(this.client, path, watch, 'children') };
   }
 

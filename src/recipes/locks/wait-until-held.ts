@@ -312,7 +312,7 @@ export class WaitUntilHeld {
   async #listOrGone(): Promise<string[]> {
     const { signal } = this.#opts;
     try {
-      return await this.#ops.retrying(() => this.#ops.client.getChildren(this.#dir, signal === undefined ? {} : { signal }), signal);
+      return await this.#ops.retrying(() => this.#ops.client.getChildren(this.#dir, { signal }), signal);
     } catch (err) {
       // the directory itself is gone, so our node is too
       if (isCode(err, 'NONODE')) throw new OurNodeGone();
