@@ -3,10 +3,11 @@
 import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
 import { parseArgs } from './args.js';
 import { VERSION } from './version.js';
-import { commands } from './commands/index.js';
+import { loadCommand, loadCommands } from './commands/index.js';
 import type { CliIo, Command } from './types.js';
 
-function mainUsage(): string {
+async function mainUsage(): Promise<string> {
+  const commands = await loadCommands();
   const width = Math.max(...commands.map((c) => c.name.length));
   const list = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
   return `Usage: zkwire [global options] <command> [command options]
@@ -43,13 +44,13 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'globals'>
     io.out(`zkwire ${VERSION}\n`);
     return 0;
   }
-  const cmd: Command | undefined = commands.find((c) => c.name === parsed.command);
+  const cmd: Command | undefined = parsed.command === undefined ? undefined : await loadCommand(parsed.command);
   if (parsed.command !== undefined && cmd === undefined) {
-    io.err(`zkwire: unknown command ${parsed.command}\n\n${mainUsage()}`);
+    io.err(`zkwire: unknown command ${parsed.command}\n\n${await mainUsage()}`);
     return 2;
   }
   if (parsed.help) {
-    io.out(cmd === undefined ? mainUsage() : cmd.usage);
+    io.out(cmd === undefined ? await mainUsage() : cmd.usage);
     return 0;
   }
   if (parsed.error !== undefined) {
@@ -57,7 +58,7 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'globals'>
     return 2;
   }
   if (cmd === undefined) {
-    io.err(mainUsage());
+    io.err(await mainUsage());
     return 2;
   }
   return cmd.run(parsed.rest, { ...io, globals: parsed.globals });

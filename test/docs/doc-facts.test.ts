@@ -11,8 +11,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/cli/commands/index.js';
+import { loadCommands } from '../../src/cli/commands/index.js';
 import { apiDoc, namesOf, ROOT } from './api-doc.js';
+
+const commands = await loadCommands();
 
 const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const { sections, bySpecifier } = apiDoc();

@@ -31,8 +31,8 @@ Exit status: 0 after leaving, 1 when no session could be opened, 2 usage error.
 
 const spec: ArgSpec = { positionals: [], required: 0 };
 
-/** The shell command, given the CLI's whole command list (a function: the list includes this command). */
-export const shellCommand = (all: () => readonly Command[]): Command => ({
+/** The shell command, given how to load the CLI's whole command list (a function: the list includes this command). */
+export const shellCommand = (all: () => Promise<readonly Command[]>): Command => ({
   name: 'shell',
   summary: 'an interactive shell (like zkCli.sh): completion, history, background watches',
   usage,
@@ -51,7 +51,7 @@ export const shellCommand = (all: () => readonly Command[]): Command => ({
           stdout: process.stdout,
           stderr: process.stderr,
           historyFile: historyFile(),
-          commands: all(),
+          commands: await all(),
           connect: (other, signal) => connectForCli('shell', other, io, signal),
         });
       });

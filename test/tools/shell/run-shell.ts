@@ -4,9 +4,11 @@
  */
 
 import { PassThrough } from 'node:stream';
-import { commands } from '../../../src/cli/commands/index.js';
+import { loadCommands } from '../../../src/cli/commands/index.js';
 import { runShell } from '../../../src/cli/shell/shell.js';
 import { ZooKeeperClient } from '../../../src/node.js';
+
+const commands = await loadCommands();
 
 export interface ShellRun {
   readonly code: number;

@@ -1,11 +1,13 @@
 /** The shell's pure parts for zkCli.sh users: rewriting its spellings, "did you mean", usage in the shell, status. */
 
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands/index.js';
+import { loadCommands } from '../../../src/cli/commands/index.js';
 import { membersOfConfig, renderStatus, runStatus } from '../../../src/cli/shell/status.js';
 import { editDistance, nearest } from '../../../src/cli/shell/suggest.js';
 import { shellUsage, shellUsageLine } from '../../../src/cli/shell/usage.js';
 import { isZkCliLine, rewriteZkCli } from '../../../src/cli/shell/zkcli.js';
+
+const commands = await loadCommands();
 
 describe('rewriteZkCli', () => {
   it.each([

@@ -6,11 +6,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands/index.js';
+import { loadCommands } from '../../../src/cli/commands/index.js';
 import { SHELL_ONLY_COMMANDS } from '../../../src/cli/shell/commands/index.js';
 import { digestId, ZooKeeperClient } from '../../../src/node.js';
 import { sharedServer } from '../../harness/zookeeper.js';
 import { runShellLines } from './run-shell.js';
+
+const commands = await loadCommands();
 
 let server: string;
 let zk: ZooKeeperClient;
