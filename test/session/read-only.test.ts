@@ -68,13 +68,14 @@ describe('read-only mode', () => {
       canBeReadOnly: true,
       reconnect: retryForever(100),
     });
+    // Every state change from here on, said in the failure message of the assertions that could follow one.
+    const changes: string[] = [];
+    zk.onStateChange((c) => changes.push(`${c.to}:${c.event ?? ''} (${c.reason?.message ?? ''}) on ${zk.connectedServer ?? '-'}`));
     expect(zk.state).toBe('connected-read-only');
     expect(zk.connectedServer).toBe(`${host}:${port}`);
     expect(dec((await zk.getData(path)).data)).toBe('before');
-    expect(await codeOf(zk.setData(path, 'during'))).toBe('NOTREADONLY');
+    expect(await codeOf(zk.setData(path, 'during')), changes.join(' > ')).toBe('NOTREADONLY');
 
-    const changes: string[] = [];
-    zk.onStateChange((c) => changes.push(`${c.to}:${c.event ?? ''} (${c.reason?.message ?? ''})`));
     const readWrite = nextChange(zk, (c) => c.to === 'connected' || c.to === 'expired' || c.to === 'closed');
     await Promise.all(others.map((i) => ensemble.restart(i)));
     const change = await readWrite;
