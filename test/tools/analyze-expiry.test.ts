@@ -13,21 +13,12 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
 import { killSession } from '../../src/testing/kill-session.js';
 import { analyzeEvents } from '../../src/tools/analyze/index.js';
-import type { CaptureEvent } from '../../src/tools/capture/events.js';
-import { startTraceProxy } from '../../src/tools/trace/index.js';
-import { sharedServer } from '../harness/zookeeper.js';
 import { startCuratorPeer } from '../interop/curator-peer.js';
 import { eventually } from '../recipes/helpers.js';
+import { traceSharedServer } from './trace-helpers.js';
 
 it('shows a killed holder losing its lock to the next contender without calling it a violation', async () => {
-  const first = (await sharedServer()).connectString.split(',')[0]!;
-  const colon = first.lastIndexOf(':');
-  const events: CaptureEvent[] = [];
-  const proxy = await startTraceProxy({
-    listen: { host: '127.0.0.1', port: 0 },
-    upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
-    onEvent: (e) => events.push(e),
-  });
+  const { proxy, events } = await traceSharedServer();
   try {
     const via = `127.0.0.1:${proxy.port}`;
     const dir = `/analyze-expiry-${randomUUID()}/lock`;
@@ -67,14 +58,7 @@ it('shows a killed holder losing its lock to the next contender without calling 
 }, 60_000);
 
 it('an expiry test with killSession: no watch "not re-registered", and the mutex is no election', async () => {
-  const first = (await sharedServer()).connectString.split(',')[0]!;
-  const colon = first.lastIndexOf(':');
-  const events: CaptureEvent[] = [];
-  const proxy = await startTraceProxy({
-    listen: { host: '127.0.0.1', port: 0 },
-    upstream: { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) },
-    onEvent: (e) => events.push(e),
-  });
+  const { proxy, events } = await traceSharedServer();
   try {
     const base = `/analyze-kill-${randomUUID()}`;
     const client = await ZooKeeperClient.connect(`127.0.0.1:${proxy.port}`, { sessionTimeoutMs: 10_000 });

@@ -3,6 +3,7 @@
 import { JsonLinesWriter } from '../../src/tools/capture/jsonl-writer.js';
 import type { CaptureEvent } from '../../src/tools/capture/events.js';
 import { startTraceProxy, type TraceProxy } from '../../src/tools/trace/index.js';
+import { sharedServer } from '../harness/zookeeper.js';
 
 export interface Traced {
   proxy: TraceProxy;
@@ -26,6 +27,13 @@ export async function traceTo(upstream: { host: string; port: number }, maxFrame
     },
   });
   return { proxy, events, capture };
+}
+
+/** A tracing proxy in front of the shared test server (its first host). */
+export async function traceSharedServer(): Promise<Traced> {
+  const first = (await sharedServer()).connectString.split(',')[0]!;
+  const colon = first.lastIndexOf(':');
+  return traceTo({ host: first.slice(0, colon), port: Number(first.slice(colon + 1)) });
 }
 
 export interface CaptureLine {
