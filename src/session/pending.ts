@@ -4,8 +4,9 @@
  * ZooKeeper answers one connection's requests in the order they were sent, so a reply must match the
  * head of this queue; anything else means the stream is broken and the connection is dropped
  * (PROTOCOL_ERROR). Pings and auth packets never enter it: pings are answered with their own xid -2
- * and auth replies may overtake earlier requests. The one reply that may overtake a request here is
- * ZooKeeper 3.4's UNIMPLEMENTED to an op it does not know (see routeFrame): `take` removes it by xid.
+ * and auth replies may overtake earlier requests. The replies that may overtake a request here are two refusals
+ * sent ahead of the server's pipeline, ZooKeeper 3.4's UNIMPLEMENTED to an op it does not know and a read-only
+ * server's NOTREADONLY to a write (see routeFrame): `take` removes them by xid.
  */
 
 export interface InFlight {

@@ -141,10 +141,11 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
       return;
   }
   const head = conn.pending.peek();
-  // ZooKeeper 3.4 rejects an op it does not know (create2, checkWatches, addWatch…) in submitRequest, before its
-  // pipeline: that UNIMPLEMENTED never goes through FinalRequestProcessor, so it may overtake the replies to earlier
-  // requests still in the pipeline. It carries its own xid; the requests it overtook keep their order.
-  const overtaking = header.err === ErrorCode.UNIMPLEMENTED && head !== undefined && head.xid !== header.xid;
+  // Two refusals skip the server's pipeline and may overtake the replies to earlier requests still in it: ZooKeeper
+  // 3.4 answers an op it does not know (create2, checkWatches, addWatch…) UNIMPLEMENTED in submitRequest, and a
+  // read-only server answers every write NOTREADONLY from ReadOnlyRequestProcessor, ahead of FinalRequestProcessor.
+  // Each carries its own xid; the requests it overtook keep their order.
+  const overtaking = (header.err === ErrorCode.UNIMPLEMENTED || header.err === ErrorCode.NOTREADONLY) && head !== undefined && head.xid !== header.xid;
   const request = overtaking ? conn.pending.take(header.xid) : head?.xid === header.xid ? conn.pending.shift() : undefined;
   if (request === undefined) {
     const expected = head === undefined ? 'no request outstanding' : `expected xid ${head.xid}`;

@@ -241,6 +241,30 @@ describe('session state machine', () => {
     await shut(zk, clock);
   });
 
+  it('takes a NOTREADONLY reply that overtakes earlier reads on a read-only server as the answer to its write', async () => {
+    const transport = new MemoryTransport();
+    const clock = new ManualClock();
+    const zk = new ZooKeeperClient('a:1', { transport, clock, sessionTimeoutMs: 3000, canBeReadOnly: true, trackEnsemble: false });
+    await settle();
+    await handshake(transport.last, 3000, true);
+    expect(zk.state).toBe('connected-read-only');
+    const read = zk.getData('/a');
+    const write = zk.setData('/a', 'x');
+    const after = zk.exists('/c');
+    await settle();
+    // ReadOnlyRequestProcessor answers a write (xid 2) itself, while the read before it (xid 1) is still in the
+    // pipeline behind it (seen on ZooKeeper 3.8 and 3.9: the ensemble tracker's read was overtaken by a setData).
+    transport.last.send(reply(2, 7, -119));
+    await expect(write).rejects.toMatchObject({ code: 'NOTREADONLY', op: 'setData', path: '/a' });
+    const stat = '0'.repeat(2 * 68);
+    transport.last.send(reply(1, 7, 0, '00000002' + '6869' + stat), reply(3, 7, -101));
+    expect(new TextDecoder().decode((await read).data)).toBe('hi');
+    expect(await after).toBeNull();
+    expect(zk.state).toBe('connected-read-only');
+    expect(transport.streams.length).toBe(1);
+    await shut(zk, clock);
+  });
+
   it('close() is bounded when the server never answers closeSession, and leaves nothing behind', async () => {
     const { transport, clock, zk } = await setup('a:1', 6000);
     await handshake(transport.last, 6000);

@@ -434,6 +434,28 @@ describe('guardrails', () => {
     // A live snapshot does not yet call anything unanswered.
     expect(analyzer.report(false).guardrails.counts.unanswered).toBeUndefined();
   });
+
+  it('does not flag the refusals a server sends ahead of its pipeline (NOTREADONLY, UNIMPLEMENTED) as out of order', () => {
+    const s = new Script();
+    const a = s.connect(0x1n);
+    const conn = a.conn;
+    const frame = (dir: 'c2s' | 's2c', xid: number, opcode: number, op: string, err = 0): void =>
+      s.push({ type: 'frame', conn, timeUs: s.time, dir, size: 30, bytes: new Uint8Array(0), sessionId: undefined, latencyMs: undefined, frame: dir === 'c2s' ? { kind: 'request', xid, opcode, op, path: '/x', decoded: { header: { xid, type: opcode }, body: { path: '/x' } }, summary: '' } : { kind: 'reply', xid, opcode, op, path: '/x', err, zxid: 1n, decoded: { header: { xid, zxid: 1n, err } }, summary: '' } });
+    frame('c2s', 1, OpCode.getData, 'getData');
+    frame('c2s', 2, OpCode.setData, 'setData');
+    frame('c2s', 3, OpCode.create2, 'create');
+    frame('s2c', 2, OpCode.setData, 'setData', -119); // a read-only server refuses the write at once
+    frame('s2c', 3, OpCode.create2, 'create', -6); // ZooKeeper 3.4 refuses an op it does not know at once
+    frame('s2c', 1, OpCode.getData, 'getData', -101);
+    frame('c2s', 4, OpCode.getData, 'getData');
+    frame('c2s', 5, OpCode.getData, 'getData');
+    frame('s2c', 5, OpCode.getData, 'getData', -101);
+    frame('s2c', 4, OpCode.getData, 'getData', -101);
+    const r = new Analyzer({ slowMs: 1000 });
+    for (const e of s.events) r.add(e);
+    // Only the plain reply that came before an earlier one is flagged.
+    expect(r.report().guardrails.findings.filter((f) => f.kind === 'reply-out-of-order').map((f) => f.detail)).toEqual(['reply to xid 4 after the reply to xid 5']);
+  });
 });
 
 describe('per-path table', () => {

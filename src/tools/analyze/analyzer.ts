@@ -241,7 +241,9 @@ export class Analyzer {
     const err = f.err ?? 0;
     const latencyMs = req === undefined ? undefined : roundMs((t - req.timeUs) / 1000);
     this.#ops.reply(op, f.path, c.session, c.client, err, latencyMs);
-    if (f.xid !== undefined && f.xid > 0) {
+    // A refusal a server sends ahead of its pipeline (ZooKeeper 3.4's UNIMPLEMENTED, a read-only server's
+    // NOTREADONLY) may overtake earlier replies (see session/receive.ts): it neither breaks the order nor sets it.
+    if (f.xid !== undefined && f.xid > 0 && err !== ErrorCode.UNIMPLEMENTED && err !== ErrorCode.NOTREADONLY) {
       if (f.xid < c.lastReplyXid) this.#flag('reply-out-of-order', t, c, op, f.path ?? null, `reply to xid ${f.xid} after the reply to xid ${c.lastReplyXid}`);
       c.lastReplyXid = Math.max(c.lastReplyXid, f.xid);
     }
