@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { systemClock, type Clock, type TimerHandle } from '../session/clock.js';
+import { clientError } from '../errors.js';
 import { parseConnectString } from '../session/connect-string.js';
 import type { Direction, Piece } from './frame-splitter.js';
 import { startFramingProxy, type ConnectionHandler, type ProxyConnection } from './framing-proxy.js';
@@ -103,6 +104,8 @@ interface Faults {
 /**
  * Starts a fault proxy on a free 127.0.0.1 port in front of `upstream` (a server's host and port, or its
  * `host:port`), passing everything through until told otherwise. Node only (`node:net`).
+ *
+ * @throws ZooKeeperError BAD_ARGUMENT when `upstream` is not one `host:port` (read as a connect string).
  */
 export async function startFaultProxy(
   upstream: { host: string; port: number } | string,
@@ -168,10 +171,10 @@ export async function startFaultProxy(
   };
 }
 
-/** `host:port` as a connect string of one host (the connect string's parser and errors). */
+/** `host:port` read as a connect string of one host: one parser, one BAD_ARGUMENT for a bad one. */
 function oneHost(hostPort: string): { host: string; port: number } {
   const { hosts } = parseConnectString(hostPort, 'startFaultProxy');
-  if (hosts.length !== 1) throw new RangeError(`fault proxy upstream must be one host:port, got ${JSON.stringify(hostPort)}`);
+  if (hosts.length !== 1) throw clientError('BAD_ARGUMENT', `the fault proxy forwards to one server, got "${hostPort}"`, { op: 'startFaultProxy' });
   return hosts[0]!;
 }
 /** The faults one connection sees: the proxy's, plus its link's own. */
