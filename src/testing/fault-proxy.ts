@@ -114,30 +114,20 @@ export async function startFaultProxy(
   const target = typeof upstream === 'string' ? oneHost(upstream) : upstream;
   const clock = options.clock ?? systemClock;
   const faults: Faults = { delayMs: 0, paused: false, drop: null, cutXid: null };
-  const handlers = new WeakMap<ProxyConnection, FaultyConnection>();
   const proxy = await startFramingProxy({
     listen: { host: '127.0.0.1', port: 0 },
     dial: () => net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true }),
     maxFrame: MAX_FRAME,
     passChunks: false,
-    accept(connection) {
-      const handler = new FaultyConnection(connection, faults, clock);
-      handlers.set(connection, handler);
-      return handler;
-    },
+    accept: (connection) => new FaultyConnection(connection, faults, clock),
   });
-  const each = (f: (c: FaultyConnection) => void): void => {
-    for (const c of proxy.connections()) {
-      const handler = handlers.get(c);
-      if (handler !== undefined) f(handler);
-    }
-  };
+  const each = (f: (c: FaultyConnection) => void): void => proxy.connections().forEach(f);
   return {
     host: '127.0.0.1',
     port: proxy.port,
     connectString: `127.0.0.1:${proxy.port}`,
     connections: () => proxy.connections().length,
-    links: () => proxy.connections().flatMap((c) => handlers.get(c)?.link ?? []),
+    links: () => proxy.connections().map((c) => c.link),
     pass() {
       Object.assign(faults, { delayMs: 0, paused: false, drop: null, cutXid: null });
       each((c) => {

@@ -24,7 +24,7 @@ export interface ConnectionHandler {
 }
 
 /** Options of {@link startFramingProxy}. */
-export interface FramingProxyOptions {
+export interface FramingProxyOptions<H extends ConnectionHandler> {
   /** Where to listen; port 0 picks a free one. */
   listen: { host: string; port: number };
   /** Opens the connection to the server for a client just accepted (plain TCP, or TLS). */
@@ -37,7 +37,7 @@ export interface FramingProxyOptions {
    */
   passChunks: boolean;
   /** Makes the handler of a connection just accepted. */
-  accept(connection: ProxyConnection): ConnectionHandler;
+  accept(connection: ProxyConnection): H;
 }
 
 /** One client connection and its connection to the server. */
@@ -94,25 +94,26 @@ export class ProxyConnection {
 }
 
 /** A listening framing proxy. */
-export interface FramingProxy {
+export interface FramingProxy<H extends ConnectionHandler> {
   readonly host: string;
   readonly port: number;
-  /** Connections whose sockets are not both closed yet, oldest first. */
-  connections(): readonly ProxyConnection[];
+  /** The handlers of the connections whose sockets are not both closed yet, oldest first. */
+  connections(): readonly H[];
   /** Stops listening and ends every connection (`reset`: RST both sides; `destroy`: close them), once all are closed. */
   close(how: 'reset' | 'destroy'): Promise<void>;
 }
 
 /** Starts listening; every connection accepted is dialled through and framed until it closes. */
-export async function startFramingProxy(opts: FramingProxyOptions): Promise<FramingProxy> {
-  const live = new Map<ProxyConnection, Promise<void>>();
+export async function startFramingProxy<H extends ConnectionHandler>(opts: FramingProxyOptions<H>): Promise<FramingProxy<H>> {
+  const live = new Map<ProxyConnection, { handler: H; done: Promise<void> }>();
   let ids = 0;
   let stopping = false;
   // allowHalfOpen: a four-letter-word client half-closes after its command and still reads the answer.
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     if (stopping) return void client.destroy();
     const connection = new ProxyConnection(++ids, client, opts.dial().setNoDelay(true));
-    live.set(connection, relay(connection, opts));
+    const handler = opts.accept(connection);
+    live.set(connection, { handler, done: relay(connection, handler) });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -126,7 +127,7 @@ export async function startFramingProxy(opts: FramingProxyOptions): Promise<Fram
   return {
     host: address.address,
     port: address.port,
-    connections: () => [...live.keys()],
+    connections: () => [...live.values()].map((l) => l.handler),
     async close(how) {
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -135,18 +136,17 @@ export async function startFramingProxy(opts: FramingProxyOptions): Promise<Fram
         if (how === 'reset') c.reset();
         else [c.client, c.server].forEach((s) => s.destroy());
       }
-      await Promise.all([closed, ...live.values()]);
+      await Promise.all([closed, ...[...live.values()].map((l) => l.done)]);
     },
   };
 
   /** Wires one connection; settles when both sockets are closed and the handler has been told. */
-  function relay(c: ProxyConnection, o: FramingProxyOptions): Promise<void> {
+  function relay(c: ProxyConnection, handler: H): Promise<void> {
     const { client, server: upstream } = c;
-    const splitter = new ConnectionSplitter(o.maxFrame);
-    const handler = o.accept(c);
+    const splitter = new ConnectionSplitter(opts.maxFrame);
     const wire = (dir: Direction, from: net.Socket, to: net.Socket, side: 'client' | 'server'): void => {
       from.on('data', (chunk: Buffer) => {
-        if (o.passChunks) c.write(dir, chunk);
+        if (opts.passChunks) c.write(dir, chunk);
         const pieces = splitter.push(dir, chunk);
         for (const d of ['c2s', 's2c'] as const) if (pieces[d].length > 0) handler.frames(d, pieces[d]);
       });
