@@ -47,7 +47,8 @@ export interface TraceProxyOptions {
   /**
    * Largest frame the tracer will buffer to decode (default 64 MiB, far above ZooKeeper's 1 MiB default so a server
    * with a raised jute.maxbuffer still decodes). A larger length prefix is reported and the rest of that direction
-   * passes through undecoded.
+   * passes through undecoded. Keep it below 1.5 GiB: a four-letter word (`ruok`) is told from a session by its
+   * first four bytes reading as a length above the limit.
    */
   maxFrameSize?: number;
   clock?: TraceClock;
