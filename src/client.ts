@@ -32,6 +32,7 @@ import type { ServerFeatures } from './client/server-features.js';
 import * as multiOps from './client/multi-ops.js';
 import type { OpResult, ReadOp, WriteOp } from './client/multi.js';
 import * as reads from './client/node-reads.js';
+import { create as createNode } from './client/create.js';
 import * as writes from './client/node-writes.js';
 import { validatePath } from './client/paths.js';
 import { deleteRecursive, mkdirp } from './client/tree.js';
@@ -139,6 +140,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
+      { aclProvider: options.aclProvider, containers: options.containers },
     );
     this.#sessions.start();
     if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
@@ -287,7 +289,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   create(path: string, data?: Data | null, options?: CreateOptions & { stat?: false }): Promise<string>;
   create(path: string, data: Data | null | undefined, options: CreateOptions & { stat: true }): Promise<Created>;
   create(path: string, data: Data | null = null, options: CreateOptions = {}): Promise<string | Created> {
-    return writes.create(this.#ctx, path, data, options);
+    return createNode(this.#ctx, path, data, options);
   }
 
   /**

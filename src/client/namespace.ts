@@ -15,6 +15,7 @@ import { Chroot } from './chroot.js';
 import { ClientContext, type ReplyTo, type WireOp } from './context.js';
 import { pathProblem } from '../protocol/paths.js';
 import type { RequestBodyByOp } from '../protocol/ops.js';
+import type { ACL } from './acl.js';
 import type { CallOptions } from './types.js';
 
 /** A namespace as a path: `app`, `/app`, `a/b` → `/app`, `/a/b`; null, `''` or `/` → undefined (no namespace). */
@@ -74,9 +75,14 @@ export class NamespaceContext extends ClientContext {
     readonly namespace: string,
     ensure: EnsureNamespace,
   ) {
-    super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY);
+    super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY, root.creates);
     this.#root = root;
     this.#ensure = ensure;
+  }
+
+  /** The client's ACL for the path with the namespace in front, as Curator's provider sees a namespaced path. */
+  override aclFor(path: string): readonly ACL[] {
+    return this.#root.aclFor(new Chroot(this.namespace).toServer(path));
   }
 
   override data(...args: Parameters<ClientContext['data']>): Uint8Array {
