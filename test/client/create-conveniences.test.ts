@@ -74,7 +74,7 @@ describe('containers', () => {
     fx.proxy.pass();
     await using client = await ZooKeeperClient.connect(fx.proxy.connectString, { sessionTimeoutMs: 10_000, ...options });
     const seen: string[] = [];
-    const names = new Map([[OpCode.create, 'create'], [OpCode.create2, 'create2'], [OpCode.createContainer, 'createContainer']]);
+    const names = new Map<number, string>([[OpCode.create, 'create'], [OpCode.create2, 'create2'], [OpCode.createContainer, 'createContainer']]);
     fx.proxy.dropReplies((frame) => {
       const name = names.get(frame.opcode ?? -1);
       if (name !== undefined) seen.push(name);
