@@ -20,7 +20,6 @@ import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
-import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
 import { checkClientOptions, DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { clientTransport, TlsFailures } from './client/tls-option.js';
@@ -448,12 +447,7 @@ export class ZooKeeperClient implements AsyncDisposable {
    * pipelined round trip; existing nodes are left alone. Only the last node gets `data`.
    */
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
-    return guard(() => {
-      // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
-      if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
-      if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
-      return mkdirp(this.#ctx, path, options);
-    });
+    return mkdirp(this.#ctx, path, options);
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */

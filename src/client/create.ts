@@ -56,11 +56,12 @@ function createWithParents(ctx: ClientContext, path: string, data: Data | null, 
   // Not known yet: ask first (once per client), as a 3.4 server answers a container create by closing the link.
   if (parents === 'containers' && has === undefined) return checkServerFeatures(ctx, { signal }).then(() => createWithParents(ctx, path, data, options));
   const mode: CreateMode = parents === 'containers' && has ? 'container' : 'persistent';
+  // The node's own request is checked before any parent's goes out.
+  const send = writes.prepareCreate(ctx, path, data, options.mode === 'container' ? { ...options, mode } : options);
   const ancestors: string[] = [];
   for (let p = parentPath(path); p !== '/'; p = parentPath(p)) ancestors.unshift(p);
   const failures = ancestors.map((p) => writes.create(ctx, p, null, { mode, acl: options.acl, signal }).then(() => undefined, (e: unknown) => e));
-  const own = options.mode === 'container' ? { ...options, mode } : options;
-  return writes.create(ctx, path, data, own).catch(async (e: unknown) => {
+  return send().catch(async (e: unknown) => {
     if (isCode(e, 'NONODE')) for (const failure of await Promise.all(failures)) if (failure && !isCode(failure, 'NODEEXISTS')) throw failure;
     throw e;
   });
