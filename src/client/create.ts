@@ -97,24 +97,16 @@ async function createProtected(ctx: ClientContext, path: string, data: Data | nu
     try {
       if (lost) {
         await ctx.sessions.waitConnected(signal);
-        const name = findProtectedChild(await childrenOrNone(ctx, dir, signal), id);
+        const children = (await reads.getChildren(ctx, dir, { signal }).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)))) as string[];
+        const name = findProtectedChild(children, id);
         const found = name && joinPath(dir, name);
         const stat = found && ((await reads.exists(ctx, found, { signal })) as Stat | null);
-        if (found && stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
+        if (stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
       }
       return await createWithParents(ctx, target, data, options);
     } catch (e) {
       // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
       if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost === MAX_LOST_REPLIES) throw e;
     }
-  }
-}
-
-async function childrenOrNone(ctx: ClientContext, dir: string, signal: AbortSignal | undefined): Promise<string[]> {
-  try {
-    return (await reads.getChildren(ctx, dir, { signal })) as string[];
-  } catch (e) {
-    if (isCode(e, 'NONODE')) return [];
-    throw e;
   }
 }

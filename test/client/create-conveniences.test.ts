@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Perms, type ACL } from '../../src/client/acl.js';
+import { usingNamespace } from '../../src/client/namespace.js';
 import { OpCode } from '../../src/protocol/opcodes.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
@@ -41,6 +42,15 @@ describe('create with parents and the ACL provider', () => {
     // A path the provider does not know gets the client's defaultAcl.
     await c.create(`${root}/x`, null);
     expect((await c.getACL(`${root}/x`)).acl).toEqual(world(Perms.ALL));
+  });
+
+  it('under a namespace the provider sees the path with the namespace in front, as Curator passes it', async () => {
+    const ns = uniquePath('ns').slice(1);
+    const asked: string[] = [];
+    await using c = await connectShared({ aclProvider: (path) => void asked.push(path) });
+    await usingNamespace(c, ns).create('/a/b', null, { parents: true });
+    expect(asked.sort()).toEqual([`/${ns}`, `/${ns}/a`, `/${ns}/a/b`]);
+    await c.deleteRecursive(`/${ns}`);
   });
 
   it('a parent that cannot be made says why instead of NONODE', async () => {
