@@ -111,6 +111,11 @@ export interface ClientOptions {
   readonly clock?: Clock;
   /** Randomness for host shuffling and rebalancing (tests). */
   readonly random?: () => number;
+  /**
+   * Count every call for `stats()` and publish on the `zkwire:*` diagnostics channels (docs/observability.md).
+   * Default true; false takes the hook out of the call path altogether (then `stats()` counts no calls).
+   */
+  readonly observe?: boolean;
 }
 
 /** Options every operation accepts. */
