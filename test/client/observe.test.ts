@@ -5,7 +5,7 @@
  */
 
 import diagnostics from 'node:diagnostics_channel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
 import type { ConnectionMessage, OperationMessage } from '../../src/client/observe.js';
 import { expireSession, nextChange } from '../harness/expire-session.js';
