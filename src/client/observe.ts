@@ -51,17 +51,24 @@ export interface ConnectionMessage extends StateChange {
   readonly server: string | undefined;
 }
 
+/** A channel as node:diagnostics_channel has it (in workerd `hasSubscribers` is a method, not a getter). */
 interface Channel {
-  readonly hasSubscribers: boolean;
+  readonly hasSubscribers?: boolean | (() => boolean);
   publish(message: unknown): void;
 }
+
+/** Whether anyone listens: undefined where the runtime lacks the member (a TracingChannel on Bun 1.x). */
+const listened = (c: Channel | Pick<TracingChannel, 'hasSubscribers'>): boolean | undefined => {
+  const h = c.hasSubscribers;
+  return typeof h === 'function' ? h.call(c) : h;
+};
 
 /**
  * A TracingChannel, reduced to what the client uses. Bun 1.x lacks its `hasSubscribers`: there `start`'s decides,
  * so a subscriber there must take `start` (`subscribe({ start, ... })` does; OpenTelemetry's spans begin there).
  */
 interface TracingChannel extends Record<'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error', Channel> {
-  readonly hasSubscribers?: boolean;
+  readonly hasSubscribers?: boolean | (() => boolean);
   tracePromise<T>(fn: () => Promise<T>, context: object): Promise<T>;
 }
 
@@ -85,7 +92,7 @@ export function observer(stats: CallStats, ch: Channels | undefined): RequestObs
     const t0 = performance.now();
     const tc = ch?.op;
     const m: Record<string, unknown> | undefined =
-      tc && (tc.hasSubscribers ?? tc.start.hasSubscribers) ? { op: spec.op, path: spec.path } : undefined;
+      tc && (listened(tc) ?? listened(tc.start)) ? { op: spec.op, path: spec.path } : undefined;
     const probe: ReplyProbe = (item, err) => {
       const durationMs = performance.now() - t0;
       const bytesOut = item.sent ? (item.size ?? 0) : 0;
@@ -108,8 +115,8 @@ export function stateObserver(
     if (change.event === 'RECONNECTED' && !change.newSession) stats.reconnected();
     const { sessionId, server } = now();
     const message: ConnectionMessage = { ...change, sessionId: sessionIdHex(sessionId), server };
-    if (ch?.connection.hasSubscribers) ch.connection.publish(message);
-    if (ch?.session.hasSubscribers && (isTerminal(change.to) || (isConnectedState(change.to) && (change.event === 'CONNECTED' || change.newSession)))) {
+    if (ch && listened(ch.connection)) ch.connection.publish(message);
+    if (ch && listened(ch.session) && (isTerminal(change.to) || (isConnectedState(change.to) && (change.event === 'CONNECTED' || change.newSession)))) {
       ch.session.publish(message);
     }
   };
