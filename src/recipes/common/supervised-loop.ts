@@ -76,18 +76,24 @@ export class SupervisedLoop {
     this.#client = client;
     this.#step = step;
     this.#options = options;
-    if (options.signal?.aborted === true) this.#stop.abort();
-    else options.signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    const outer = options.signal;
+    if (outer?.aborted === true) this.#stop.abort();
+    else if (outer !== undefined) {
+      const onAbort = (): void => void this.stop();
+      outer.addEventListener('abort', onAbort, { once: true });
+      this.#stop.signal.addEventListener('abort', () => outer.removeEventListener('abort', onAbort), { once: true });
+    }
   }
 
-  /** Aborts on stop(): the signal for everything the recipe does in the background. */
+  /** Aborts on stop(), or once the loop has ended by itself: the signal for what the recipe does in the background. */
   get signal(): AbortSignal {
     return this.#stop.signal;
   }
 
   /** Starts the loop (once). */
   start(): void {
-    this.#done = this.#run();
+    // ended by itself ('done', or the client's end): the signal says so too, and the outer signal's listener goes
+    this.#done = this.#run().finally(() => this.#stop.abort());
   }
 
   /** Something changed: a waiting loop goes round, a running step sees `turn.woken`. */
