@@ -37,7 +37,9 @@ import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { isConnected, onConnectionEvent } from '../common/connection.js';
+import { isConnected, onConnectionEvent, type RecipeConnectionEvent } from '../common/connection.js';
+import { onDampedConnectionEvent, type ConnectionDamping } from '../common/damping.js';
+import type { StateChange } from '../../session/state.js';
 import { Deadline, type WaitOptions } from '../common/deadline.js';
 import { SupervisedLoop, type LoopTurn, type TurnOutcome } from '../common/supervised-loop.js';
 import { aborted, badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
@@ -76,6 +78,12 @@ export interface LeaderLatchOptions {
   readonly closeMode?: CloseMode;
   /** When leadership stops being trusted (see LeadershipLostPolicy). Default `suspended`. */
   readonly leadershipLost?: LeadershipLostPolicy;
+  /**
+   * Damps a flapping link's connection events (Curator's CircuitBreakingConnectionStateListener): the first
+   * SUSPENDED still ends leadership at once, but the RECONNECTED / SUSPENDED storm after it is held back until the
+   * circuit closes, so the latch does not rejoin and look again on every flap. Default: every event, undamped.
+   */
+  readonly connectionDamping?: ConnectionDamping;
   /** Timers (tests). */
   readonly clock?: Clock;
 }
@@ -121,6 +129,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   /** Paths we hold a pending one-shot watch on (so a re-check does not stack another). */
   readonly #watching = new Set<string>();
   #unsubscribe: () => void = () => undefined;
+  readonly #damping: ConnectionDamping | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -141,6 +150,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
     this.#closeMode = closeMode;
+    this.#damping = options.connectionDamping;
     this.#clock = clockOf(options.clock);
     this.#ops = new NodeOps(client, { clock: this.#clock });
     this.#loop = new SupervisedLoop(client, (turn) => this.#turn(turn), {
@@ -183,7 +193,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   /** Connection events of `client` take leadership away at once and wake the loop. */
   #listen(client: ZooKeeperClient): void {
     this.#unsubscribe();
-    this.#unsubscribe = onConnectionEvent(client, (event, change) => {
+    const listener = (event: RecipeConnectionEvent, change: StateChange): void => {
       if (event === 'LOST') {
         this.#lose(change.reason instanceof ZooKeeperError ? change.reason : sessionEnded(client, 'LeaderLatch', this.path));
         // Our node and our watches went with the session: the loop joins again on the next one.
@@ -195,7 +205,8 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         );
       }
       this.#loop.wake();
-    });
+    };
+    this.#unsubscribe = this.#damping === undefined ? onConnectionEvent(client, listener) : onDampedConnectionEvent(client, listener, { clock: this.#clock, ...this.#damping });
   }
 
   /** True while we lead and nothing has yet made that doubtful. */
