@@ -47,7 +47,7 @@ export class PersistentTtlNode implements AsyncDisposable {
   #touching: Promise<void> = Promise.resolve();
   /** Stops a touch in flight at close(), so close() never waits on a frozen link for it. */
   readonly #stop = new AbortController();
-  /** A touch has made the TTL child: close() deletes it (before it, there is nothing to delete, nor to wait for). */
+  /** A touch was sent, so the TTL child may exist: close() deletes it (before that, nothing to delete nor wait for). */
   #touched = false;
 
   constructor(
@@ -147,13 +147,13 @@ export class PersistentTtlNode implements AsyncDisposable {
       const client = this.#client;
       if (!isConnected(client)) return;
       const signal = this.#stop.signal;
+      this.#touched = true; // even a create that close() stops may have been made
       try {
         await client.create(this.#touchPath, null, { mode: 'ttl', ttl: this.#ttlMs, signal });
       } catch (err) {
         if (!isCode(err, 'NODEEXISTS')) throw err;
         await client.setData(this.#touchPath, new Uint8Array(0), { signal });
       }
-      this.#touched = true;
     } catch (err) {
       // the container went (the loop recreates it) or the link broke: the next touch tries again
       if (!isCode(err, 'NONODE') && !isRetryable(err)) return;
