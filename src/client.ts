@@ -20,7 +20,6 @@ import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
-import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
 import { checkClientOptions, DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { clientTransport, TlsFailures } from './client/tls-option.js';
@@ -32,6 +31,7 @@ import type { ServerFeatures } from './client/server-features.js';
 import * as multiOps from './client/multi-ops.js';
 import type { OpResult, ReadOp, WriteOp } from './client/multi.js';
 import * as reads from './client/node-reads.js';
+import { create as createNode } from './client/create.js';
 import * as writes from './client/node-writes.js';
 import { validatePath } from './client/paths.js';
 import { deleteRecursive, mkdirp } from './client/tree.js';
@@ -139,6 +139,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
+      { aclProvider: options.aclProvider, containers: options.containers },
     );
     this.#sessions.start();
     if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
@@ -287,7 +288,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   create(path: string, data?: Data | null, options?: CreateOptions & { stat?: false }): Promise<string>;
   create(path: string, data: Data | null | undefined, options: CreateOptions & { stat: true }): Promise<Created>;
   create(path: string, data: Data | null = null, options: CreateOptions = {}): Promise<string | Created> {
-    return writes.create(this.#ctx, path, data, options);
+    return createNode(this.#ctx, path, data, options);
   }
 
   /**
@@ -446,12 +447,7 @@ export class ZooKeeperClient implements AsyncDisposable {
    * pipelined round trip; existing nodes are left alone. Only the last node gets `data`.
    */
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
-    return guard(() => {
-      // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
-      if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
-      if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
-      return mkdirp(this.#ctx, path, options);
-    });
+    return mkdirp(this.#ctx, path, options);
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */

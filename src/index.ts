@@ -25,6 +25,7 @@ export function connect(connectString: string, options: ClientOptions = {}): Pro
 export { ZooKeeperClient } from './client.js';
 export { DEFAULT_SESSION_TIMEOUT_MS } from './client/connecting.js';
 export type {
+  AclProvider,
   AddWatchMode,
   CallOptions,
   ChildrenWithStat,

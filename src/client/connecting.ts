@@ -42,6 +42,8 @@ const CLIENT_OPTION_NAMES = {
   serverVersion: true,
   clock: true,
   random: true,
+  aclProvider: true,
+  containers: true,
 } satisfies Record<keyof ClientOptions, true>;
 
 /** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
@@ -61,6 +63,8 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['maxDataSize', 'a non-negative integer number of bytes', isByteCount],
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
+  ['containers', 'a boolean', isBoolean],
+  ['aclProvider', 'a function (path) => ACL[]', (v) => typeof v === 'function'],
   ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
 ];
