@@ -123,6 +123,11 @@ export interface ClientOptions {
    * nodes, which stay until deleted. An explicit `mode: 'container'` is still a container. Default true.
    */
   readonly containers?: boolean;
+  /**
+   * Count every call for `stats()` and publish on the `zkwire:*` diagnostics channels (docs/observability.md).
+   * Default true; false takes the hook out of the call path altogether (then `stats()` counts no calls).
+   */
+  readonly observe?: boolean;
 }
 
 /** `aclProvider`: the ACL for a node created at `path` without one; `undefined` for the client's `defaultAcl`. */
