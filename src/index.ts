@@ -40,6 +40,7 @@ export type {
   RemoveWatchType,
   Stat,
   VersionOptions,
+  DeleteOptions,
   Watched,
   WatchEvent,
   WatchEventType,

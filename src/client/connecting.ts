@@ -42,6 +42,8 @@ const CLIENT_OPTION_NAMES = {
   serverVersion: true,
   clock: true,
   random: true,
+  retry: true,
+  requestTimeoutMs: true,
 } satisfies Record<keyof ClientOptions, true>;
 
 /** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
@@ -73,6 +75,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   checkDuration('connectTimeoutMs', options.connectTimeoutMs, 'connect', { infinite: true });
   checkDuration('closeTimeoutMs', options.closeTimeoutMs, 'connect', { infinite: true });
   checkSignal(options.signal, 'connect');
+  checkDuration('requestTimeoutMs', options.requestTimeoutMs, 'connect', { min: 1 });
   for (const [name, what, valid] of TYPED_OPTIONS) {
     const value: unknown = options[name];
     if (value !== undefined && !valid(value)) throw clientError('BAD_ARGUMENT', `${name} must be ${what}, got ${describeValue(value)}`, { op: 'connect' });
@@ -86,7 +89,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnect', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
-    ...passedOn(options, ['resolver', 'sasl']),
+    ...passedOn(options, ['resolver', 'sasl', 'requestTimeoutMs']),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };
