@@ -11,6 +11,7 @@ import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, describeValue, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
+import type { RetryPolicy } from '../session/retry-policy.js';
 import { checkKnownKeys } from './option-names.js';
 import type { TlsFailures } from './tls-option.js';
 import type { ClientOptions } from './types.js';
@@ -56,6 +57,8 @@ export function checkClientOptions(options: unknown): void {
 
 const isByteCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+/** A RetryPolicy: anything with a `nextDelay` method (the call option is checked as each call is made, in context.ts). */
+export const isPolicy = (v: unknown): boolean => typeof (v as Partial<RetryPolicy> | null)?.nextDelay === 'function';
 
 /** The options whose check is their type alone: the name, what it must be, and the test. */
 const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: unknown) => boolean])[] = [
@@ -65,6 +68,7 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['trackEnsemble', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
+  ['retry', 'a RetryPolicy such as exponentialBackoff()', isPolicy],
 ];
 
 /**

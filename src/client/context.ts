@@ -18,6 +18,7 @@ import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import { mayRepeat, retried, type Recover } from './retry-call.js';
+import { isPolicy } from './connecting.js';
 import type { SessionSeries } from './session-series.js';
 import type { CallOptions, Data } from './types.js';
 import type { PersistentWatch } from './watch-handle.js';
@@ -123,6 +124,7 @@ export class ClientContext {
     };
     // A call the retry policy may send again, when it cannot be applied twice (client/retry-call.ts).
     const policy = options.retry ?? this.sessions.options.retry;
+    if (!(policy === undefined || isPolicy(policy))) throw clientError('BAD_ARGUMENT', 'retry must be a RetryPolicy such as exponentialBackoff()', { op, path });
     const request = (spec: RequestSpec<T>): Promise<T> =>
       policy === undefined || !mayRepeat(opcode, body, recover !== undefined) ? this.session.request(spec) : retried(this.sessions, spec, policy, recover);
     if (root === undefined || path === undefined) return request({ opcode, body, op, path, signal, onReply, ...abandoned });

@@ -69,7 +69,10 @@ export interface ClientOptions {
   readonly sasl?: SaslMechanism;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
   readonly defaultAcl?: readonly ACL[];
-  /** How long close() waits for the server to confirm closeSession. */
+  /**
+   * How long close() waits for the server to confirm closeSession; also how long it first waits for the guaranteed
+   * deletes still owed (default 2 s for those).
+   */
   readonly closeTimeoutMs?: number;
   /** `connect()` gives up (TIMEOUT) when no session is established within this time; default the session timeout. */
   readonly connectTimeoutMs?: number;

@@ -60,7 +60,9 @@ function until(zk: ZooKeeperClient, predicate: (c: StateChange) => boolean): Pro
   });
 }
 
-const LOST_ONCE: ClientOptions = { requestTimeoutMs: 300, retry: retryNTimes(5, 20) };
+// Long enough that no reply of a loaded machine's server misses it, short enough to keep each test near a second.
+const REQUEST_TIMEOUT_MS = 800;
+const LOST_ONCE: ClientOptions = { requestTimeoutMs: REQUEST_TIMEOUT_MS, retry: retryNTimes(5, 20) };
 
 describe('a create whose reply is lost', () => {
   it('settles as created, once, when idempotent: the node holds our data at version 0', async () => {
@@ -189,7 +191,7 @@ describe('deletes', () => {
 
 describe('retry limits', () => {
   it('stops when the policy gives up, saying how many attempts were made', async () => {
-    const { proxy, zk } = await rig({ requestTimeoutMs: 200, retry: retryNTimes(2, 10) });
+    const { proxy, zk } = await rig({ requestTimeoutMs: REQUEST_TIMEOUT_MS, retry: retryNTimes(2, 10) });
     const path = uniquePath('gives-up');
     await zk.create(path);
     proxy.dropReplies((frame) => frame.opcode === GET_DATA);
@@ -198,7 +200,7 @@ describe('retry limits', () => {
   });
 
   it('never retries past the call signal: ABORTED with the attempts made', async () => {
-    const { proxy, zk, changes } = await rig({ requestTimeoutMs: 200, retry: retryForever(10) });
+    const { proxy, zk, changes } = await rig({ requestTimeoutMs: REQUEST_TIMEOUT_MS, retry: retryForever(10) });
     const path = uniquePath('deadline');
     await zk.create(path);
     proxy.dropReplies((frame) => frame.opcode === GET_DATA);
@@ -225,7 +227,7 @@ describe('retry limits', () => {
 
 describe('requestTimeoutMs', () => {
   it('fails an unanswered call with REQUESTTIMEOUT, drops the link (its other calls: CONNECTIONLOSS), and reconnects', async () => {
-    const { proxy, zk, changes } = await rig({ requestTimeoutMs: 300 });
+    const { proxy, zk, changes } = await rig({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
     const path = uniquePath('request-timeout');
     await zk.create(path, 'x');
     // Every reply is held back: one behind the swallowed one would break the wire order and drop the link at once.
@@ -240,6 +242,14 @@ describe('requestTimeoutMs', () => {
     expect((changes[0]?.reason as { code?: string } | undefined)?.code).toBe('REQUESTTIMEOUT');
     proxy.dropReplies(() => false);
     expect(dec((await zk.getData(path)).data)).toBe('x');
+  });
+
+  it('a retry option that is not a RetryPolicy is refused with BAD_ARGUMENT, on the client and on a call', async () => {
+    const { connectString } = await sharedServer();
+    expect(() => new ZooKeeperClient(connectString, { retry: 3 as never })).toThrow(/retry must be a RetryPolicy/);
+    const { zk } = await rig();
+    const err = await errorOf(zk.getData('/', { retry: {} as never }));
+    expect([err.code, err.message]).toEqual(['BAD_ARGUMENT', expect.stringMatching(/retry must be a RetryPolicy/)]);
   });
 
   it('is refused unless a positive number of milliseconds', async () => {
