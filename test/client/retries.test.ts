@@ -13,6 +13,7 @@ import type { StateChange } from '../../src/session/state.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { connectShared, dec, errorOf, uniquePath } from './helpers.js';
+import { nextChange } from '../harness/expire-session.js';
 
 const CREATES = [1, 15, 19, 21];
 const SET_DATA = 5;
@@ -48,20 +49,17 @@ function dropFirst(proxy: FaultProxy, match: (opcode: number | undefined) => boo
   return seen;
 }
 
-/** Resolves at the first state change the predicate matches. */
-function until(zk: ZooKeeperClient, predicate: (c: StateChange) => boolean): Promise<StateChange> {
-  return new Promise((resolve) => {
-    const off = zk.onStateChange((c) => {
-      if (predicate(c)) {
-        off();
-        resolve(c);
-      }
-    });
-  });
-}
 
 // Long enough that no reply of a loaded machine's server misses it, short enough to keep each test near a second.
 const REQUEST_TIMEOUT_MS = 800;
+/** The server goes away: the link is cut and every new one hangs (until `proxy.pass()`). */
+async function serverAway(proxy: FaultProxy, zk: ZooKeeperClient): Promise<void> {
+  const away = nextChange(zk, (c) => c.to === 'disconnected');
+  proxy.pause();
+  proxy.resetAll();
+  await away;
+}
+
 const LOST_ONCE: ClientOptions = { requestTimeoutMs: REQUEST_TIMEOUT_MS, retry: retryNTimes(5, 20) };
 
 describe('a create whose reply is lost', () => {
@@ -156,12 +154,9 @@ describe('deletes', () => {
     const { proxy, zk, direct } = await rig({ sessionTimeoutMs: 6000 });
     const path = uniquePath('guaranteed');
     await direct.create(path);
-    const away = until(zk, (c) => c.to === 'disconnected');
-    proxy.pause();
-    proxy.resetAll();
-    await away;
+    await serverAway(proxy, zk);
     const deleting = zk.delete(path, { guaranteed: true });
-    const back = until(zk, (c) => c.to === 'connected');
+    const back = nextChange(zk, (c) => c.to === 'connected');
     proxy.pass();
     await back;
     await deleting;
@@ -177,10 +172,7 @@ describe('deletes', () => {
     const { proxy, zk, direct } = await rig({ closeTimeoutMs: 300 });
     const path = uniquePath('owed');
     await direct.create(path);
-    const away = until(zk, (c) => c.to === 'disconnected');
-    proxy.pause();
-    proxy.resetAll();
-    await away;
+    await serverAway(proxy, zk);
     const deleting = errorOf(zk.delete(path, { guaranteed: true }));
     await zk.close();
     const err = await deleting;
@@ -234,7 +226,7 @@ describe('requestTimeoutMs', () => {
     proxy.dropReplies((frame) => frame.xid > 0);
     const stuck = errorOf(zk.getData(path));
     const behind = errorOf(zk.exists(path));
-    const reconnected = until(zk, (c) => c.to === 'connected');
+    const reconnected = nextChange(zk, (c) => c.to === 'connected');
     expect((await stuck).code).toBe('REQUESTTIMEOUT');
     expect((await behind).code).toBe('CONNECTIONLOSS');
     await reconnected;
