@@ -163,6 +163,24 @@ describe('deletes', () => {
     expect(await direct.exists(path)).toBeNull();
   });
 
+  it('a guaranteed delete queued when the session expires is made on the next session', async () => {
+    const { proxy, zk, direct } = await rig();
+    const path = uniquePath('guaranteed-renewal');
+    await direct.create(path);
+    await serverAway(proxy, zk);
+    // The session ends on the server meanwhile (as Curator's KillSession does it).
+    const killer = await ZooKeeperClient.connect((await sharedServer()).connectString, { sessionId: zk.sessionId, sessionPassword: zk.sessionPassword, renewSession: false });
+    await killer.close();
+    // Queued with no link: the handshake that comes back reports the expiry, which fails it with SESSIONEXPIRED.
+    const deleting = zk.delete(path, { guaranteed: true });
+    const lost = nextChange(zk, (c) => c.event === 'LOST');
+    proxy.pass();
+    await lost;
+    await deleting;
+    expect(zk.sessionRenewals).toBe(1);
+    expect(await direct.exists(path)).toBeNull();
+  });
+
   it('a guaranteed delete of a missing node is done', async () => {
     const { zk } = await rig();
     await zk.delete(uniquePath('never-was'), { guaranteed: true });
