@@ -45,6 +45,9 @@ const CLIENT_OPTION_NAMES = {
   random: true,
   retry: true,
   requestTimeoutMs: true,
+  aclProvider: true,
+  containers: true,
+  observe: true,
 } satisfies Record<keyof ClientOptions, true>;
 
 /** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
@@ -66,6 +69,9 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['maxDataSize', 'a non-negative integer number of bytes', isByteCount],
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
+  ['containers', 'a boolean', isBoolean],
+  ['aclProvider', 'a function (path) => ACL[]', (v) => typeof v === 'function'],
+  ['observe', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
   ['retry', 'a RetryPolicy such as exponentialBackoff()', isPolicy],

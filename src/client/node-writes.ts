@@ -15,18 +15,26 @@ import type { Recover } from './retry-call.js';
 import type { CallOptions, CreateOptions, Created, Data, DeleteOptions, VersionOptions } from './types.js';
 
 export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
-  return guard(() => {
-    const op = 'create';
-    const { mode, body } = createRequest(ctx, op, path, data, options);
-    const withStat = options.stat === true;
-    const length = body.data?.length ?? 0;
-    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, mode.ttl));
-    // Ours: our data at version 0, and for an ephemeral, owned by the session we are on now.
-    const recover = options.idempotent === true
-      ? readBack(ctx, 'NODEEXISTS', path, body.path, body.data, (stat) =>
-          stat.version !== 0 || (mode.ephemeral && stat.ephemeralOwner !== ctx.session.sessionId) ? undefined : withStat ? { path, stat } : path)
-      : undefined;
-    return ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
+  return guard(() => prepareCreate(ctx, path, data, options)());
+}
+
+/**
+ * A create with every argument checked (BAD_ARGUMENT thrown now), ready to queue: what `parents` checks before
+ * any parent's create goes out.
+ */
+export function prepareCreate(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): () => Promise<string | Created> {
+  const op = 'create';
+  const { mode, body } = createRequest(ctx, op, path, data, options);
+  const withStat = options.stat === true;
+  const length = body.data?.length ?? 0;
+  ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, mode.ttl));
+  // Ours: our data at version 0, and for an ephemeral, owned by the session we are on now.
+  const recover = options.idempotent === true
+    ? readBack(ctx, 'NODEEXISTS', path, body.path, body.data, (stat) =>
+        stat.version !== 0 || (mode.ephemeral && stat.ephemeralOwner !== ctx.session.sessionId) ? undefined : withStat ? { path, stat } : path)
+    : undefined;
+  return () =>
+    ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
       if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
         throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
       }
@@ -37,7 +45,6 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
       if (!('stat' in res)) throw clientError('PROTOCOL_ERROR', 'create2 reply without a Stat', { op, path });
       return { path: created, stat: res.stat };
     }, undefined, recover);
-  });
 }
 
 export function deleteNode(ctx: ClientContext, path: string, options: DeleteOptions): Promise<void> {
