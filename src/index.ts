@@ -41,6 +41,7 @@ export type {
   RemoveWatchType,
   Stat,
   VersionOptions,
+  DeleteOptions,
   Watched,
   WatchEvent,
   WatchEventType,
