@@ -93,7 +93,7 @@ export function dampConnectionEvents(listener: Listener, damping: ConnectionDamp
  * circuit breaker: a flapping link's storm comes through as its first event and, once the link has settled, its
  * latest (see the file comment). Returns the unsubscribe function (which also clears the circuit's timer).
  */
-export function onDampedConnectionEvent(client: ZooKeeperClient, listener: Listener, damping: ConnectionDamping): () => void {
+export function onDampedConnectionEvent(client: ZooKeeperClient, listener: (event: RecipeConnectionEvent, change: StateChange) => void, damping: ConnectionDamping): () => void {
   const damped = dampConnectionEvents(listener, damping);
   const unsubscribe = onConnectionEvent(client, damped.listener);
   return () => {
