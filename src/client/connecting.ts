@@ -42,6 +42,7 @@ const CLIENT_OPTION_NAMES = {
   serverVersion: true,
   clock: true,
   random: true,
+  compression: true,
 } satisfies Record<keyof ClientOptions, true>;
 
 /** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
@@ -54,6 +55,7 @@ export function checkClientOptions(options: unknown): void {
 
 const isByteCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+const isFunction = (v: unknown): boolean => typeof v === 'function';
 
 /** The options whose check is their type alone: the name, what it must be, and the test. */
 const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: unknown) => boolean])[] = [
@@ -61,7 +63,8 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['maxDataSize', 'a non-negative integer number of bytes', isByteCount],
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
-  ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
+  ['resolver', 'a function (host, { signal }) => addresses', isFunction],
+  ['compression', 'compressWith(provider)', isFunction],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
 ];
 

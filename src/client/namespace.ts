@@ -77,6 +77,8 @@ export class NamespaceContext extends ClientContext {
     super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY);
     this.#root = root;
     this.#ensure = ensure;
+    // the view compresses as its client does, its writes queued with the client's (compression.ts)
+    root.compression?.(this);
   }
 
   override data(...args: Parameters<ClientContext['data']>): Uint8Array {
