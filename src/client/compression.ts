@@ -79,7 +79,7 @@ export function compressWith(provider: CompressionProvider, options: Compression
         if (op === 'getData') {
           const p = codec((args[1] as GetDataOptions).decompressed);
           const reading = call(ctx, ...args) as Promise<{ data: Uint8Array }>;
-          return p === undefined ? reading : reading.then(async (r) => ({ ...r, data: await p.decompress(path, r.data) }));
+          return p === undefined ? reading : reading.then(async (r) => ({ ...r, data: await unpack(p, path, r.data) }));
         }
         // create, setData: (path, data, options)
         const p = codec((args[2] as CreateOptions | SetDataOptions).compressed);
@@ -128,6 +128,14 @@ function gated<D, T>(q: Queue, ready: Promise<D>, send: (data: D) => Promise<T>)
   return result.then((r) => r.sent);
 }
 
+/**
+ * The data in what was read: a node with no data has nothing to decompress (parents made by mkdirp or Curator's
+ * creatingParentsIfNeeded, containers, lock nodes), so it reads as empty; a compressed write never leaves it empty.
+ */
+function unpack(p: CompressionProvider, path: string, data: Uint8Array): Promise<Uint8Array> {
+  return data.length === 0 ? Promise.resolve(data) : p.decompress(path, data);
+}
+
 /** The multiRead `read` with the data of its getData results decompressed where asked. */
 function unpackedResults(codec: (flag: boolean | undefined) => CompressionProvider | undefined, ops: readonly ReadOp[], read: () => Promise<OpResult[]>): Promise<OpResult[]> {
   const codecs = (Array.isArray(ops) ? ops : []).map((o: ReadOp) => (o?.kind === 'getData' ? codec(o.decompressed) : undefined));
@@ -137,7 +145,7 @@ function unpackedResults(codec: (flag: boolean | undefined) => CompressionProvid
     Promise.all(
       results.map(async (r, i) => {
         const p = codecs[i];
-        return p !== undefined && r.type === 'getData' ? { ...r, data: await p.decompress(ops[i]?.path ?? '', r.data) } : r;
+        return p !== undefined && r.type === 'getData' ? { ...r, data: await unpack(p, ops[i]?.path ?? '', r.data) } : r;
       }),
     ),
   );
