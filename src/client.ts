@@ -388,10 +388,10 @@ export class ZooKeeperClient implements AsyncDisposable {
    * call that asks for compressed data is refused rather than sent as it is.
    */
   #packed<A extends unknown[], T>(op: string, run: (ctx: ClientContext, ...args: A) => Promise<T>, ...args: A): Promise<T> {
-    const hook = this.#ctx.packing;
+    const hook = this.#ctx.pack;
     if (hook !== undefined) return hook(op, run as never, args) as Promise<T>;
     // flat: a multi's ops too
-    if (args.flat().some((a) => (a as CompressionFlags | null)?.compressed || (a as CompressionFlags | null)?.decompressed)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option (compressWith)', { op }));
+    if (args.flat().some((a) => (a as CompressionFlags | null)?.compressed || (a as CompressionFlags | null)?.decompressed)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
     return run(this.#ctx, ...args);
   }
 

@@ -1,6 +1,6 @@
 /**
  * Compressed node data, as Curator's CompressionProvider with `enableCompression()`, `.compressed()` and
- * `.decompressed()`. The client core holds only a hook (ClientContext's `packing`, which create, setData, getData,
+ * `.decompressed()`. The client core holds only a hook (ClientContext's `pack`, which create, setData, getData,
  * multi and multiRead go through when set); everything else is here, reached only from `compressWith`, so a client
  * that never compresses carries none of it, and the codec is the caller's value (`GzipCompression` from
  * `zkwire/recipes` writes Curator's gzip).
@@ -71,7 +71,7 @@ export function compressWith(provider: CompressionProvider, options: Compression
       // later requests queue behind a compressed write that is still compressing, in call order
       ctx.send = ((...args: Parameters<typeof send>) => (q.held !== undefined && q.passing !== true ? q.held.then(() => send(...args)) : send(...args))) as ClientContext['send'];
       const codec = (flag: boolean | undefined): CompressionProvider | undefined => ((flag ?? enabled) ? provider : undefined);
-      ctx.packing = (op, run, args) => {
+      ctx.pack = (op, run, args) => {
         const call = run as (ctx: ClientContext, ...args: unknown[]) => Promise<unknown>;
         if (op === 'multi') return packedOps(q, codec, args[0] as readonly WriteOp[], (ops) => call(ctx, ops, args[1]));
         if (op === 'multiRead') return unpackedResults(codec, args[0] as readonly ReadOp[], () => call(ctx, ...args) as Promise<OpResult[]>);

@@ -64,7 +64,7 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', isFunction],
-  ['compression', 'compressWith(provider)', isFunction],
+  ['compression', 'compressWith(...)', isFunction],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
 ];
 

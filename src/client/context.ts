@@ -39,7 +39,7 @@ export class ClientContext {
   readonly persistentWatches = new Map<PersistentWatch, { readonly kind: WatchKind; readonly server: string }>();
   /** The client's `compression` option and the hook it set here (compression.ts); `declare`: no code when unused. */
   declare compression: Compression | undefined;
-  declare packing: PackingHook | undefined;
+  declare pack: PackingHook | undefined;
 
   constructor(
     readonly sessions: SessionSeries,
