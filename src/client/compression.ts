@@ -62,30 +62,30 @@ export function compressWith(provider: CompressionProvider, options: Compression
   // per session, so a namespace view shares its client's queue
   const queues = new WeakMap<object, Queue>();
   const compression: Compression = (context) => {
-      const ctx = context as ClientContext;
-      ctx.compression = compression;
-      let queue = queues.get(ctx.sessions);
-      if (queue === undefined) queues.set(ctx.sessions, (queue = {}));
-      const q = queue;
-      const send = ctx.send.bind(ctx);
-      // later requests queue behind a compressed write that is still compressing, in call order
-      ctx.send = ((...args: Parameters<typeof send>) => (q.held !== undefined && q.passing !== true ? q.held.then(() => send(...args)) : send(...args))) as ClientContext['send'];
-      const codec = (flag: boolean | undefined): CompressionProvider | undefined => ((flag ?? enabled) ? provider : undefined);
-      ctx.pack = (op, run, args) => {
-        const call = run as (ctx: ClientContext, ...args: unknown[]) => Promise<unknown>;
-        if (op === 'multi') return packedOps(q, codec, args[0] as readonly WriteOp[], (ops) => call(ctx, ops, args[1]));
-        if (op === 'multiRead') return unpackedResults(codec, args[0] as readonly ReadOp[], () => call(ctx, ...args) as Promise<OpResult[]>);
-        const path = args[0] as string;
-        if (op === 'getData') {
-          const p = codec((args[1] as GetDataOptions).decompressed);
-          const reading = call(ctx, ...args) as Promise<{ data: Uint8Array }>;
-          return p === undefined ? reading : reading.then(async (r) => ({ ...r, data: await unpack(p, path, r.data) }));
-        }
-        // create, setData: (path, data, options)
-        const p = codec((args[2] as CreateOptions | SetDataOptions).compressed);
-        const send = (data: unknown): Promise<unknown> => call(ctx, path, data, args[2]);
-        return p === undefined ? send(args[1]) : guard(() => gated(q, p.compress(path, toBytes((args[1] as Data | null) ?? '', op, path)), send));
-      };
+    const ctx = context as ClientContext;
+    ctx.compression = compression;
+    let queue = queues.get(ctx.sessions);
+    if (queue === undefined) queues.set(ctx.sessions, (queue = {}));
+    const q = queue;
+    const send = ctx.send.bind(ctx);
+    // later requests queue behind a compressed write that is still compressing, in call order
+    ctx.send = ((...args: Parameters<typeof send>) => (q.held !== undefined && q.passing !== true ? q.held.then(() => send(...args)) : send(...args))) as ClientContext['send'];
+    const codec = (flag: boolean | undefined): CompressionProvider | undefined => ((flag ?? enabled) ? provider : undefined);
+    ctx.pack = (op, run, args) => {
+      const call = run as (ctx: ClientContext, ...args: unknown[]) => Promise<unknown>;
+      if (op === 'multi') return packedOps(q, codec, args[0] as readonly WriteOp[], (ops) => call(ctx, ops, args[1]));
+      if (op === 'multiRead') return unpackedResults(codec, args[0] as readonly ReadOp[], () => call(ctx, ...args) as Promise<OpResult[]>);
+      const path = args[0] as string;
+      if (op === 'getData') {
+        const p = codec((args[1] as GetDataOptions).decompressed);
+        const reading = call(ctx, ...args) as Promise<{ data: Uint8Array }>;
+        return p === undefined ? reading : reading.then(async (r) => ({ ...r, data: await unpack(p, path, r.data) }));
+      }
+      // create, setData: (path, data, options)
+      const p = codec((args[2] as CreateOptions | SetDataOptions).compressed);
+      const send = (data: unknown): Promise<unknown> => call(ctx, path, data, args[2]);
+      return p === undefined ? send(args[1]) : guard(() => gated(q, p.compress(path, toBytes((args[1] as Data | null) ?? '', op, path)), send));
+    };
   };
   return compression;
 }
@@ -107,7 +107,7 @@ function packedOps<T>(q: Queue, codec: (flag: boolean | undefined) => Compressio
 
 /**
  * Queues `send` once `ready` gives its data and every compressed write before it is queued; requests made
- * meanwhile wait for it (the context's send, wrapped in attach), so they reach the server in call order.
+ * meanwhile wait for it (the context's send, wrapped by compressWith's function), so they reach the server in call order.
  */
 function gated<D, T>(q: Queue, ready: Promise<D>, send: (data: D) => Promise<T>): Promise<T> {
   const before = q.held;
