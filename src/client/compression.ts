@@ -13,7 +13,7 @@ import { clientError } from '../errors.js';
 import { guard, type ClientContext } from './context.js';
 import { toBytes } from './data.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
-import type { CreateOptions, Data, GetDataOptions, SetDataOptions } from './types.js';
+import type { CallOptions, CreateOptions, Data, GetDataOptions, SetDataOptions } from './types.js';
 
 /** Curator's CompressionProvider: compress before a write, decompress after a read. */
 export interface CompressionProvider {
@@ -73,7 +73,7 @@ export function compressWith(provider: CompressionProvider, options: Compression
     const codec = (flag: boolean | undefined): CompressionProvider | undefined => ((flag ?? enabled) ? provider : undefined);
     ctx.pack = (op, run, args) => {
       const call = run as (ctx: ClientContext, ...args: unknown[]) => Promise<unknown>;
-      if (op === 'multi') return packedOps(q, codec, args[0] as readonly WriteOp[], (ops) => call(ctx, ops, args[1]));
+      if (op === 'multi') return packedOps(q, codec, args[0] as readonly WriteOp[], (ops) => call(ctx, ops, args[1]), args[1] as CallOptions);
       if (op === 'multiRead') return unpackedResults(codec, args[0] as readonly ReadOp[], () => call(ctx, ...args) as Promise<OpResult[]>);
       const path = args[0] as string;
       if (op === 'getData') {
@@ -84,14 +84,21 @@ export function compressWith(provider: CompressionProvider, options: Compression
       // create, setData: (path, data, options)
       const p = codec((args[2] as CreateOptions | SetDataOptions).compressed);
       const send = (data: unknown): Promise<unknown> => call(ctx, path, data, args[2]);
-      return p === undefined ? send(args[1]) : guard(() => gated(q, p.compress(path, toBytes((args[1] as Data | null) ?? '', op, path)), send));
+      const options = args[2] as CreateOptions | SetDataOptions;
+      return p === undefined ? send(args[1]) : guard(() => gated(q, p.compress(path, toBytes((args[1] as Data | null) ?? '', op, path)), send, options, op, path));
     };
   };
   return compression;
 }
 
 /** Runs the multi `send` with the data of its creates and setDatas compressed where asked. */
-function packedOps<T>(q: Queue, codec: (flag: boolean | undefined) => CompressionProvider | undefined, ops: readonly WriteOp[], send: (ops: readonly WriteOp[]) => Promise<T>): Promise<T> {
+function packedOps<T>(
+  q: Queue,
+  codec: (flag: boolean | undefined) => CompressionProvider | undefined,
+  ops: readonly WriteOp[],
+  send: (ops: readonly WriteOp[]) => Promise<T>,
+  options: CallOptions,
+): Promise<T> {
   return guard(() => {
     let any = false;
     const ready = (Array.isArray(ops) ? ops : []).map((o: WriteOp, i) => {
@@ -101,7 +108,7 @@ function packedOps<T>(q: Queue, codec: (flag: boolean | undefined) => Compressio
       any = true;
       return p.compress(o.path, toBytes(o.data ?? '', `multi[${i}].${o.kind}`, o.path)).then((data) => ({ ...o, data }));
     });
-    return any ? gated(q, Promise.all(ready), send) : send(ops);
+    return any ? gated(q, Promise.all(ready), send, options, 'multi', undefined) : send(ops);
   });
 }
 
@@ -109,7 +116,7 @@ function packedOps<T>(q: Queue, codec: (flag: boolean | undefined) => Compressio
  * Queues `send` once `ready` gives its data and every compressed write before it is queued; requests made
  * meanwhile wait for it (the context's send, wrapped by compressWith's function), so they reach the server in call order.
  */
-function gated<D, T>(q: Queue, ready: Promise<D>, send: (data: D) => Promise<T>): Promise<T> {
+function gated<D, T>(q: Queue, ready: Promise<D>, send: (data: D) => Promise<T>, options: CallOptions, op: string, path: string | undefined): Promise<T> {
   const before = q.held;
   const result = Promise.all([ready, before]).then(([data]) => {
     q.passing = true;
@@ -125,7 +132,17 @@ function gated<D, T>(q: Queue, ready: Promise<D>, send: (data: D) => Promise<T>)
   void held.then(() => {
     if (q.held === held) q.held = undefined;
   });
-  return result.then((r) => r.sent);
+  const sent = result.then((r) => r.sent);
+  // an abort settles the call at once, not once the data is ready (the send then finds the signal aborted and
+  // sends nothing)
+  const signal = options?.signal;
+  if (signal === undefined) return sent;
+  return new Promise<T>((resolve, reject) => {
+    const aborted = (): void => reject(clientError('ABORTED', 'aborted while compressing', { op, path, cause: signal.reason }));
+    if (signal.aborted) aborted();
+    signal.addEventListener('abort', aborted, { once: true });
+    void sent.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
 }
 
 /**

@@ -109,6 +109,37 @@ describe('compressed node data (Curator\'s compressionProvider, .compressed(), .
     await plain.delete(path);
   });
 
+  it('an abort or a close while the data is compressing settles the call (ABORTED, CLOSED) and writes nothing', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // compresses only once the test lets it: the calls are in flight while it waits
+    const held: CompressionProvider = {
+      compress: async (_path, data) => {
+        await gate;
+        return data;
+      },
+      decompress: (_path, data) => Promise.resolve(data),
+    };
+    const { connectString } = await sharedServer();
+    const client = await connect(connectString, { compression: compressWith(held, { enabled: true }) });
+    const path = uniquePath('gz-abort');
+    const abort = new AbortController();
+    const aborted = codeOf(client.create(`${path}-a`, 'x', { signal: abort.signal }));
+    const behind = codeOf(client.exists('/'));
+    abort.abort();
+    // settled by the abort itself, while the data is still compressing
+    expect(await aborted).toBe('ABORTED');
+    const closing = codeOf(client.create(`${path}-c`, 'y'));
+    const closed = client.close();
+    release();
+    expect(await closing).toBe('CLOSED');
+    // the request queued behind the compressed writes settles too (the close came first)
+    expect(await behind).toBe('CLOSED');
+    await closed;
+    expect(await plain.exists(`${path}-a`)).toBeNull();
+    expect(await plain.exists(`${path}-c`)).toBeNull();
+  });
+
   it('a namespace view compresses as its client does', async () => {
     const ns = uniquePath('gz-ns').slice(1);
     const view = usingNamespace(all, ns);
