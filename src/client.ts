@@ -20,7 +20,6 @@ import type { SessionState, StateChange } from './session/state.js';
 import { sessionIdHex } from './session/trace.js';
 import { OPEN_ACL_UNSAFE, type ACL } from './client/acl.js';
 import * as authOps from './client/auth-ops.js';
-import { checkAcl } from './client/checks.js';
 import { Chroot } from './client/chroot.js';
 import { checkClientOptions, DEFAULT_SESSION_TIMEOUT_MS, sessionOptions, waitConnected } from './client/connecting.js';
 import { clientTransport, TlsFailures } from './client/tls-option.js';
@@ -32,6 +31,7 @@ import type { ServerFeatures } from './client/server-features.js';
 import * as multiOps from './client/multi-ops.js';
 import type { OpResult, ReadOp, WriteOp } from './client/multi.js';
 import * as reads from './client/node-reads.js';
+import { create as createNode } from './client/create.js';
 import * as writes from './client/node-writes.js';
 import { validatePath } from './client/paths.js';
 import { deleteRecursive, mkdirp } from './client/tree.js';
@@ -54,6 +54,8 @@ import type {
   WatchOptions,
 } from './client/types.js';
 import * as watchOps from './client/watch-ops.js';
+import { callStats, type CallStats, type ClientStats } from './client/call-stats.js';
+import { channels, observer, stateObserver } from './client/observe.js';
 import { carryPersistentWatches } from './client/watch-ops.js';
 import type { PersistentWatch } from './client/watch-handle.js';
 
@@ -86,6 +88,8 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #root: ZooKeeperClient | undefined;
   /** The views of this client, one per key (their persistent watches are carried on renewal too). */
   readonly #views = new Map<string, ZooKeeperClient>();
+  /** What `stats()` reports; a view shares its client's. */
+  readonly #stats: CallStats;
 
   static {
     contextOf = (client) => client.#ctx;
@@ -114,6 +118,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       this.#sessions = adopt.sessions;
       this.#clock = adopt.clock;
       this.#ctx = adopt.ctx;
+      this.#stats = adopt.root.#stats;
       return;
     }
     this.#root = undefined;
@@ -127,8 +132,11 @@ export class ZooKeeperClient implements AsyncDisposable {
       );
     }
     this.#clock = clockOf(options.clock);
+    const stats = (this.#stats = callStats());
+    const on = options.observe !== false;
+    const ch = on ? channels() : undefined;
     this.#sessions = new SessionSeries({
-      session: sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options),
+      session: { ...sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options), ...(on && { observe: observer(stats, ch) }) },
       renew: options.renewSession ?? true,
       clock: this.#clock,
       renewed: (old) => {
@@ -141,7 +149,9 @@ export class ZooKeeperClient implements AsyncDisposable {
       new Chroot(parsed.chroot),
       options.defaultAcl ?? OPEN_ACL_UNSAFE,
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
+      { aclProvider: options.aclProvider, containers: options.containers },
     );
+    if (on) this.#sessions.subscribe(stateObserver(stats, ch, () => this.#sessions.current));
     options.compression?.(this.#ctx);
     this.#sessions.start();
     if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
@@ -265,6 +275,14 @@ export class ZooKeeperClient implements AsyncDisposable {
     return this.#sessions.waitConnected(options.signal);
   }
 
+  /**
+   * The client's figures so far, over every session it had: calls, failures and latency percentiles per operation,
+   * failures by error code, bytes, reconnects, renewals and the watches held now (docs/observability.md).
+   */
+  stats(): ClientStats {
+    return this.#stats.snapshot(this.#sessions.renewals, this.#sessions.current.watches.size);
+  }
+
   /** Calls `listener` on every state change (across session renewals); returns the unsubscribe function. */
   onStateChange(listener: (change: StateChange) => void): () => void {
     return this.#sessions.subscribe(listener);
@@ -290,7 +308,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   create(path: string, data?: Data | null, options?: CreateOptions & { stat?: false }): Promise<string>;
   create(path: string, data: Data | null | undefined, options: CreateOptions & { stat: true }): Promise<Created>;
   create(path: string, data: Data | null = null, options: CreateOptions = {}): Promise<string | Created> {
-    return this.#packed('create', writes.create, path, data, options);
+    return this.#packed('create', createNode, path, data, options);
   }
 
   /**
@@ -461,12 +479,7 @@ export class ZooKeeperClient implements AsyncDisposable {
    * pipelined round trip; existing nodes are left alone. Only the last node gets `data`.
    */
   mkdirp(path: string, options: MkdirpOptions = {}): Promise<void> {
-    return guard(() => {
-      // Checked up front: the parents are queued before the last node, and must not go out if it cannot.
-      if (options.data !== undefined) this.#ctx.data(options.data, 'mkdirp', path);
-      if (options.acl !== undefined) checkAcl(options.acl, 'mkdirp', path);
-      return mkdirp(this.#ctx, path, options);
-    });
+    return mkdirp(this.#ctx, path, options);
   }
 
   /** Deletes `path` and everything below it; a missing node is not an error. */

@@ -25,6 +25,7 @@ export function connect(connectString: string, options: ClientOptions = {}): Pro
 export { ZooKeeperClient } from './client.js';
 export { DEFAULT_SESSION_TIMEOUT_MS } from './client/connecting.js';
 export type {
+  AclProvider,
   AddWatchMode,
   CallOptions,
   ChildrenWithStat,
@@ -60,6 +61,8 @@ export type { SessionState, ConnectionEvent, StateChange } from './session/state
 export type { Clock, TimerHandle } from './session/clock.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
 export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
+export type { ClientStats, OperationStats } from './client/call-stats.js';
+export type { ConnectionMessage, OperationMessage } from './client/observe.js';
 
 // Retrying: one vocabulary for the client's reconnect option and the recipes' retry options.
 export {

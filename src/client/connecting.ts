@@ -42,6 +42,9 @@ const CLIENT_OPTION_NAMES = {
   serverVersion: true,
   clock: true,
   random: true,
+  aclProvider: true,
+  containers: true,
+  observe: true,
   compression: true,
 } satisfies Record<keyof ClientOptions, true>;
 
@@ -63,6 +66,9 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['maxDataSize', 'a non-negative integer number of bytes', isByteCount],
   ['renewSession', 'a boolean', isBoolean],
   ['trackEnsemble', 'a boolean', isBoolean],
+  ['containers', 'a boolean', isBoolean],
+  ['aclProvider', 'a function (path) => ACL[]', (v) => typeof v === 'function'],
+  ['observe', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', isFunction],
   ['compression', 'compressWith(...)', isFunction],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],

@@ -19,7 +19,7 @@ import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { Compression, PackingHook } from './compression.js';
 import type { SessionSeries } from './session-series.js';
-import type { CallOptions, Data } from './types.js';
+import type { AclProvider, CallOptions, Data } from './types.js';
 import type { PersistentWatch } from './watch-handle.js';
 
 /** An op the client sends and reads the reply of: a row of both of the protocol's body tables. */
@@ -46,8 +46,15 @@ export class ClientContext {
     readonly chroot: Chroot,
     readonly defaultAcl: readonly ACL[],
     maxDataSize: number,
+    /** The client's `aclProvider` and `containers` options, as every create reads them. */
+    readonly creates: CreateDefaults = {},
   ) {
     this.#maxDataSize = maxDataSize;
+  }
+
+  /** The ACL of a create at `path` (a caller's path) that names none: the aclProvider's, else defaultAcl. */
+  aclFor(path: string): readonly ACL[] {
+    return this.creates.aclProvider?.(path) ?? this.defaultAcl;
   }
 
   /** The session requests go to now: after an expiry, the new one. */
@@ -141,6 +148,12 @@ export class ClientContext {
   /** A watch event as the caller sees it: the chroot stripped from its path. */
   readonly mapEvent = (event: WatchEvent): WatchEvent =>
     event.path === undefined ? event : { ...event, path: this.chroot.toClient(event.path) };
+}
+
+/** The client options every create reads (see ClientOptions). */
+export interface CreateDefaults {
+  readonly aclProvider?: AclProvider | undefined;
+  readonly containers?: boolean | undefined;
 }
 
 /** onReply helper: throws the server's error unless err is 0. */

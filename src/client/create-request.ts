@@ -32,6 +32,6 @@ export function createRequest(
   const server = ctx.serverPath(path, op, mode.sequential);
   const bytes = data === undefined || data === null ? null : ctx.data(data, op, path);
   const ttl = checkTtl(mode, args.ttl, op, path);
-  const body = { path: server, data: bytes, acl: checkAcl(args.acl ?? ctx.defaultAcl, op, path), flags: mode.flags };
+  const body = { path: server, data: bytes, acl: checkAcl(args.acl ?? ctx.aclFor(path), op, path), flags: mode.flags };
   return { mode, body: ttl === undefined ? body : { ...body, ttl } };
 }

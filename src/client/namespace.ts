@@ -15,6 +15,7 @@ import { Chroot } from './chroot.js';
 import { ClientContext, type ReplyTo, type WireOp } from './context.js';
 import { pathProblem } from '../protocol/paths.js';
 import type { RequestBodyByOp } from '../protocol/ops.js';
+import type { ACL } from './acl.js';
 import type { CallOptions } from './types.js';
 
 /** A namespace as a path: `app`, `/app`, `a/b` → `/app`, `/a/b`; null, `''` or `/` → undefined (no namespace). */
@@ -43,12 +44,15 @@ export function usingNamespace(client: ZooKeeperClient, namespace: string | null
   const root = clientView(client, undefined, same, 'usingNamespace');
   const ns = namespacePath(namespace);
   if (ns === undefined) return root;
-  // the namespace's nodes, outermost first, as the client's own paths (its chroot applies)
-  const paths = ns
-    .split('/')
-    .slice(1)
-    .map((_, i, parts) => '/' + parts.slice(0, i + 1).join('/'));
-  const ensure = (): Promise<void> => createContainers((path, mode) => root.create(path, null, { mode }), paths);
+  // The namespace's nodes, as the client's own paths (its chroot applies): containers (persistent nodes where the
+  // server has none or the client's `containers` is false), in one round trip.
+  const ensure = (): Promise<void> =>
+    root.create(ns, null, { mode: 'container', parents: 'containers' }).then(
+      () => undefined,
+      (err: unknown) => {
+        if (!isCode(err, 'NODEEXISTS')) throw err;
+      },
+    );
   return clientView(client, ns, (rootContext) => new NamespaceContext(rootContext, ns, ensure), 'usingNamespace');
 }
 
@@ -74,11 +78,16 @@ export class NamespaceContext extends ClientContext {
     readonly namespace: string,
     ensure: EnsureNamespace,
   ) {
-    super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY);
+    super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY, root.creates);
     this.#root = root;
     this.#ensure = ensure;
     // the view compresses as its client does, its writes queued with the client's (compression.ts)
     root.compression?.(this);
+  }
+
+  /** The client's ACL for the path with the namespace in front, as Curator's provider sees a namespaced path. */
+  override aclFor(path: string): readonly ACL[] {
+    return this.#root.aclFor(new Chroot(this.namespace).toServer(path));
   }
 
   override data(...args: Parameters<ClientContext['data']>): Uint8Array {
@@ -112,23 +121,5 @@ export class NamespaceContext extends ClientContext {
       () => void (this.#ensuring = undefined), // try again with the next operation
     );
     return this.#ensuring;
-  }
-}
-
-/** Creates each missing node of `serverPaths` in turn as a container (a persistent node where containers are unknown). */
-export async function createContainers(
-  create: (path: string, mode: 'container' | 'persistent') => Promise<unknown>,
-  paths: readonly string[],
-): Promise<void> {
-  for (const path of paths) {
-    try {
-      await create(path, 'container');
-    } catch (err) {
-      if (isCode(err, 'NODEEXISTS')) continue;
-      if (!isCode(err, 'UNIMPLEMENTED')) throw err;
-      await create(path, 'persistent').catch((e: unknown) => {
-        if (!isCode(e, 'NODEEXISTS')) throw e;
-      });
-    }
   }
 }

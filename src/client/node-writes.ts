@@ -12,13 +12,21 @@ import { createRequestSize, setDataRequestSize } from './request-size.js';
 import type { CreateOptions, Created, Data, VersionOptions } from './types.js';
 
 export function create(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): Promise<string | Created> {
-  return guard(() => {
-    const op = 'create';
-    const { mode, body } = createRequest(ctx, op, path, data, options);
-    const withStat = options.stat === true;
-    const length = body.data?.length ?? 0;
-    ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, mode.ttl));
-    return ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
+  return guard(() => prepareCreate(ctx, path, data, options)());
+}
+
+/**
+ * A create with every argument checked (BAD_ARGUMENT thrown now), ready to queue: what `parents` checks before
+ * any parent's create goes out.
+ */
+export function prepareCreate(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions): () => Promise<string | Created> {
+  const op = 'create';
+  const { mode, body } = createRequest(ctx, op, path, data, options);
+  const withStat = options.stat === true;
+  const length = body.data?.length ?? 0;
+  ctx.checkRequestSize(op, path, length, () => createRequestSize(body.path, length, body.acl, mode.ttl));
+  return () =>
+    ctx.send(op, path, createOp(mode, withStat), body, options, (reply) => {
       if (mode.ttl && reply.err === ErrorCode.UNIMPLEMENTED) {
         throw errorFromServer(reply.err, op, path, 'TTL nodes need the server started with zookeeper.extendedTypesEnabled=true');
       }
@@ -29,7 +37,6 @@ export function create(ctx: ClientContext, path: string, data: Data | null, opti
       if (!('stat' in res)) throw clientError('PROTOCOL_ERROR', 'create2 reply without a Stat', { op, path });
       return { path: created, stat: res.stat };
     });
-  });
 }
 
 export function deleteNode(ctx: ClientContext, path: string, options: VersionOptions): Promise<void> {

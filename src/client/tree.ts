@@ -1,39 +1,27 @@
 /**
- * Helpers over whole subtrees: mkdirp (create missing ancestors) and deleteRecursive. Like the other op modules
+ * Helpers over whole subtrees: mkdirp (a create with `parents`) and deleteRecursive. Like the other op modules
  * they take the ClientContext, so they go through the same validation, chroot and size checks as a plain create.
  */
 
 import { isCode } from '../errors.js';
 import type { ClientContext } from './context.js';
+import { create } from './create.js';
 import * as reads from './node-reads.js';
 import * as writes from './node-writes.js';
 import { joinPath } from '../protocol/paths.js';
 import { validatePath } from './paths.js';
-import type { CallOptions, CreateOptions, MkdirpOptions } from './types.js';
+import type { CallOptions, MkdirpOptions } from './types.js';
 
-/** All creates are issued at once (FIFO order puts parents first), so this costs one round trip. */
+/** A create with `parents` (one round trip: see create.ts) that takes an existing node as done. */
 export async function mkdirp(ctx: ClientContext, path: string, options: MkdirpOptions): Promise<void> {
   validatePath(path, 'mkdirp');
   if (path === '/') return;
-  const parts = path.split('/').slice(1);
-  const creates: Promise<unknown>[] = [];
-  for (let i = 1; i <= parts.length; i++) {
-    const p = '/' + parts.slice(0, i).join('/');
-    const last = i === parts.length;
-    const opts: CreateOptions = {
-      mode: options.containers === true && !last ? 'container' : 'persistent',
-      acl: options.acl,
-      signal: options.signal,
-    };
-    creates.push(
-      writes.create(ctx, p, last ? (options.data ?? null) : null, opts).catch((e: unknown) => {
-        if (!isCode(e, 'NODEEXISTS')) throw e;
-      }),
-    );
+  const parents = options.containers === true ? 'containers' : true;
+  try {
+    await create(ctx, path, options.data ?? null, { parents, acl: options.acl, signal: options.signal });
+  } catch (e) {
+    if (!isCode(e, 'NODEEXISTS')) throw e;
   }
-  const settled = await Promise.allSettled(creates);
-  const failure = settled.find((s) => s.status === 'rejected');
-  if (failure !== undefined) throw (failure as PromiseRejectedResult).reason;
 }
 
 async function childrenOf(ctx: ClientContext, path: string, options: CallOptions): Promise<string[]> {

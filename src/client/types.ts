@@ -119,7 +119,27 @@ export interface ClientOptions {
   readonly clock?: Clock;
   /** Randomness for host shuffling and rebalancing (tests). */
   readonly random?: () => number;
+  /**
+   * The ACL of every node created without one (Curator's ACLProvider): called with the node's path (relative to
+   * the chroot, with a namespace's prefix, before any sequence suffix) by every create that names no ACL, parents
+   * and recipes' nodes included; `undefined` means `defaultAcl`.
+   */
+  readonly aclProvider?: AclProvider;
+  /**
+   * False: parents are never made as containers (Curator's dontUseContainerParents), for servers or policies that
+   * forbid them: `parents: 'containers'`, mkdirp's `containers` and the recipes' directories then make persistent
+   * nodes, which stay until deleted. An explicit `mode: 'container'` is still a container. Default true.
+   */
+  readonly containers?: boolean;
+  /**
+   * Count every call for `stats()` and publish on the `zkwire:*` diagnostics channels (docs/observability.md).
+   * Default true; false takes the hook out of the call path altogether (then `stats()` counts no calls).
+   */
+  readonly observe?: boolean;
 }
+
+/** `aclProvider`: the ACL for a node created at `path` without one; `undefined` for the client's `defaultAcl`. */
+export type AclProvider = (path: string) => readonly ACL[] | undefined;
 
 /** Options every operation accepts. */
 export interface CallOptions {
@@ -136,6 +156,25 @@ export interface CreateOptions extends CallOptions {
   readonly ttl?: number | undefined;
   /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
   readonly stat?: boolean;
+  /**
+   * Make missing ancestors first, in the same round trip: `true` as persistent nodes, `'containers'` as containers
+   * (persistent where the server has none or the client's `containers` is false). They get `acl` when given, else
+   * the ACL the client's `aclProvider` (or `defaultAcl`) gives for their own path; existing ones are left alone.
+   */
+  readonly parents?: boolean | 'containers' | undefined;
+  /**
+   * When the node exists, set its data instead (Curator's orSetData): a create, then a setData on NODEEXISTS. Then
+   * the result is the path given and, with `stat: true`, the Stat setData returned; the node's ACL is left as it
+   * is. Not with sequential modes or `protected`, whose names never exist already (BAD_ARGUMENT).
+   */
+  readonly orSetData?: boolean | undefined;
+  /**
+   * Name the node `<parent>/_c_<uuid>-<name>` (Curator's protection mode), so that a create whose reply is lost is
+   * found again: after a CONNECTIONLOSS the client waits for the connection, lists the parent for its uuid, and
+   * resolves with the node it made (for an ephemeral, made by this session) or creates it again, never twice. A
+   * uuid instead of `true` is the id to use (to find the node yourself if you abandon the call with its signal).
+   */
+  readonly protected?: boolean | string | undefined;
   /**
    * Write the data compressed with the client's `compression` provider (Curator's `.compressed()`); default: the
    * option's `enabled`. BAD_ARGUMENT when the client has no `compression` option.

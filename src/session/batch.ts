@@ -65,6 +65,7 @@ export function encodeBatch(items: readonly QueueItem[], ctx: BatchContext): Que
       }
       item.xid = xid;
       item.seq = ++conn.written;
+      item.size = w.length - start;
       item.sent = true;
       conn.pending.push(item);
     }

@@ -43,6 +43,10 @@ export interface Outgoing {
   xid: number;
   /** Position among the frames written on its connection (1, 2, …), to tell which ones a ping overtook. */
   seq?: number;
+  /** The request frame's size in bytes, its length prefix included: set when encoded (for observers). */
+  size?: number;
+  /** The reply frame's size in bytes, its length prefix included: set when read (for observers). */
+  got?: number;
   /** Written to the current connection (awaiting its reply). */
   sent: boolean;
   /** The caller's promise is settled (answered, failed or aborted); a late reply is read and dropped. */
@@ -73,6 +77,23 @@ export class AuthRecord {
     return this.#auth;
   }
 }
+
+/**
+ * Told once when a caller's request settles, just before its promise does: the item (xid and frame sizes, once
+ * written and answered) and the error the caller gets, if any. What an observer hooks (see RequestObserver).
+ */
+export type ReplyProbe = (item: Outgoing, err?: ZooKeeperError) => void;
+
+/**
+ * Wraps every caller's request of a session (the client's stats and diagnostics channels, client/observe.ts):
+ * `send` queues the request, synchronously, with the probe to tell when it settles; `session` is read when it has
+ * (a call queued while connecting goes on the session the handshake gives).
+ */
+export type RequestObserver = <T>(
+  spec: RequestSpec<T>,
+  session: { readonly sessionId: bigint },
+  send: (probe: ReplyProbe) => Promise<T>,
+) => Promise<T>;
 
 /**
  * The queue item for a caller's request: settles the caller's promise exactly once — with `onReply`'s

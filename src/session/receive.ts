@@ -153,6 +153,7 @@ export function routeFrame(conn: Connection, payload: Uint8Array, routes: FrameR
     return;
   }
   routes.replied(header.zxid);
+  request.got = payload.length + 4;
   let body: unknown;
   if (header.err === 0) {
     try {

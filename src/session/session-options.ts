@@ -6,6 +6,7 @@ import type { Resolver } from './resolve.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { SaslMechanism } from './sasl-login.js';
 import type { ServerVersion } from './server-version.js';
+import type { RequestObserver } from './outgoing.js';
 import type { FrameListener } from './trace.js';
 
 export interface SessionOptions {
@@ -20,6 +21,8 @@ export interface SessionOptions {
   readonly maxFrameSize?: number;
   readonly reconnect?: RetryPolicy;
   readonly onFrame?: FrameListener;
+  /** Wraps every caller's request: the client's stats and diagnostics channels (client/observe.ts). */
+  readonly observe?: RequestObserver;
   /** Randomness for host shuffling and rebalancing (tests pin it). */
   readonly random?: () => number;
   /** Resolves each host name before each connect attempt (see resolve.ts); default the transport's own, if any. */

@@ -19,7 +19,7 @@ import type { Connection } from './connection.js';
 import { Credentials } from './credentials.js';
 import { Heartbeat } from './heartbeat.js';
 import { Outbox } from './outbox.js';
-import { callerItem, internalRequest, type RequestSpec } from './outgoing.js';
+import { callerItem, internalRequest, type Outgoing, type ReplyProbe, type RequestSpec } from './outgoing.js';
 import { receiveChunk, routeFrame, type FrameRoutes } from './receive.js';
 import { admit, type VersionSource } from './admit.js';
 import { fourLetterOver } from './four-letter-probe.js';
@@ -280,9 +280,19 @@ export class Session {
     if (signal?.aborted === true) {
       return Promise.reject(clientError('ABORTED', 'aborted before sending', { op, path, cause: signal.reason }));
     }
-    return new Promise<T>((resolve, reject) => {
-      this.#outbox.push(callerItem(spec, resolve, reject, (item) => this.#outbox.withdraw(item)));
-    });
+    // The observer's probe sees each item settle just before its caller does.
+    const send = (probe?: ReplyProbe): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        const item: Outgoing = callerItem(
+          spec,
+          probe ? (value) => (probe(item), resolve(value)) : resolve,
+          probe ? (err) => (probe(item, err), reject(err)) : reject,
+          (item) => this.#outbox.withdraw(item),
+        );
+        this.#outbox.push(item);
+      });
+    const observe = this.#options.observe;
+    return observe === undefined ? send() : observe(spec, this, send);
   }
 
   /**

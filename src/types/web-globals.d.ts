@@ -97,3 +97,6 @@ declare var CompressionStream: {
   prototype: CompressionStream;
   new (format: 'gzip' | 'deflate' | 'deflate-raw'): CompressionStream;
 };
+
+/** Sub-millisecond time for call latencies (client/observe.ts); every target runtime has it. */
+declare var performance: { now(): number };

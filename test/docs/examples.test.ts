@@ -36,6 +36,8 @@ beforeAll(() => {
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(project, 'node_modules', '@types', 'node'), 'dir');
   // docs/testing.md has a vitest example: it is type-checked like the others (test/package runs it).
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(project, 'node_modules', 'vitest'), 'dir');
+  // docs/observability.md wires the channels to OpenTelemetry's SDK (a dev dependency) and runs.
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@opentelemetry'), path.join(project, 'node_modules', '@opentelemetry'), 'dir');
   for (const e of examples) fs.writeFileSync(path.join(project, e.file), e.source);
 });
 

@@ -29,7 +29,7 @@ const VARIANTS: readonly Variant[] = [
   { name: 'bun, web-stream transport over Duplex.toWeb', runtime: 'bun', flags: [], transport: 'web' },
 ];
 
-const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close'];
+const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'observe', 'delete', 'close'];
 
 let project: ConsumerProject;
 let connectString: string;

@@ -90,6 +90,28 @@ export async function runSmoke(connect: ClientFactory, connectString: string): P
       return same(summary, JSON.stringify({ children: ['a'], data: 'a2', version: 1 }), 'after multi');
     });
 
+    await step('observe', async () => {
+      // The client finds diagnostics_channel with process.getBuiltinModule where the runtime has it; then a call
+      // is traced on zkwire:operation. Everywhere, stats() counts it.
+      type Message = { op: string; xid?: number; bytesIn?: number; sessionId?: string };
+      const dc = (globalThis as { process?: { getBuiltinModule?(id: string): any } }).process?.getBuiltinModule?.('node:diagnostics_channel');
+      const seen: Message[] = [];
+      const handlers = { start: () => {}, end: () => {}, asyncStart: () => {}, error: () => {}, asyncEnd: (m: Message) => void seen.push(m) };
+      const channel = dc?.tracingChannel?.('zkwire:operation');
+      channel?.subscribe(handlers);
+      const before = zk.stats().ops['getData']?.count ?? 0;
+      try {
+        await zk.getData(root);
+      } finally {
+        channel?.unsubscribe(handlers);
+      }
+      if (zk.stats().ops['getData']?.count !== before + 1) return `stats counted ${JSON.stringify(zk.stats().ops['getData'])}`;
+      if (channel === undefined) return true;
+      const m = seen.find((x) => x.op === 'getData');
+      if (m === undefined) return `no getData on zkwire:operation (${seen.length} events)`;
+      return (m.xid ?? 0) > 0 && (m.bytesIn ?? 0) > 0 ? same(m.sessionId, zk.sessionIdHex, 'traced session') : `message ${JSON.stringify(m)}`;
+    });
+
     await step('delete', async () => {
       await zk.delete(`${root}/a`);
       await zk.delete(root);

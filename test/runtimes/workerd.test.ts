@@ -9,7 +9,7 @@ import { packAndInstall, type PackedPackage } from '../package/pack.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { prepareWorker, runWorkerd } from './workerd.js';
 
-const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'delete', 'close', 'mutex', 'in-memory'];
+const EXPECTED_STEPS = ['connect', 'create', 'getData', 'setData', 'error codes', 'watch fires', 'multi', 'observe', 'delete', 'close', 'mutex', 'in-memory'];
 
 let pkg: PackedPackage;
 let workerDir: string;

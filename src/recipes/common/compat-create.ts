@@ -2,7 +2,8 @@
  * Creates that hold on a ZooKeeper 3.4 server, as Curator 4's compatibility mode does: a create with its stat is a
  * create2 where the server has it, else a plain create and then a read of the new node's stat; parents are made as
  * containers where the server has them, else as persistent nodes (which nobody removes when empty, as on 3.4 with
- * Curator). The client learns which from the server (`client.serverFeatures`).
+ * Curator). The client learns which from the server (`client.serverFeatures`); the parents are the client's
+ * `parents: 'containers'`.
  */
 
 import type { ZooKeeperClient } from '../../client.js';
@@ -16,6 +17,8 @@ export interface CreateWithStatOptions {
   readonly mode: CreateMode;
   readonly ttl?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The client's protected create (a uuid: the protection id), so a lost reply is found again. */
+  readonly protected?: string | undefined;
 }
 
 /**
@@ -41,15 +44,4 @@ export async function createWithStat(client: ZooKeeperClient, path: string, data
 /** Known to lack create2 (a function, so each call reads the client's features afresh). */
 export function lacksCreate2(client: ZooKeeperClient): boolean {
   return client.serverFeatures.createWithStat === false;
-}
-
-/**
- * The mode a recipe's parent directories are made with: containers, or persistent nodes on a server known to lack
- * containers. Asks the server once per client when that is not known yet: a 3.4 server answers a container create
- * by closing the connection.
- */
-export async function parentMode(client: ZooKeeperClient, signal: AbortSignal | undefined): Promise<'container' | 'persistent'> {
-  let { containers } = client.serverFeatures;
-  if (containers === undefined) ({ containers } = await client.checkServerFeatures({ signal }));
-  return containers === false ? 'persistent' : 'container';
 }

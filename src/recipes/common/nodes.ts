@@ -28,10 +28,10 @@ import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy
 import { sleep } from '../retry.js';
 import { cleanupBackoff } from './backoff.js';
 import { isConnected, isSessionRenewed, retryableOn, settledWhileConnected } from './connection.js';
-import { createWithStat, lacksCreate2, parentMode } from './compat-create.js';
+import { createWithStat, lacksCreate2 } from './compat-create.js';
 import { aborted, badArgument } from './errors.js';
 import { oneShotWatch, type OneShotWatch } from './watches.js';
-import { findProtectedChild, isValidNodePath, joinPath, newProtectedId, protectedPath } from './znode-names.js';
+import { findProtectedChild, isValidNodePath, joinPath, newProtectedId } from './znode-names.js';
 
 export { joinPath, nodeName, parentPath } from './znode-names.js';
 export { sortSequential } from './sequence.js';
@@ -48,23 +48,16 @@ export function checkRecipePath(path: string, what: string): void {
 
 /**
  * Creates `path` and its missing ancestors as containers, as Curator's creatingParentContainersIfNeeded does, so
- * the server removes a recipe directory once it is empty. All creates queue at once (FIFO puts parents first) and
- * travel together: one round trip. Existing nodes are fine; any other failure (NOAUTH, say) is thrown.
+ * the server removes a recipe directory once it is empty: the client's create with `parents: 'containers'`, one
+ * round trip; persistent nodes on a server without containers (3.4, as Curator 4 makes them there) or a client
+ * with `containers: false`. An existing node is fine; any other failure (NOAUTH, say) is thrown.
  */
 export async function ensureContainers(client: ZooKeeperClient, path: string, signal?: AbortSignal): Promise<void> {
-  // Persistent parents on a server without containers (3.4), as Curator 4 makes them there.
-  const mode = await parentMode(client, signal);
-  const parts = path.split('/').slice(1);
-  const creates = parts.map((_, i) =>
-    client.create('/' + parts.slice(0, i + 1).join('/'), null, { mode, signal }).then(
-      () => undefined,
-      (err: unknown) => {
-        if (!isCode(err, 'NODEEXISTS')) throw err;
-      },
-    ),
-  );
-  const failed = (await Promise.allSettled(creates)).find((r) => r.status === 'rejected');
-  if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+  try {
+    await client.create(path, null, { mode: 'container', parents: 'containers', signal });
+  } catch (err) {
+    if (!isCode(err, 'NODEEXISTS')) throw err;
+  }
 }
 
 /** The children of `path`, [] when it does not exist. */
@@ -98,7 +91,7 @@ export interface ProtectedCreateOptions {
 
 /** A try that made no node, so the create may be tried again with the same protection id. */
 export interface NotCreated {
-  /** NONODE (the parent is missing), or a retryable error whose create did not happen. */
+  /** NONODE: the parent is missing. */
   readonly failed: unknown;
 }
 
@@ -129,18 +122,14 @@ export class NodeOps {
   async createProtected(dir: string, name: string, data: Uint8Array, signal: AbortSignal | undefined, options: ProtectedCreateOptions = {}): Promise<CreatedNode> {
     const protectedId = newProtectedId();
     const started = this.clock.now();
-    for (let lostReplies = 0, missingDirectory = 0; ; ) {
+    for (let missingDirectory = 0; ; ) {
       const made = await this.tryCreateProtected(dir, name, protectedId, data, signal, options);
       if (!('failed' in made)) return made;
-      if (isCode(made.failed, 'NONODE')) {
-        // The directory is missing (first use, or the server just removed the empty container): make it. A parent
-        // that cannot be made throws here (NOAUTH, …); one that keeps vanishing is a fault, bounded and backed off.
-        if (missingDirectory >= MAX_DIRECTORY_CREATES) throw made.failed;
-        if (missingDirectory++ > 0) await this.#backOff(missingDirectory - 1, started, made.failed, signal);
-        await this.makeDirectory(dir, signal);
-      } else {
-        await this.#backOff(lostReplies++, started, made.failed, signal);
-      }
+      // The directory is missing (first use, or the server just removed the empty container): make it. A parent
+      // that cannot be made throws here (NOAUTH, …); one that keeps vanishing is a fault, bounded and backed off.
+      if (missingDirectory >= MAX_DIRECTORY_CREATES) throw made.failed;
+      if (missingDirectory++ > 0) await this.#backOff(missingDirectory - 1, started, made.failed, signal);
+      await this.makeDirectory(dir, signal);
       if (signal?.aborted === true) throw aborted(signal, 'create', dir);
     }
   }
@@ -152,10 +141,11 @@ export class NodeOps {
   }
 
   /**
-   * One try of a protected create, with a listing of `dir` behind it when `options.list`. Resolves to our node,
-   * or to the error after which no node of ours exists (so the create may be tried again with the same
-   * `protectedId`): NONODE (the directory is missing), or a retryable error whose create did not happen. Any other
-   * error rejects; after an abort the node, if made, is found and deleted in the background.
+   * One try of a protected create (the client's `protected` option, which finds the node again after a lost reply),
+   * with a listing of `dir` behind it when `options.list`. Resolves to our node, or to NONODE (the directory is
+   * missing: nothing was made, so the create may be tried again with the same `protectedId`). Any other error
+   * rejects; after an abort, or a loss the client gave up on, the node, if made, is found and deleted in the
+   * background.
    */
   async tryCreateProtected(
     dir: string,
@@ -171,7 +161,7 @@ export class NodeOps {
     // Without create2 (3.4) the stat is read after the create: a listing queued now would be answered before our node
     // existed, so none is made and the caller lists for itself.
     const viaRead = (): boolean => lacksCreate2(this.client);
-    const created = createWithStat(this.client, protectedPath(dir, protectedId, name), data, { mode, ttl: options.ttlMs, signal });
+    const created = createWithStat(this.client, joinPath(dir, name), data, { mode, ttl: options.ttlMs, signal, protected: protectedId });
     const children = options.list === true && !viaRead() ? this.client.getChildren(dir, { signal }) : undefined;
     children?.catch(() => undefined);
     options.alongside?.();
@@ -179,61 +169,19 @@ export class NodeOps {
       const node = await created;
       return { path: node.path, stat: node.stat, children: viaRead() ? undefined : await children?.catch(() => undefined) };
     } catch (err) {
-      if (isCode(err, 'ABORTED')) {
-        // Taken back before it was sent, nothing was made; aborted while awaiting its reply, the node may exist
-        // with a name we never learnt. Either way the caller leaves now (its deadline holds even on a frozen link),
-        // and the protection prefix finds the node (behind the create, in this session's order) to delete it, in
-        // the background: a recipe whose close() must leave nothing waits for it with cleanupsSettled().
-        void this.#findAndDelete(dir, protectedId);
-        throw err;
-      }
       if (isCode(err, 'NONODE')) return { failed: err };
-      const ephemeral = mode === 'ephemeral-sequential' || mode === 'ephemeral';
-      // The session expired with the create in flight: an ephemeral node went with it; a persistent one is looked for.
-      if (ephemeral && isSessionRenewed(this.client, err)) return { failed: err };
-      if (!retryableOn(this.client, err)) throw err;
-      const found = await this.#findOurNode(dir, protectedId, ephemeral, signal);
-      return found === undefined ? { failed: err } : { ...found, children: undefined };
+      // Taken back before it was sent, nothing was made; aborted while awaiting its reply (or lost too often), the
+      // node may exist with a name we never learnt. Either way the caller leaves now (its deadline holds even on a
+      // frozen link), and the protection prefix finds the node (behind the create, in this session's order) to
+      // delete it, in the background: a recipe whose close() must leave nothing waits for it with cleanupsSettled().
+      if (isCode(err, 'ABORTED') || retryableOn(this.client, err)) void this.#findAndDelete(dir, protectedId);
+      throw err;
     }
   }
 
   /** Creates a missing directory (and its ancestors) as containers, retrying across broken connections. */
   makeDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
     return this.retrying(() => ensureContainers(this.client, dir, signal), signal);
-  }
-
-  /**
-   * After a create with an unknown outcome: our node if the server made it (and, for an ephemeral node, made it for
-   * this session). A node of ours left by an earlier session is not ours to use (it goes when that session's
-   * expiry is processed); we delete it.
-   */
-  async #findOurNode(dir: string, protectedId: string, ephemeral: boolean, signal: AbortSignal | undefined): Promise<{ path: string; stat: Stat } | undefined> {
-    let children: string[];
-    try {
-      children = await this.retrying(() => this.client.getChildren(dir, { signal }), signal);
-    } catch (err) {
-      if (isCode(err, 'NONODE')) return undefined;
-      // The caller gave up (or the retries ran out) but the node may exist: clean up behind them.
-      if (!isSessionLost(err)) void this.#findAndDelete(dir, protectedId);
-      throw err;
-    }
-    const name = findProtectedChild(children, protectedId);
-    if (name === undefined) return undefined;
-    const path = joinPath(dir, name);
-    let stat: Stat | null;
-    try {
-      stat = await this.retrying(() => this.client.exists(path), undefined);
-    } catch (err) {
-      // We found our node but cannot read it: nobody else will ever delete it while this session lives.
-      if (!isSessionLost(err)) void this.guaranteedDelete(path).catch(() => undefined);
-      throw err;
-    }
-    if (stat === null) return undefined;
-    if (ephemeral && stat.ephemeralOwner !== this.client.sessionId) {
-      void this.guaranteedDelete(path).catch(() => undefined);
-      return undefined;
-    }
-    return { path, stat };
   }
 
   /**
