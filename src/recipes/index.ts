@@ -24,6 +24,7 @@ export { NO_LEADER, type Participant } from './leader/participant.js';
 export { watchLeader, type LeaderObservation, type WatchLeaderOptions } from './leader/watch-leader.js';
 export type { RecipeEvents } from './common/event-hub.js';
 export type { RecipeConnectionEvent } from './common/connection.js';
+export { onDampedConnectionEvent, type ConnectionDamping } from './common/damping.js';
 export type { WaitOptions } from './common/deadline.js';
 export {
   SharedValue,

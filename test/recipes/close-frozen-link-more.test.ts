@@ -13,6 +13,8 @@ import { ServiceDiscovery } from '../../src/recipes/discovery/service-discovery.
 import { ServiceCache } from '../../src/recipes/discovery/service-cache.js';
 import { serviceInstance } from '../../src/recipes/discovery/service-instance.js';
 import { InterProcessMutex } from '../../src/recipes/locks/mutex.js';
+import { watchLeader } from '../../src/recipes/leader/watch-leader.js';
+import { PersistentTtlNode } from '../../src/recipes/nodes/persistent-ttl-node.js';
 import { InterProcessSemaphoreV2 } from '../../src/recipes/locks/semaphore-v2.js';
 import { DistributedQueue } from '../../src/recipes/queues/distributed-queue.js';
 import { utf8QueueSerializer } from '../../src/recipes/queues/item-format.js';
@@ -20,7 +22,8 @@ import { SimpleDistributedQueue } from '../../src/recipes/queues/simple-distribu
 import { childrenOf, eventually, lockPath, useProxiedServer } from './helpers.js';
 
 /**
- * close() with the link frozen (issue #30), for the recipes close-frozen-link.test.ts does not cover: the link
+ * close() with the link frozen (issue #30), for the recipes close-frozen-link.test.ts does not cover (the queue's
+ * items() iteration, PersistentTtlNode and watchLeader among them): the link
  * freezes while the client still believes it is connected and the recipe's first request is in flight; close()
  * (or, for a call with no recipe to close, the caller's abort) must settle within 1 s, and whatever node the
  * recipe made must be gone once the link is back.
@@ -77,6 +80,27 @@ describe('close() on a frozen link, the other recipes', () => {
     {
       name: 'DistributedQueue (lock-safe consumer)',
       make: (client, dir) => lifecycle(new DistributedQueue(client, `${dir}/q`, { serializer: utf8QueueSerializer, lockPath: `${dir}/locks`, consumer: () => undefined })),
+    },
+    {
+      name: 'DistributedQueue.items() (lock-safe, iterating)',
+      make: (client, dir) => {
+        const queue = new DistributedQueue(client, `${dir}/q`, { serializer: utf8QueueSerializer, lockPath: `${dir}/locks` });
+        return {
+          start: async () => {
+            void queue.start();
+            for await (const item of queue.items()) void item;
+          },
+          stop: () => queue.close(),
+        };
+      },
+    },
+    { name: 'PersistentTtlNode', make: (client, dir) => lifecycle(new PersistentTtlNode(client, `${dir}/ttl`, 10_000, 'x')) },
+    {
+      name: 'watchLeader',
+      make: (client, dir) =>
+        call(async (signal) => {
+          for await (const seen of watchLeader(client, `${dir}/latch`, { signal })) void seen;
+        }),
     },
     { name: 'SimpleDistributedQueue.take', make: (client, dir) => call((signal) => new SimpleDistributedQueue(client, `${dir}/q`).take({ signal })) },
     { name: 'InterProcessSemaphoreV2.acquireOne', make: (client, dir) => call((signal) => new InterProcessSemaphoreV2(client, dir, 1).acquireOne({ signal })) },

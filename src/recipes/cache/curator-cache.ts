@@ -35,13 +35,13 @@ import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
 import { isRetryable } from '../../errors.js';
 import { sleep } from '../retry.js';
-import { Backoff } from '../common/backoff.js';
 import { isConnected, isSessionOver, onConnectionEvent, retryableOn } from '../common/connection.js';
 import { badArgument, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, joinPath } from '../common/nodes.js';
+import { SupervisedLoop, type LoopTurn, type TurnOutcome } from '../common/supervised-loop.js';
 import { TreeStore, type ChildData } from './tree-store.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 
@@ -177,7 +177,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
       this.#markStale();
       if (event === 'LOST' && isSessionOver(this.#client)) this.#life.fail(sessionEnded(this.#client, 'CuratorCache', this.path));
     });
-    void this.#begin();
+    this.#setUp();
   }
 
   /** The cached node at `path`, if any. */
@@ -239,39 +239,40 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
 
   // ---- watching -------------------------------------------------------------------------------------------
 
-  async #begin(): Promise<void> {
-    const stop = this.#stop.signal;
-    for (const backoff = new Backoff(); !stop.aborted; backoff.failed()) {
-      try {
-        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
-        await this.#client.waitConnected({ signal: stop });
-        if (this.#watchMode !== 'one-shot') {
-          try {
-            this.#watch = await this.#client.addWatch(this.path, { mode: this.#singleNode ? 'persistent' : 'persistent-recursive' });
-          } catch (err) {
-            if (this.#watchMode === 'persistent' || !isCode(err, 'UNIMPLEMENTED', 'UNKNOWN_ERROR', 'BADARGUMENTS')) throw err;
-          }
-        }
-        this.#oneShot = this.#watch === undefined;
-        if (stop.aborted) {
-          await this.#watch?.close();
-          return;
-        }
-        if (this.#watch !== undefined) void this.#follow(this.#watch);
-        // connected now: this walk can make the cache current (a later SUSPENDED puts that off again)
-        if (isConnected(this.#client)) this.#resyncFrom = this.#round + 1;
-        this.#walk();
-        return;
-      } catch (err) {
-        if (stop.aborted) return;
-        if (isSessionOver(this.#client)) {
-          this.#life.fail(sessionEnded(this.#client, 'CuratorCache', this.path));
-          return;
-        }
-        // refused for good (NOAUTH, ...): start() hears it; the cache keeps trying, backing off
+  /** Sets the watch up (again, after a persistent watch ended) on a SupervisedLoop, which ends once it is set. */
+  #setUp(): void {
+    new SupervisedLoop(this.#client, (turn) => this.#begin(turn), {
+      clock: this.#clock,
+      recipe: 'CuratorCache',
+      path: this.path,
+      signal: this.#stop.signal,
+      onEnd: (err) => this.#life.fail(err),
+      // refused for good (NOAUTH, ...): start() hears it; the cache keeps trying, backing off
+      onError: (err) => {
         if (!retryableOn(this.#client, err)) this.#life.fail(err);
+      },
+    }).start();
+  }
+
+  /** Sets the watch (persistent, or the one-shot fallback) and starts the walk: the turns of #setUp's loop. */
+  async #begin(turn: LoopTurn): Promise<TurnOutcome> {
+    if (this.#watchMode !== 'one-shot') {
+      try {
+        this.#watch = await this.#client.addWatch(this.path, { mode: this.#singleNode ? 'persistent' : 'persistent-recursive' });
+      } catch (err) {
+        if (this.#watchMode === 'persistent' || !isCode(err, 'UNIMPLEMENTED', 'UNKNOWN_ERROR', 'BADARGUMENTS')) throw err;
       }
     }
+    this.#oneShot = this.#watch === undefined;
+    if (turn.signal.aborted) {
+      await this.#watch?.close();
+      return 'done';
+    }
+    if (this.#watch !== undefined) void this.#follow(this.#watch);
+    // connected now: this walk can make the cache current (a later SUSPENDED puts that off again)
+    if (isConnected(this.#client)) this.#resyncFrom = this.#round + 1;
+    this.#walk();
+    return 'done';
   }
 
   /**
@@ -288,7 +289,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
           this.#watch = undefined;
           this.#resyncFrom = Infinity;
           this.#markStale();
-          void this.#begin();
+          this.#setUp();
         }
         return;
       }

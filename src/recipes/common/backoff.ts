@@ -33,9 +33,12 @@ export class Backoff {
     return this.#delayMs;
   }
 
-  /** One more failure: the next pause grows (a policy that would give up keeps the last pause). */
+  /**
+   * One more failure: the next pause grows. A policy that would give up keeps the last pause (5 s if it gave up at
+   * once): a background loop never gives up, and never spins.
+   */
   failed(): void {
-    this.#delayMs = this.#policy.nextDelay(this.#failures++, 0) ?? this.#delayMs;
+    this.#delayMs = this.#policy.nextDelay(this.#failures++, 0) ?? (this.#delayMs > 0 ? this.#delayMs : 5000);
   }
 
   /** A success (or a failure a reconnect fixes): the next try goes at once. */

@@ -35,12 +35,13 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
-import { isRetryable, ZooKeeperError } from '../../errors.js';
+import { ZooKeeperError } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { sleep } from '../retry.js';
-import { Backoff } from '../common/backoff.js';
-import { isConnected, isSessionOver, isSessionRenewed, onConnectionEvent } from '../common/connection.js';
-import { Deadline, whenAborted, type WaitOptions } from '../common/deadline.js';
+import { isConnected, onConnectionEvent, type RecipeConnectionEvent } from '../common/connection.js';
+import { onDampedConnectionEvent, type ConnectionDamping } from '../common/damping.js';
+import type { StateChange } from '../../session/state.js';
+import { Deadline, type WaitOptions } from '../common/deadline.js';
+import { SupervisedLoop, type LoopTurn, type TurnOutcome } from '../common/supervised-loop.js';
 import { aborted, badArgument, illegalState, recipeError, sessionEnded } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
@@ -77,6 +78,12 @@ export interface LeaderLatchOptions {
   readonly closeMode?: CloseMode;
   /** When leadership stops being trusted (see LeadershipLostPolicy). Default `suspended`. */
   readonly leadershipLost?: LeadershipLostPolicy;
+  /**
+   * Damps a flapping link's connection events (Curator's CircuitBreakingConnectionStateListener): the first
+   * SUSPENDED still ends leadership at once, but the RECONNECTED / SUSPENDED storm after it is held back until the
+   * circuit closes, so the latch does not rejoin and look again on every flap. Default: every event, undamped.
+   */
+  readonly connectionDamping?: ConnectionDamping;
   /** Timers (tests). */
   readonly clock?: Clock;
 }
@@ -112,20 +119,17 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   readonly #events = new EventHub<LeaderLatchEvent>();
   /** Internal: anything an await() may care about happened. */
   readonly #changed = new EventHub<void>();
-  readonly #stop = new AbortController();
-  readonly #stopped: Promise<void>;
-
+  readonly #loop: SupervisedLoop;
   readonly #life: Lifecycle;
   #ourPath: string | undefined;
   #term: Term | undefined;
   #lastLoss: ZooKeeperError;
   /** Set once the session is over: the latch can do nothing more. */
   #ended: ZooKeeperError | undefined;
-  #wake: { fired: boolean; promise: Promise<void>; fire: () => void } = LeaderLatch.#newWake();
   /** Paths we hold a pending one-shot watch on (so a re-check does not stack another). */
   readonly #watching = new Set<string>();
   #unsubscribe: () => void = () => undefined;
-  #loop: Promise<void> = Promise.resolve();
+  readonly #damping: ConnectionDamping | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -146,24 +150,25 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     this.#idBytes = utf8Encode(this.id);
     this.#policy = policy;
     this.#closeMode = closeMode;
+    this.#damping = options.connectionDamping;
     this.#clock = clockOf(options.clock);
     this.#ops = new NodeOps(client, { clock: this.#clock });
-    this.#stopped = whenAborted(this.#stop.signal);
+    this.#loop = new SupervisedLoop(client, (turn) => this.#turn(turn), {
+      clock: this.#clock,
+      recipe: 'LeaderLatch',
+      path,
+      onEnd: (err) => this.#end(err),
+      onError: (err) => {
+        this.#events.emit({ type: 'error', error: err });
+        // not in the election yet: start() says why now rather than never (it goes on trying in the background)
+        this.#life.fail(err);
+      },
+    });
     this.#lastLoss = illegalState('LeaderLatch', path, 'not the leader');
   }
 
   /** This contender's id. */
   readonly id: string;
-
-  static #newWake(): { fired: boolean; promise: Promise<void>; fire: () => void } {
-    let fire!: () => void;
-    const wake = { fired: false, promise: new Promise<void>((resolve) => (fire = resolve)), fire: () => undefined as void };
-    wake.fire = () => {
-      wake.fired = true;
-      fire();
-    };
-    return wake;
-  }
 
   /**
    * `LATENT` until start(), `STARTED` while in the election (whether leading or not: see hasLeadership()),
@@ -181,14 +186,14 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
   start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
     return this.#life.start(options.signal, () => {
       this.#listen(this.#client);
-      this.#loop = this.#run();
+      this.#loop.start();
     });
   }
 
   /** Connection events of `client` take leadership away at once and wake the loop. */
   #listen(client: ZooKeeperClient): void {
     this.#unsubscribe();
-    this.#unsubscribe = onConnectionEvent(client, (event, change) => {
+    const listener = (event: RecipeConnectionEvent, change: StateChange): void => {
       if (event === 'LOST') {
         this.#lose(change.reason instanceof ZooKeeperError ? change.reason : sessionEnded(client, 'LeaderLatch', this.path));
         // Our node and our watches went with the session: the loop joins again on the next one.
@@ -199,8 +204,9 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
           recipeError('CONNECTIONLOSS', 'LeaderLatch', this.path, `connection suspended; another contender may lead`),
         );
       }
-      this.#wake.fire();
-    });
+      this.#loop.wake();
+    };
+    this.#unsubscribe = this.#damping === undefined ? onConnectionEvent(client, listener) : onDampedConnectionEvent(client, listener, { clock: this.#clock, ...this.#damping });
   }
 
   /** True while we lead and nothing has yet made that doubtful. */
@@ -291,7 +297,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     } catch (err) {
       return Promise.reject(err);
     }
-    this.#stop.abort();
+    const stopping = this.#loop.stop();
     this.#unsubscribe();
     this.#lose(
       recipeError('CLOSED', 'LeaderLatch', this.path, `the latch was closed`),
@@ -299,7 +305,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
     );
     this.#changed.emit();
     this.#closing = (async () => {
-      await this.#loop;
+      await stopping;
       try {
         const ours = this.#ourPath;
         this.#ourPath = undefined;
@@ -321,53 +327,26 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
 
   // ---- the loop ----------------------------------------------------------------------------------------
 
-  async #run(): Promise<void> {
-    const stop = this.#stop.signal;
-    const backoff = new Backoff();
-    while (!stop.aborted) {
-      // armed before any read, so an event that lands while a read is in flight voids that read's verdict
-      const wake = (this.#wake = LeaderLatch.#newWake());
-      try {
-        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
-        await this.#client.waitConnected({ signal: stop });
-        if (this.#ourPath === undefined) {
-          // close() stops a create in flight: NodeOps deletes what it may have made, in the background
-          const created = await this.#ops.createProtected(this.path, LATCH_NAME, this.#idBytes, stop);
-          this.#ourPath = created.path;
-          if (stop.aborted) break; // made just before the stop: close() deletes it
-          this.#life.ready();
-        }
-        await this.#check(this.#ourPath, wake);
-        backoff.reset();
-        await Promise.race([wake.promise, this.#stopped]);
-      } catch (err) {
-        if (stop.aborted) break;
-        // The client has ended, or is closing (its calls fail CLOSED while it still says connected): nothing more
-        // can be done. Going round again at once would spin, since every call now fails without waiting.
-        if (isSessionOver(this.#client) || isCode(err, 'CLOSED', 'AUTHFAILED')) {
-          this.#end(isSessionOver(this.#client) ? sessionEnded(this.#client, 'LeaderLatch', this.path) : (err as ZooKeeperError));
-          break;
-        }
-        // a broken link or an expired session (the client renews it): wait for the next connection (the loop's
-        // waitConnected) and look again; anything else (NOAUTH, a throttled server): say so, and back off
-        if (isSessionRenewed(this.#client, err) || (isRetryable(err) && !isConnected(this.#client))) backoff.reset();
-        else {
-          this.#events.emit({ type: 'error', error: err });
-          // not in the election yet: start() says why now rather than never (it goes on trying in the background)
-          this.#life.fail(err);
-          backoff.failed();
-        }
-      }
+  /** One turn of the latch's loop (common/supervised-loop.ts): join the election if we are not in it, then look. */
+  async #turn(turn: LoopTurn): Promise<TurnOutcome> {
+    if (this.#ourPath === undefined) {
+      // close() stops a create in flight: NodeOps deletes what it may have made, in the background
+      const created = await this.#ops.createProtected(this.path, LATCH_NAME, this.#idBytes, turn.signal);
+      this.#ourPath = created.path;
+      if (turn.signal.aborted) return 'done'; // made just before the stop: close() deletes it
+      this.#life.ready();
     }
+    await this.#check(this.#ourPath, turn);
+    return 'wait';
   }
 
   /** One look at the election: lead, or watch the node ahead. Returns once there is something to wait for. */
-  async #check(ours: string, wake: { fired: boolean }): Promise<void> {
+  async #check(ours: string, turn: LoopTurn): Promise<void> {
     // both go out together, and the listing is answered after the stat
     const watchOurs = !this.#watching.has(ours);
-    const stop = this.#stop.signal;
+    const stop = this.#loop.signal;
     const [children, own] = await Promise.all([childrenOrEmpty(this.#client, this.path, stop), this.#statOurs(ours, watchOurs)]);
-    if (this.#stop.signal.aborted) return;
+    if (this.#loop.signal.aborted) return;
     const sorted = sortSequential(children, LATCH_NAME);
     const index = sorted.indexOf(nodeName(ours));
     if (index < 0 || own === null || own.ephemeralOwner !== this.#client.sessionId) {
@@ -377,11 +356,11 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
         recipeError('NONODE', 'LeaderLatch', ours, `our latch node ${ours} is gone`),
       );
       if (this.#ourPath === ours) this.#ourPath = undefined;
-      this.#wake.fire();
+      this.#loop.wake();
       return;
     }
     if (index === 0) {
-      if (wake.fired || !isConnected(this.#client)) return; // something happened meanwhile: look again
+      if (turn.woken || !isConnected(this.#client)) return; // something happened meanwhile: look again
       this.#lead(ours, own.czxid);
       return;
     }
@@ -397,17 +376,17 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
       this.#watching.add(ahead);
       void watch.then(() => {
         this.#watching.delete(ahead);
-        this.#wake.fire();
+        this.#loop.wake();
       });
     } catch (err) {
       // the node ahead left before we could watch it: list again (not reset: CURATOR-645)
-      if (isCode(err, 'NONODE')) this.#wake.fire();
+      if (isCode(err, 'NONODE')) this.#loop.wake();
       else throw err;
     }
   }
 
   async #statOurs(ours: string, watch: boolean): Promise<Stat | null> {
-    const signal = this.#stop.signal;
+    const signal = this.#loop.signal;
     if (!watch) return this.#client.exists(ours, { signal });
     const { stat, watch: fired } = await this.#client.exists(ours, { watch: true, signal });
     this.#watching.add(ours);
@@ -418,7 +397,7 @@ export class LeaderLatch implements RecipeEvents<LeaderLatchEvent>, AsyncDisposa
           recipeError('NONODE', 'LeaderLatch', ours, `our latch node ${ours} was deleted`),
         );
       }
-      this.#wake.fire();
+      this.#loop.wake();
     });
     return stat;
   }

@@ -18,15 +18,15 @@
  */
 
 import type { ZooKeeperClient } from '../../client.js';
-import { isSessionLost, ZooKeeperError } from '../../errors.js';
+import type { ZooKeeperError } from '../../errors.js';
 import { exponentialBackoff, type RetryPolicy } from '../../session/retry-policy.js';
-import { sleep } from '../retry.js';
 import { InterProcessMutex } from '../locks/mutex.js';
 import type { Lease } from '../locks/lease.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { isSessionOver, settledWhileConnected } from '../common/connection.js';
+import { settledWhileConnected } from '../common/connection.js';
+import { SupervisedLoop, type TurnOutcome } from '../common/supervised-loop.js';
 import { whenAborted } from '../common/deadline.js';
-import { badArgument, recipeError, sessionEnded } from '../common/errors.js';
+import { badArgument, recipeError } from '../common/errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, cleanupsSettledWhileConnected } from '../common/nodes.js';
@@ -91,7 +91,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
   #autoRequeue: boolean;
   readonly #life: Lifecycle;
   #queued = false;
-  #running: Promise<void> | undefined;
+  readonly #loop: SupervisedLoop;
   #term: AbortController | undefined;
 
   constructor(
@@ -114,6 +114,18 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     this.id = options.id ?? '';
     this.#idBytes = utf8Encode(this.id);
     this.#mutex = new InterProcessMutex(client, path, { lockLost: policy, data: this.#idBytes, clock: this.#clock });
+    this.#loop = new SupervisedLoop(client, (turn) => this.#turn(turn.signal), {
+      clock: this.#clock,
+      recipe: 'LeaderSelector',
+      path,
+      backoff: this.#retry,
+      signal: this.#stop.signal,
+      onError: (err) => this.#events.emit({ type: 'error', error: err }),
+      onEnd: (reason) => {
+        this.#queued = false;
+        this.#events.emit({ type: 'sessionEnded', reason });
+      },
+    });
   }
 
   /** This contender's id. */
@@ -135,7 +147,8 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    */
   start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
     return this.#life.start(options.signal, () => {
-      this.requeue();
+      this.#queued = true;
+      this.#loop.start();
       this.#life.ready();
     });
   }
@@ -146,13 +159,9 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
    */
   requeue(): boolean {
     this.#life.requireStarted('requeue');
-    if (this.#running !== undefined) {
-      if (this.#queued || this.#term !== undefined) return false;
-      this.#queued = true; // the loop is winding down a leadership: it goes round once more
-      return true;
-    }
-    this.#queued = true;
-    this.#running = this.#run().finally(() => (this.#running = undefined));
+    if (this.#queued || this.#term !== undefined) return false;
+    this.#queued = true; // an idle loop wakes; one winding a leadership down goes round once more
+    this.#loop.wake();
     return true;
   }
 
@@ -199,7 +208,7 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     const reason = recipeError('CLOSED', 'LeaderSelector', this.path, `the selector was closed`);
     this.#stop.abort(reason);
     this.#term?.abort(reason);
-    await this.#running;
+    await this.#loop.stop();
     // an attempt aborted with its create in flight leaves the node to a background cleanup: close() waits for it
     // while the link is up, never for a server to come back (the cleanup goes on after the reconnect)
     await cleanupsSettledWhileConnected(this.#client);
@@ -214,37 +223,22 @@ export class LeaderSelector implements RecipeEvents<LeaderSelectorEvent>, AsyncD
     if (this.#life.disposing()) await this.close();
   }
 
-  async #run(): Promise<void> {
-    const stop = this.#stop.signal;
-    let failures = 0;
-    const firstFailure = { at: 0 };
-    while (this.#queued && !stop.aborted) {
-      let lease: Lease;
-      try {
-        lease = await this.#mutex.acquire({ signal: stop });
-      } catch (err) {
-        if (stop.aborted) break;
-        if (isSessionOver(this.#client)) {
-          this.#events.emit({ type: 'sessionEnded', reason: isSessionLost(err) ? (err as ZooKeeperError) : sessionEnded(this.#client, 'LeaderSelector', this.path) });
-          break;
-        }
-        this.#events.emit({ type: 'error', error: err });
-        if (failures === 0) firstFailure.at = this.#clock.now();
-        const delay = this.#retry.nextDelay(failures++, this.#clock.now() - firstFailure.at) ?? 5000;
-        await sleep(delay, this.#clock, stop).catch(() => undefined);
-        continue;
-      }
-      failures = 0;
-      this.#queued = false;
-      if (stop.aborted || lease.signal.aborted) {
-        // closed, or the link dropped, between the grant and now: do not start a leadership already void
-        await lease.release().catch(() => undefined);
-        continue;
-      }
-      await this.#lead(lease);
-      if (this.#autoRequeue) this.#queued = true;
-    }
+  /**
+   * One turn of the selector's loop (common/supervised-loop.ts): while queued, wait for the mutex and lead; a
+   * failure to queue is an `error` event and a pause under the `retry` policy.
+   */
+  async #turn(stop: AbortSignal): Promise<TurnOutcome> {
+    if (!this.#queued) return 'wait';
+    const lease = await this.#mutex.acquire({ signal: stop });
     this.#queued = false;
+    if (stop.aborted || lease.signal.aborted) {
+      // closed, or the link dropped, between the grant and now: do not start a leadership already void
+      await lease.release().catch(() => undefined);
+      return 'wait';
+    }
+    await this.#lead(lease);
+    if (this.#autoRequeue) this.#queued = true;
+    return 'again';
   }
 
   async #lead(lease: Lease): Promise<void> {

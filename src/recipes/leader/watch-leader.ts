@@ -15,7 +15,7 @@ import type { ZooKeeperClient } from '../../client.js';
 import { clockOf, type Clock } from '../../session/clock.js';
 import { isCode } from '../../errors.js';
 import { Backoff } from '../common/backoff.js';
-import { isConnected, retryableOn } from '../common/connection.js';
+import { failureKind } from '../common/supervised-loop.js';
 import { checkRecipePath, joinPath, sortSequential } from '../common/nodes.js';
 import { oneShotWatch, type OneShotWatch } from '../common/watches.js';
 import { sleep, waitForEvent } from '../retry.js';
@@ -78,9 +78,10 @@ export async function* watchLeader(client: ZooKeeperClient, path: string, option
         // A session renewal fires the watch too (its expiry event), so this never outlives the session it was set in.
         if ((await waitForEvent(read.watch.fired, clock, undefined, stop.signal)) === 'fired') armed = undefined;
       } catch (err) {
-        if (stop.signal.aborted || client.ended) return;
-        // A broken link waits in waitConnected; anything else (NOAUTH, a throttled server) backs off.
-        if (!retryableOn(client, err) || isConnected(client)) backoff.failed();
+        // The decision of every recipe loop (an async generator cannot be a SupervisedLoop: it yields in its turn).
+        const kind = failureKind(client, err);
+        if (stop.signal.aborted || kind === 'end') return;
+        if (kind === 'backoff') backoff.failed();
       }
     }
   } finally {

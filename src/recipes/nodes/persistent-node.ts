@@ -22,13 +22,11 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { CreateMode } from '../../client/create-mode.js';
 import type { Data, Stat } from '../../client/types.js';
-import { isRetryable, isSessionLost } from '../../errors.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { sleep } from '../retry.js';
-import { Backoff } from '../common/backoff.js';
-import { isConnected, isSessionOver, onConnectionEvent } from '../common/connection.js';
-import { Deadline, deadlineOutcome, eventOrDeadline, whenAborted, type WaitOptions } from '../common/deadline.js';
-import { badArgument, illegalState, sessionEnded } from '../common/errors.js';
+import { onConnectionEvent } from '../common/connection.js';
+import { Deadline, deadlineOutcome, eventOrDeadline, type WaitOptions } from '../common/deadline.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { SupervisedLoop, type TurnOutcome } from '../common/supervised-loop.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
@@ -73,17 +71,14 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
   readonly #ttlMs: number | undefined;
   readonly #clock: Clock;
   readonly #events = new EventHub<PersistentNodeEvent>();
-  readonly #stop = new AbortController();
-  readonly #stopped: Promise<void>;
+  readonly #loop: SupervisedLoop;
   readonly #life: Lifecycle;
   #data: Uint8Array;
   /** The data last written to (or created in) the node. */
   #written: Uint8Array | undefined;
   #actualPath: string | undefined;
   #watching: string | undefined;
-  #wake: () => void = () => undefined;
   #unsubscribe: () => void = () => undefined;
-  #loop: Promise<void> = Promise.resolve();
   readonly #created = new EventHub<void>();
 
   constructor(
@@ -109,7 +104,17 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#clock = clockOf(options.clock);
     this.#ops = new NodeOps(client, { clock: this.#clock });
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
-    this.#stopped = whenAborted(this.#stop.signal);
+    this.#loop = new SupervisedLoop(client, () => this.#turn(), {
+      clock: this.#clock,
+      recipe: 'PersistentNode.start',
+      path: basePath,
+      onError: (err) => {
+        this.#events.emit({ type: 'error', error: err });
+        // never created yet: start() says why now rather than never (the loop goes on trying)
+        this.#life.fail(err);
+      },
+      onEnd: (err) => this.#life.fail(err),
+    });
   }
 
   /** `LATENT` before start(), `STARTED` while the node is kept present, `CLOSED` after close() or disposal. */
@@ -126,9 +131,9 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     return this.#life.start(options.signal, () => {
       this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
         if (event === 'LOST') this.#sessionLost();
-        this.#wake();
+        this.#loop.wake();
       });
-      this.#loop = this.#run();
+      this.#loop.start();
     });
   }
 
@@ -147,7 +152,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#life.requireStarted('setData');
     this.#data = typeof data === 'string' ? utf8Encode(data) : data.slice();
     const target = this.#data;
-    this.#wake();
+    this.#loop.wake();
     // resolves when the loop has written (or created with) this data, or a later one
     await new Promise<void>((resolve, reject) => {
       const check = (): boolean => {
@@ -195,10 +200,10 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
    */
   async close(): Promise<void> {
     this.#life.close();
-    this.#stop.abort();
+    const stopping = this.#loop.stop();
     this.#unsubscribe();
     this.#created.emit();
-    await this.#loop;
+    await stopping;
     try {
       const path = this.#actualPath;
       if (path !== undefined) {
@@ -230,44 +235,20 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     this.#events.emit({ type: 'nodeDeleted', path });
   }
 
-  async #run(): Promise<void> {
-    const stop = this.#stop.signal;
-    const client = this.#client;
-    const backoff = new Backoff();
-    while (!stop.aborted && !isSessionOver(client)) {
-      const woken = new Promise<void>((resolve) => (this.#wake = resolve));
-      try {
-        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
-        await client.waitConnected({ signal: stop });
-        if (this.#actualPath === undefined) await this.#create(client);
-        else await this.#check(client, this.#actualPath);
-        backoff.reset();
-        if (stop.aborted) break;
-        await Promise.race([woken, this.#stopped]);
-      } catch (err) {
-        if (stop.aborted || isSessionOver(client)) break;
-        // a broken link or an expired session: wait for the next connection (the loop's waitConnected); anything
-        // else (NOAUTH, a throttled server): say so, and back off
-        const transient = (isRetryable(err) || isSessionLost(err)) && !isConnected(client);
-        if (!transient) {
-          this.#events.emit({ type: 'error', error: err });
-          // never created yet: start() says why now rather than never (the loop goes on trying)
-          this.#life.fail(err);
-        }
-        if (transient) backoff.reset();
-        else backoff.failed();
-      }
-    }
-    if (isSessionOver(client)) this.#life.fail(sessionEnded(client, 'PersistentNode.start', this.basePath));
+  /** One turn of the loop (common/supervised-loop.ts): create the node, or check the one we have; then wait. */
+  async #turn(): Promise<TurnOutcome> {
+    if (this.#actualPath === undefined) await this.#create(this.#client);
+    else await this.#check(this.#client, this.#actualPath);
+    return 'wait';
   }
 
   /** Our node exists (and is ours): bring its data up to date and watch it. Else forget it. */
   async #check(client: ZooKeeperClient, path: string): Promise<void> {
     const watch = this.#watching !== path;
-    const stat = watch ? await this.#statWatched(client, path) : await client.exists(path, { signal: this.#stop.signal });
+    const stat = watch ? await this.#statWatched(client, path) : await client.exists(path, { signal: this.#loop.signal });
     if (stat === null) {
       this.#gone(path);
-      this.#wake();
+      this.#loop.wake();
       return;
     }
     // another session's ephemeral on our path (an earlier session of ours not yet expired, or someone else): wait
@@ -280,29 +261,29 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     const data = this.#data;
     if (this.#written === data) return;
     try {
-      await client.setData(path, data, { version, signal: this.#stop.signal });
+      await client.setData(path, data, { version, signal: this.#loop.signal });
       this.#written = data;
       this.#created.emit();
     } catch (err) {
-      if (isCode(err, 'BADVERSION', 'NONODE')) this.#wake(); // someone else wrote, or it went: look again
+      if (isCode(err, 'BADVERSION', 'NONODE')) this.#loop.wake(); // someone else wrote, or it went: look again
       else throw err;
     }
   }
 
   async #statWatched(client: ZooKeeperClient, path: string): Promise<Stat | null> {
-    const { stat, watch } = await client.exists(path, { watch: true, signal: this.#stop.signal });
+    const { stat, watch } = await client.exists(path, { watch: true, signal: this.#loop.signal });
     this.#watching = path;
     void watch.then((event) => {
       if (this.#watching === path) this.#watching = undefined;
       if (event.type === 'NodeDeleted') this.#gone(path);
-      this.#wake();
+      this.#loop.wake();
     });
     return stat;
   }
 
   async #create(client: ZooKeeperClient): Promise<void> {
     const data = this.#data;
-    const stop = this.#stop.signal;
+    const stop = this.#loop.signal;
     const options = { mode: this.#mode, signal: stop, ...(this.#ttlMs === undefined ? {} : { ttl: this.#ttlMs }) };
     let path: string;
     if (this.#protected) {
@@ -317,7 +298,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
         if (isCode(err, 'ABORTED') && !SEQUENTIAL.has(this.#mode)) void this.#ops.deleteIfCreated(this.basePath, EPHEMERAL.has(this.#mode));
         if (isCode(err, 'NONODE')) {
           await ensureContainers(client, parentPath(this.basePath), stop);
-          this.#wake();
+          this.#loop.wake();
           return;
         }
         if (!isCode(err, 'NODEEXISTS') || SEQUENTIAL.has(this.#mode)) throw err;
@@ -327,7 +308,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
         this.#actualPath = path;
         this.#written = undefined;
         this.#life.ready();
-        this.#wake();
+        this.#loop.wake();
         return;
       }
     }
@@ -339,7 +320,7 @@ export class PersistentNode implements RecipeEvents<PersistentNodeEvent>, AsyncD
     // deleted already (before the watch was set): create again
     if ((await this.#statWatched(client, path)) === null) {
       this.#gone(path);
-      this.#wake();
+      this.#loop.wake();
     }
   }
 }

@@ -45,6 +45,10 @@ export class PersistentTtlNode implements AsyncDisposable {
   readonly #touchPath: string;
   #timer: unknown;
   #touching: Promise<void> = Promise.resolve();
+  /** Stops a touch in flight at close(), so close() never waits on a frozen link for it. */
+  readonly #stop = new AbortController();
+  /** A touch was sent, so the TTL child may exist: close() deletes it (before that, nothing to delete nor wait for). */
+  #touched = false;
 
   constructor(
     client: ZooKeeperClient,
@@ -109,11 +113,14 @@ export class PersistentTtlNode implements AsyncDisposable {
     if (this.#node.state !== 'STARTED') throw illegalState('PersistentTtlNode.close', this.path, `the node is ${this.#node.state}`);
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#stop.abort();
     await this.#touching;
-    try {
-      await this.#client.delete(this.#touchPath);
-    } catch {
-      // gone already, or the link is down: the TTL takes care of it
+    if (this.#touched) {
+      try {
+        await this.#client.delete(this.#touchPath);
+      } catch {
+        // gone already, or the link is down: the TTL takes care of it
+      }
     }
     await this.#node.close();
   }
@@ -139,11 +146,13 @@ export class PersistentTtlNode implements AsyncDisposable {
     try {
       const client = this.#client;
       if (!isConnected(client)) return;
+      const signal = this.#stop.signal;
+      this.#touched = true; // even a create that close() stops may have been made
       try {
-        await client.create(this.#touchPath, null, { mode: 'ttl', ttl: this.#ttlMs });
+        await client.create(this.#touchPath, null, { mode: 'ttl', ttl: this.#ttlMs, signal });
       } catch (err) {
         if (!isCode(err, 'NODEEXISTS')) throw err;
-        await client.setData(this.#touchPath, new Uint8Array(0));
+        await client.setData(this.#touchPath, new Uint8Array(0), { signal });
       }
     } catch (err) {
       // the container went (the loop recreates it) or the link broke: the next touch tries again

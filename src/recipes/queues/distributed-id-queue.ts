@@ -58,6 +58,11 @@ export class DistributedIdQueue<T> implements AsyncDisposable {
     return this.#engine.remove((name) => parseIdName(name).id === written, 'remove');
   }
 
+  /** As DistributedQueue.items(): the items in this queue's order, as an async iterable. */
+  items(options: { readonly signal?: AbortSignal } = {}): AsyncIterableIterator<T> {
+    return this.#engine.items(options.signal);
+  }
+
   /** As DistributedQueue.close(). */
   close(): Promise<void> {
     return this.#engine.close();

@@ -59,6 +59,17 @@ export class DistributedQueue<T> implements AsyncDisposable {
   }
 
   /**
+   * The items as an async iterable, for a queue made without a `consumer`: `for await (const item of
+   * queue.items({ signal }))`. An item counts as consumed when the loop asks for the next one or is left (in
+   * lock-safe mode its node is deleted then; one in hand when the queue closes stays in the queue). Ends when the
+   * queue closes, `signal` fires, the loop is left, or the client ends; waits out a broken link. ILLEGAL_STATE
+   * unless started, with a `consumer` option, or while another items() iteration of this queue runs.
+   */
+  items(options: { readonly signal?: AbortSignal } = {}): AsyncIterableIterator<T> {
+    return this.#engine.items(options.signal);
+  }
+
+  /**
    * Stops consuming: the consumer's signal aborts; in lock-safe mode an item being consumed is left in the queue and
    * its lock deleted (in the background if the client is disconnected). Settles promptly with the link down.
    */

@@ -15,13 +15,14 @@
 import type { ZooKeeperClient } from '../../client.js';
 import { isCode } from '../../errors.js';
 import { clockOf, type Clock } from '../../session/clock.js';
-import { sleep, waitForEvent } from '../retry.js';
-import { Backoff } from '../common/backoff.js';
+import { waitForEvent } from '../retry.js';
 import { retryableOn } from '../common/connection.js';
-import { badArgument } from '../common/errors.js';
+import { badArgument, illegalState } from '../common/errors.js';
+import { SupervisedLoop, type TurnOutcome } from '../common/supervised-loop.js';
 import { Lifecycle, type RecipeState } from '../common/lifecycle.js';
 import { checkRecipePath, cleanupsSettledWhileConnected, ensureContainers, joinPath, NodeOps } from '../common/nodes.js';
 import { oneShotWatch, type OneShotWatch } from '../common/watches.js';
+import { ItemHandoff } from './item-handoff.js';
 import { encodeQueueItems } from './item-format.js';
 import { QUEUE_ITEM_NAME } from './node-names.js';
 import { putSequentialNode } from './put-node.js';
@@ -48,7 +49,14 @@ export class QueueEngine<T> {
   readonly #ops: NodeOps;
   readonly #clock: Clock;
   readonly #stop = new AbortController();
-  #loop: Promise<void> = Promise.resolve();
+  #loop: SupervisedLoop | undefined;
+  /** The consumer loop of the items() iteration in progress, if any (one consumer per queue object). */
+  #iteration: SupervisedLoop | undefined;
+  /** The last items() iteration's loop (it may finish a take after its loop was left). */
+  #lastIteration: SupervisedLoop | undefined;
+  /** Resolves once the last items() iteration's loop has ended. */
+  #iterationEnded: Promise<void> = Promise.resolve();
+  #ready = false;
 
   constructor(client: ZooKeeperClient, readonly path: string, options: DistributedQueueOptions<T>, flavour: QueueFlavour) {
     const what = flavour.recipe;
@@ -75,15 +83,68 @@ export class QueueEngine<T> {
 
   start(signal: AbortSignal | undefined): Promise<void> {
     return this.#life.start(signal, () => {
-      this.#loop = this.#run();
+      this.#loop = this.#consumerLoop(this.#context());
+      this.#loop.start();
     });
   }
 
   async close(): Promise<void> {
     this.#life.close();
     this.#stop.abort();
-    await this.#loop;
+    await Promise.all([this.#loop?.stop(), this.#lastIteration?.stop()]);
     await cleanupsSettledWhileConnected(this.#client);
+  }
+
+  /**
+   * The items as an async iterable, for a queue made without a consumer (see item-handoff.ts for when an item counts
+   * as consumed). It ends when the queue closes, when `signal` fires, when the loop over it is left, or when the
+   * client ends; it waits out a broken link. ILLEGAL_STATE unless started, with a `consumer` option, or while
+   * another items() iteration of this queue runs.
+   */
+  items(signal: AbortSignal | undefined): AsyncIterableIterator<T> {
+    const what = `${this.#flavour.recipe}.items`;
+    this.#life.requireStarted('items');
+    if (this.#options.consumer !== undefined || this.#iteration !== undefined) {
+      throw illegalState(what, this.path, 'a queue has one consumer: its consumer option, or one items() iteration at a time');
+    }
+    // A loop left with an item in hand finishes that item's take (return() waits for it; close() or `signal` cut it
+    // short): the next iteration of this queue starts after it, so two never hold one item (a lock of our own
+    // session is taken as ours).
+    const previous = this.#iterationEnded;
+    let leaving = false;
+    const handoff = new ItemHandoff<T>(() => void loop.stop());
+    const loop = this.#consumerLoop({ ...this.#context(), consumer: (item, { signal: itemSignal }) => handoff.offer(item, itemSignal) }, () => leaving);
+    this.#iteration = this.#lastIteration = loop;
+    let started = false;
+    const ended = (this.#iterationEnded = new Promise<void>((resolve) => loop.signal.addEventListener('abort', () => resolve(), { once: true })));
+    const stop = (): Promise<void> => loop.stop();
+    const release = (): void => {
+      handoff.end();
+      signal?.removeEventListener('abort', onAbort);
+      if (this.#iteration === loop) this.#iteration = undefined;
+    };
+    const onAbort = (): void => void stop();
+    loop.signal.addEventListener('abort', release, { once: true });
+    if (signal?.aborted === true) void stop();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      next: (): Promise<IteratorResult<T>> => {
+        if (!started) {
+          started = true;
+          void previous.then(() => loop.start());
+        }
+        return handoff.next();
+      },
+      return: async (): Promise<IteratorResult<T>> => {
+        leaving = true;
+        if (handoff.leave()) await ended;
+        else await stop();
+        return { value: undefined, done: true };
+      },
+    };
   }
 
   async dispose(): Promise<void> {
@@ -144,41 +205,45 @@ export class QueueEngine<T> {
     };
   }
 
-  async #run(): Promise<void> {
-    const stop = this.#stop.signal;
-    const ctx = this.#context();
-    const backoff = new Backoff();
-    let ready = false;
-    while (!stop.aborted) {
-      try {
-        await this.#client.waitConnected({ signal: stop });
-        if (!ready) {
+  /**
+   * The loop that makes the queue's nodes (the first work, start()'s promise) and, with a consumer in `ctx`, takes
+   * what is due pass after pass; a failure no reconnect fixes goes to onError and is retried with a back-off.
+   */
+  #consumerLoop(base: TakeContext<T>, leaving: () => boolean = () => false): SupervisedLoop {
+    let ctx = base;
+    const loop = new SupervisedLoop(
+      this.#client,
+      async (): Promise<TurnOutcome> => {
+        if (!this.#ready) {
           // The first work: the queue's node and the lock directory exist (Curator's start()).
-          await ensureContainers(this.#client, this.path, stop);
-          if (ctx.lockPath !== undefined) await ensureContainers(this.#client, ctx.lockPath, stop);
-          ready = true;
+          await ensureContainers(this.#client, this.path, ctx.stop);
+          if (ctx.lockPath !== undefined) await ensureContainers(this.#client, ctx.lockPath, ctx.stop);
+          this.#ready = true;
           this.#life.ready();
-          if (this.#options.consumer === undefined) return;
         }
-        await this.#pass(ctx);
-        backoff.reset();
-      } catch (err) {
-        if (stop.aborted) return;
-        if (this.#client.ended) {
-          this.#life.end(err);
-          return;
-        }
-        if (retryableOn(this.#client, err)) continue;
-        if (!ready) this.#life.fail(err);
-        ctx.onError(err, undefined);
-        backoff.failed();
-        await sleep(backoff.delayMs, this.#clock, stop).catch(() => undefined);
-      }
-    }
+        if (ctx.consumer === undefined) return 'done';
+        await this.#pass(ctx, leaving);
+        return leaving() ? 'done' : 'again';
+      },
+      {
+        clock: this.#clock,
+        recipe: this.#flavour.recipe,
+        path: this.path,
+        signal: this.#stop.signal,
+        onEnd: (err) => this.#life.end(err),
+        onError: (err) => {
+          if (retryableOn(this.#client, err)) return; // the link came back meanwhile: not worth a report
+          if (!this.#ready) this.#life.fail(err);
+          ctx.onError(err, undefined);
+        },
+      },
+    );
+    ctx = { ...base, stop: loop.signal };
+    return loop;
   }
 
   /** One look at the queue: take what is due, then wait for something to change (see the file comment). */
-  async #pass(ctx: TakeContext<T>): Promise<void> {
+  async #pass(ctx: TakeContext<T>, leaving: () => boolean): Promise<void> {
     const stop = ctx.stop;
     let listed: { children: string[]; watch: OneShotWatch };
     try {
@@ -200,7 +265,7 @@ export class QueueEngine<T> {
           break;
         }
         const taken = await take(ctx, name);
-        if (taken === 'left') return;
+        if (taken === 'left' || leaving()) return;
         if (taken === 'locked') {
           const lock = await this.#watchLock(joinPath(ctx.lockPath as string, name), stop);
           if (lock === undefined) return; // released meanwhile: look again now

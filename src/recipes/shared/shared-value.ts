@@ -20,10 +20,8 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
 import { utf8Encode } from '../../protocol/utf8.js';
-import { sleep } from '../retry.js';
-import { Backoff } from '../common/backoff.js';
-import { isConnected, isSessionOver, onConnectionEvent, type RecipeConnectionEvent, retryableOn } from '../common/connection.js';
-import { whenAborted } from '../common/deadline.js';
+import { onConnectionEvent, type RecipeConnectionEvent, retryableOn } from '../common/connection.js';
+import { SupervisedLoop, type LoopTurn, type TurnOutcome } from '../common/supervised-loop.js';
 import { badArgument, illegalState } from '../common/errors.js';
 import { isCode } from '../../errors.js';
 import { EventHub, type RecipeEvents } from '../common/event-hub.js';
@@ -72,16 +70,12 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
   readonly #seed: Uint8Array;
   readonly #clock: Clock;
   readonly #events = new EventHub<SharedValueEvent>();
-  readonly #stop = new AbortController();
-  readonly #stopped: Promise<void>;
+  readonly #loop: SupervisedLoop;
   readonly #life: Lifecycle;
-  #starting: Promise<void> = Promise.resolve();
   #current: Current | undefined;
   #watchPending = false;
   #refresh = false;
-  #wake: () => void = () => undefined;
   #unsubscribe: () => void = () => undefined;
-  #loop: Promise<void> = Promise.resolve();
 
   constructor(
     client: ZooKeeperClient,
@@ -96,7 +90,22 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     this.#client = client;
     this.#seed = toData(seedValue, 'SharedValue', path);
     this.#clock = clockOf(options.clock);
-    this.#stopped = whenAborted(this.#stop.signal);
+    this.#loop = new SupervisedLoop(client, (turn) => this.#turn(turn), {
+      clock: this.#clock,
+      recipe: 'SharedValue.start',
+      path,
+      // a broken link or an expired session: read again once connected (the new session's, after an expiry)
+      onFailure: (err) => {
+        if (retryableOn(client, err)) this.#refresh = true;
+      },
+      // a start that fails for good (NOAUTH, the client ended) leaves the value CLOSED; later failures back off
+      onError: (err) => {
+        if (this.#current === undefined && !retryableOn(client, err)) this.#endStart(err);
+      },
+      onEnd: (err) => {
+        if (this.#current === undefined) this.#endStart(err);
+      },
+    });
   }
 
   /** `LATENT` before start(), `STARTED` from start() until close(), `CLOSED` after (or when start() failed). */
@@ -111,40 +120,13 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
    * leaves the value CLOSED. ILLEGAL_STATE if already started or closed.
    */
   start(options: { readonly signal?: AbortSignal } = {}): Promise<void> {
-    return this.#life.start(options.signal, () => {
-      this.#starting = this.#begin();
-    });
+    return this.#life.start(options.signal, () => this.#loop.start());
   }
 
-  async #begin(): Promise<void> {
-    const stop = this.#stop.signal;
-    try {
-      for (;;) {
-        try {
-          await this.#client.waitConnected({ signal: stop });
-          await this.#createIfMissing(stop);
-          await this.#read(true, stop);
-          break;
-        } catch (err) {
-          // an expiry while starting: the client opens a new session and waitConnected waits for it
-          if (stop.aborted || !retryableOn(this.#client, err)) throw err;
-        }
-      }
-    } catch (err) {
-      if (stop.aborted) return; // closed meanwhile: close() has told start()
-      this.#stop.abort();
-      this.#events.end();
-      this.#life.end(err);
-      return;
-    }
-    if (stop.aborted) return;
-    this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
-      if (event === 'RECONNECTED') this.#refresh = true;
-      this.#events.emit({ type: 'connectionStateChanged', event });
-      this.#wake();
-    });
-    this.#loop = this.#run();
-    this.#life.ready();
+  #endStart(err: unknown): void {
+    void this.#loop.stop();
+    this.#events.end();
+    this.#life.end(err);
   }
 
   /** The latest value known here. ILLEGAL_STATE before start(). */
@@ -206,11 +188,9 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
   /** Stops watching (the node stays). ILLEGAL_STATE unless started; `await using` closes quietly in any state. */
   async close(): Promise<void> {
     this.#life.close();
-    this.#stop.abort();
+    const stopping = this.#loop.stop();
     this.#unsubscribe();
-    await this.#starting;
-    this.#unsubscribe();
-    await this.#loop;
+    await stopping;
     this.#events.end();
   }
 
@@ -255,7 +235,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     this.#watchPending = true;
     void fired.then(() => {
       this.#watchPending = false;
-      this.#wake();
+      this.#loop.wake();
     });
   }
 
@@ -266,38 +246,38 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
     if (!first) this.#events.emit({ type: 'valueChanged', value: { version: stat.version, value: data.slice() } });
   }
 
-  async #run(): Promise<void> {
-    const stop = this.#stop.signal;
-    const backoff = new Backoff();
-    while (!stop.aborted) {
-      const woken = new Promise<void>((resolve) => (this.#wake = resolve));
-      try {
-        if (backoff.delayMs > 0) await sleep(backoff.delayMs, this.#clock, stop);
-        if (this.#watchPending && !this.#refresh) {
-          await Promise.race([woken, this.#stopped]);
-          continue;
-        }
-        await this.#client.waitConnected({ signal: stop });
-        this.#refresh = false;
-        try {
-          await this.#read(!this.#watchPending, stop);
-        } catch (err) {
-          if (!isCode(err, 'NONODE')) throw err;
-          // deleted: keep the last value and watch for the node's return
-          if (!this.#watchPending) {
-            const { stat, watch } = await this.#client.exists(this.path, { watch: true, signal: stop });
-            this.#arm(watch);
-            // back already: read it on the next turn (the watch left is the data watch an existing node gets)
-            if (stat !== null) this.#refresh = true;
-          }
-        }
-        backoff.reset();
-      } catch (err) {
-        if (stop.aborted || isSessionOver(this.#client)) break;
-        // a broken link or an expired session: read again once connected (the new session's, after an expiry)
-        if (retryableOn(this.#client, err)) this.#refresh = true;
-        if (!retryableOn(this.#client, err) || isConnected(this.#client)) backoff.failed();
+  /**
+   * One turn of the loop (common/supervised-loop.ts). The first makes the node if missing and reads the value; each
+   * later one reads again when the watch fired or a reconnect asked for it, and otherwise waits.
+   */
+  async #turn(turn: LoopTurn): Promise<TurnOutcome> {
+    const stop = turn.signal;
+    if (this.#current === undefined) {
+      await this.#createIfMissing(stop);
+      await this.#read(true, stop);
+      if (stop.aborted) return 'done'; // closed meanwhile: close() has told start()
+      this.#unsubscribe = onConnectionEvent(this.#client, (event) => {
+        if (event === 'RECONNECTED') this.#refresh = true;
+        this.#events.emit({ type: 'connectionStateChanged', event });
+        this.#loop.wake();
+      });
+      this.#life.ready();
+      return 'wait';
+    }
+    if (this.#watchPending && !this.#refresh) return 'wait';
+    this.#refresh = false;
+    try {
+      await this.#read(!this.#watchPending, stop);
+    } catch (err) {
+      if (!isCode(err, 'NONODE')) throw err;
+      // deleted: keep the last value and watch for the node's return
+      if (!this.#watchPending) {
+        const { stat, watch } = await this.#client.exists(this.path, { watch: true, signal: stop });
+        this.#arm(watch);
+        // back already: read it on the next turn (the watch left is the data watch an existing node gets)
+        if (stat !== null) this.#refresh = true;
       }
     }
+    return 'again';
   }
 }
