@@ -44,6 +44,7 @@ import type {
   CreateOptions,
   Created,
   Data,
+  DeleteOptions,
   GetDataOptions,
   MkdirpOptions,
   NodeData,
@@ -139,6 +140,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       session: { ...sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options), ...(on && { observe: observer(stats, ch) }) },
       renew: options.renewSession ?? true,
       clock: this.#clock,
+      retry: options.retry,
       renewed: (old) => {
         carryPersistentWatches(this.#ctx, old);
         for (const view of this.#views.values()) carryPersistentWatches(view.#ctx, old);
@@ -313,9 +315,9 @@ export class ZooKeeperClient implements AsyncDisposable {
 
   /**
    * Deletes the node at `path` (NONODE if missing, NOTEMPTY if it has children, BADVERSION if `options.version` does
-   * not match).
+   * not match). With `guaranteed: true` it keeps trying in the background until the node is gone (see DeleteOptions).
    */
-  delete(path: string, options: VersionOptions = {}): Promise<void> {
+  delete(path: string, options: DeleteOptions = {}): Promise<void> {
     return writes.deleteNode(this.#ctx, path, options);
   }
 

@@ -43,6 +43,7 @@ export type {
   SetDataOptions,
   Stat,
   VersionOptions,
+  DeleteOptions,
   Watched,
   WatchEvent,
   WatchEventType,

@@ -11,6 +11,7 @@ import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, describeValue, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
 import type { SaslMechanism } from '../session/sasl-login.js';
+import type { RetryPolicy } from '../session/retry-policy.js';
 import { checkKnownKeys } from './option-names.js';
 import type { TlsFailures } from './tls-option.js';
 import type { ClientOptions } from './types.js';
@@ -42,6 +43,8 @@ const CLIENT_OPTION_NAMES = {
   serverVersion: true,
   clock: true,
   random: true,
+  retry: true,
+  requestTimeoutMs: true,
   aclProvider: true,
   containers: true,
   observe: true,
@@ -59,6 +62,8 @@ export function checkClientOptions(options: unknown): void {
 const isByteCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
 const isFunction = (v: unknown): boolean => typeof v === 'function';
+/** A RetryPolicy: anything with a `nextDelay` method (the call option is checked as each call is made, in context.ts). */
+export const isPolicy = (v: unknown): boolean => typeof (v as Partial<RetryPolicy> | null)?.nextDelay === 'function';
 
 /** The options whose check is their type alone: the name, what it must be, and the test. */
 const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: unknown) => boolean])[] = [
@@ -72,6 +77,7 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['resolver', 'a function (host, { signal }) => addresses', isFunction],
   ['compression', 'compressWith(...)', isFunction],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
+  ['retry', 'a RetryPolicy such as exponentialBackoff()', isPolicy],
 ];
 
 /**
@@ -82,6 +88,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
   checkDuration('connectTimeoutMs', options.connectTimeoutMs, 'connect', { infinite: true });
   checkDuration('closeTimeoutMs', options.closeTimeoutMs, 'connect', { infinite: true });
   checkSignal(options.signal, 'connect');
+  checkDuration('requestTimeoutMs', options.requestTimeoutMs, 'connect', { min: 1 });
   for (const [name, what, valid] of TYPED_OPTIONS) {
     const value: unknown = options[name];
     if (value !== undefined && !valid(value)) throw clientError('BAD_ARGUMENT', `${name} must be ${what}, got ${describeValue(value)}`, { op: 'connect' });
@@ -95,7 +102,7 @@ export function sessionOptions(hosts: readonly Endpoint[], transport: Transport,
     sessionTimeoutMs: Math.min(requested ?? DEFAULT_SESSION_TIMEOUT_MS, MAX_INT32),
     clock,
     ...passedOn(options, ['canBeReadOnly', 'maxFrameSize', 'reconnect', 'onFrame', 'random', 'closeTimeoutMs', 'sessionId', 'sessionPassword']),
-    ...passedOn(options, ['resolver', 'sasl']),
+    ...passedOn(options, ['resolver', 'sasl', 'requestTimeoutMs']),
     ...(options.serverVersion === undefined ? {} : { serverVersion: knownVersion(options.serverVersion) }),
     authInfo: (options.authInfo ?? []).map((a) => ({ scheme: a.scheme, auth: toBytes(a.auth, 'connect') })),
   };

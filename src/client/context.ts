@@ -8,7 +8,7 @@ import { clientError, errorFromServer, isCode, ZooKeeperError } from '../errors.
 import { ErrorCode } from '../protocol/error-codes.js';
 import { OpCode } from '../protocol/opcodes.js';
 import type { RequestBodyByOp, ResponseBodyByOp } from '../protocol/ops.js';
-import type { Reply } from '../session/outgoing.js';
+import type { Reply, RequestSpec } from '../session/outgoing.js';
 import type { Session } from '../session/session.js';
 import type { WatchEvent, WatchKind } from '../session/watches.js';
 import type { ACL } from './acl.js';
@@ -18,6 +18,8 @@ import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
 import type { Compression, PackingHook } from './compression.js';
+import { mayRepeat, retried, type Recover } from './retry-call.js';
+import { isPolicy } from './connecting.js';
 import type { SessionSeries } from './session-series.js';
 import type { AclProvider, CallOptions, Data } from './types.js';
 import type { PersistentWatch } from './watch-handle.js';
@@ -103,8 +105,9 @@ export class ClientContext {
     options: CallOptions,
     onReply: (reply: ReplyTo<K>) => T,
     onAbandoned?: (result: T) => void,
+    recover?: Recover<T>,
   ): Promise<T> {
-    return this.#send(op, path, OpCode[wire], body, options, onReply as (reply: Reply) => T, onAbandoned);
+    return this.#send(op, path, OpCode[wire], body, options, onReply as (reply: Reply) => T, onAbandoned, recover);
   }
 
   // The one untyped step: the session encodes `body` and decodes the reply with the opcode's row of the same
@@ -117,6 +120,7 @@ export class ClientContext {
     options: CallOptions,
     onReply: (reply: Reply) => T,
     onAbandoned: ((result: T) => void) | undefined,
+    recover: Recover<T> | undefined,
   ): Promise<T> {
     const signal = checkSignal(options.signal, op, path);
     const features = this.sessions.features;
@@ -129,7 +133,12 @@ export class ClientContext {
       features.learn(opcode, reply.err);
       return learning(reply);
     };
-    if (root === undefined || path === undefined) return this.session.request({ opcode, body, op, path, signal, onReply, ...abandoned });
+    // A call the retry policy may send again, when it cannot be applied twice (client/retry-call.ts).
+    const policy = options.retry ?? this.sessions.options.retry;
+    if (!(policy === undefined || isPolicy(policy))) throw clientError('BAD_ARGUMENT', 'retry must be a RetryPolicy such as exponentialBackoff()', { op, path });
+    const request = (spec: RequestSpec<T>): Promise<T> =>
+      policy === undefined || !mayRepeat(opcode, body, recover !== undefined) ? this.session.request(spec) : retried(this.sessions, spec, policy, recover);
+    if (root === undefined || path === undefined) return request({ opcode, body, op, path, signal, onReply, ...abandoned });
     // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
     // bare `NONODE (getChildren /)` would hide.
     // Only an error the op's own handler raises is renamed: some ops answer NONODE with a value (exists: null).
@@ -142,7 +151,7 @@ export class ClientContext {
         throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
       }
     };
-    return this.session.request({ opcode, body, op, path, signal, onReply: mapped, ...abandoned });
+    return request({ opcode, body, op, path, signal, onReply: mapped, ...abandoned });
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */

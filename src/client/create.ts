@@ -11,6 +11,7 @@ import { findProtectedChild, newProtectedId, protectPath } from '../protocol/pro
 import { guard, type ClientContext } from './context.js';
 import type { CreateMode } from './create-mode.js';
 import { checkServerFeatures } from './feature-check.js';
+import { noRetry } from '../session/retry-policy.js';
 import * as reads from './node-reads.js';
 import * as writes from './node-writes.js';
 import { validatePath } from './paths.js';
@@ -103,7 +104,9 @@ async function createProtected(ctx: ClientContext, path: string, data: Data | nu
         const stat = found && ((await reads.exists(ctx, found, { signal })) as Stat | null);
         if (stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
       }
-      return await createWithParents(ctx, target, data, options);
+      // No retry underneath (the client's `retry` option): a resent create of this name would meet our own node as
+      // NODEEXISTS, where this loop finds it as ours.
+      return await createWithParents(ctx, target, data, { ...options, retry: noRetry });
     } catch (e) {
       // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
       if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost === MAX_LOST_REPLIES) throw e;

@@ -13,6 +13,7 @@ import { clientContext, clientView, type ZooKeeperClient } from '../client.js';
 import { clientError, isCode } from '../errors.js';
 import { Chroot } from './chroot.js';
 import { ClientContext, type ReplyTo, type WireOp } from './context.js';
+import type { Recover } from './retry-call.js';
 import { pathProblem } from '../protocol/paths.js';
 import type { RequestBodyByOp } from '../protocol/ops.js';
 import type { ACL } from './acl.js';
@@ -110,9 +111,10 @@ export class NamespaceContext extends ClientContext {
     options: CallOptions,
     onReply: (reply: ReplyTo<K>) => T,
     onAbandoned?: (result: T) => void,
+    recover?: Recover<T>,
   ): Promise<T> {
-    if (this.#ready) return super.send(op, path, wire, body, options, onReply, onAbandoned);
-    return this.#made().then(() => super.send(op, path, wire, body, options, onReply, onAbandoned));
+    if (this.#ready) return super.send(op, path, wire, body, options, onReply, onAbandoned, recover);
+    return this.#made().then(() => super.send(op, path, wire, body, options, onReply, onAbandoned, recover));
   }
 
   #made(): Promise<void> {

@@ -9,7 +9,8 @@
  */
 
 import type { ZooKeeperError } from '../errors.js';
-import { Timer, type Clock } from '../session/clock.js';
+import { settleWithin, Timer, type Clock } from '../session/clock.js';
+import type { RetryPolicy } from '../session/retry-policy.js';
 import { Session, type SessionOptions } from '../session/session.js';
 import { changeStream, isConnectedState, isTerminal, type SessionState, type StateChange } from '../session/state.js';
 import { untilConnected } from '../session/wait-connected.js';
@@ -35,12 +36,15 @@ export interface SeriesOptions {
    * watches) is queued on `next` ahead of every request made by a listener of the LOST change.
    */
   readonly renewed: (old: Session, next: Session) => void;
+  /** The client's `retry` option: every call's retries unless the call says otherwise (client/retry-call.ts). */
+  readonly retry?: RetryPolicy | undefined;
 }
 
 export class SessionSeries {
   /** What the servers can do, learnt over every session of the series (client/server-features.ts). */
   readonly features = new FeatureBook();
-  readonly #options: SeriesOptions;
+  /** As given (the call path reads the clock and the retry policy from here). */
+  readonly options: SeriesOptions;
   readonly #listeners = new Set<Listener>();
   #current: Session;
   #unsubscribe: () => void;
@@ -54,9 +58,11 @@ export class SessionSeries {
   /** Renewals in a row whose session expired without ever being established. */
   #barren = 0;
   readonly #startNext: Timer;
+  /** The guaranteed deletes still running (client/guaranteed-delete.ts): what close() waits for, bounded. */
+  readonly owed = new Set<Promise<unknown>>();
 
   constructor(options: SeriesOptions) {
-    this.#options = options;
+    this.options = options;
     this.#current = new Session(options.session);
     this.#unsubscribe = this.#follow(this.#current);
     this.#startNext = new Timer(options.clock, () => this.#current.start());
@@ -112,8 +118,14 @@ export class SessionSeries {
     return this.#current.updateServerList(hosts);
   }
 
-  /** Closes the current session; no session follows. */
-  close(): Promise<void> {
+  /**
+   * Closes the current session; no session follows. The guaranteed deletes still owed get `closeTimeoutMs` (default
+   * 2 s) to finish first; those left then fail with CLOSED, each naming its path.
+   */
+  async close(): Promise<void> {
+    if (this.owed.size > 0 && !this.#closing) {
+      await settleWithin(this.options.clock, Promise.allSettled(this.owed).then(() => {}), this.options.session.closeTimeoutMs ?? 2000);
+    }
     this.#closing = true;
     this.#startNext.cancel();
     return this.#current.close();
@@ -126,7 +138,7 @@ export class SessionSeries {
   }
 
   #onChange(session: Session, change: StateChange): void {
-    if (change.to === 'expired' && this.#options.renew && !this.#closing) {
+    if (change.to === 'expired' && this.options.renew && !this.#closing) {
       this.#renew(session, change);
       return;
     }
@@ -151,7 +163,7 @@ export class SessionSeries {
    */
   #renew(old: Session, expiry: StateChange): void {
     this.#unsubscribe();
-    const { sessionId: _id, sessionPassword: _password, ...rest } = this.#options.session;
+    const { sessionId: _id, sessionPassword: _password, ...rest } = this.options.session;
     // The credentials held now (added ones included), and the newest zxid seen: a server behind it refuses the
     // handshake (the client tries the next), so the new session never reads older data than the old one did.
     // The server list as it is now: updateServerList and the ensemble tracker may have changed it since the start.
@@ -160,9 +172,9 @@ export class SessionSeries {
     this.#renewals++;
     this.#awaitingNew = true;
     this.#unsubscribe = this.#follow(next);
-    this.#options.renewed(old, next);
+    this.options.renewed(old, next);
     this.#emit(expiry);
-    this.#emit({ from: 'expired', to: 'connecting', event: undefined, at: this.#options.clock.now(), reason: undefined, newSession: false });
+    this.#emit({ from: 'expired', to: 'connecting', event: undefined, at: this.options.clock.now(), reason: undefined, newSession: false });
     if (old.negotiatedTimeoutMs !== 0) {
       this.#barren = 0;
       next.start();

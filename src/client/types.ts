@@ -70,7 +70,10 @@ export interface ClientOptions {
   readonly sasl?: SaslMechanism;
   /** ACL for nodes created without one, default OPEN_ACL_UNSAFE. */
   readonly defaultAcl?: readonly ACL[];
-  /** How long close() waits for the server to confirm closeSession. */
+  /**
+   * How long close() waits for the server to confirm closeSession; also how long it first waits for the guaranteed
+   * deletes still owed (default 2 s for those).
+   */
   readonly closeTimeoutMs?: number;
   /** `connect()` gives up (TIMEOUT) when no session is established within this time; default the session timeout. */
   readonly connectTimeoutMs?: number;
@@ -109,6 +112,20 @@ export interface ClientOptions {
    */
   readonly resolver?: Resolver;
   /**
+   * Retries for every call, in the same vocabulary as `reconnect` (`exponentialBackoff`, `retryNTimes`,
+   * `retryUntilElapsed`, `retryForever`, `noRetry`); a call's own `retry` option overrides it. Default: no retry, so
+   * a call fails with CONNECTIONLOSS as it always has, and the recipes (which retry for themselves) are not retried
+   * twice. Which calls retry, and how idempotent writes settle, is in docs/client.md ("Retries").
+   */
+  readonly retry?: RetryPolicy;
+  /**
+   * A call whose request was written and got no answer in this time fails with REQUESTTIMEOUT, and the connection is
+   * dropped as suspect (its other calls fail with CONNECTIONLOSS) and the session reconnects, as ZooKeeper's Java
+   * client does with `zookeeper.request.timeout`. Checked every quarter of it: a call fails after 1 to 1.25 times
+   * this. Default: none (a call waits as long as the link stays up).
+   */
+  readonly requestTimeoutMs?: number;
+  /**
    * Compressed node data, as Curator's `compressionProvider(...)` and `enableCompression()`:
    * `compressWith(GzipCompression)` (GzipCompression from `zkwire/recipes` writes what Curator's
    * GzipCompressionProvider does) for the calls that say `compressed: true` / `decompressed: true`,
@@ -145,6 +162,8 @@ export type AclProvider = (path: string) => readonly ACL[] | undefined;
 export interface CallOptions {
   /** Cancels the call (ABORTED); undefined is the same as none. */
   readonly signal?: AbortSignal | undefined;
+  /** This call's retries, instead of the client's `retry` option (`noRetry` turns them off for the call). */
+  readonly retry?: RetryPolicy | undefined;
 }
 
 /** Options of `create`. */
@@ -156,6 +175,11 @@ export interface CreateOptions extends CallOptions {
   readonly ttl?: number | undefined;
   /** Ask for the new node's Stat too (create2); then the result is `{path, stat}`. */
   readonly stat?: boolean;
+  /**
+   * When a retry after a lost reply finds the node, settle as created if it holds our data at version 0 (and, for an
+   * ephemeral, this session as its owner) instead of failing with NODEEXISTS (Curator's idempotent create).
+   */
+  readonly idempotent?: boolean | undefined;
   /**
    * Make missing ancestors first, in the same round trip: `true` as persistent nodes, `'containers'` as containers
    * (persistent where the server has none or the client's `containers` is false). They get `acl` when given, else
@@ -193,6 +217,21 @@ export interface Created {
 export interface VersionOptions extends CallOptions {
   /** Expected version; -1 (default) matches any. */
   readonly version?: number;
+  /**
+   * The write may be sent again after a lost reply even without a version, and a retry that finds it already
+   * applied succeeds: a delete that finds no node, a versioned setData that finds our data one version on.
+   */
+  readonly idempotent?: boolean | undefined;
+}
+
+/** Options of `delete`. */
+export interface DeleteOptions extends VersionOptions {
+  /**
+   * Keep trying in the background, across reconnects and new sessions, until the node is gone (a missing node counts
+   * as deleted); the promise settles then. `close()` waits for it a bounded time (`closeTimeoutMs`, default 2 s); one
+   * not done by then rejects with CLOSED naming its path.
+   */
+  readonly guaranteed?: boolean | undefined;
 }
 
 /** Options of `setData`. */

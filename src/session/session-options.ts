@@ -43,4 +43,6 @@ export interface SessionOptions {
   readonly sasl?: SaslMechanism;
   /** Every server's version, when the application knows it: no server is asked (see learnVersion). */
   readonly serverVersion?: ServerVersion;
+  /** A request written and unanswered this long fails with REQUESTTIMEOUT and its connection is dropped (see RequestWatch). */
+  readonly requestTimeoutMs?: number;
 }

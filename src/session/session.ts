@@ -65,6 +65,8 @@ export class Session {
   /** The most recent connection, live or not: close() waits for its socket to be released. */
   #lastConn: Connection | undefined;
   readonly #heartbeat: Heartbeat;
+  /** Looks at the oldest unanswered request, when `requestTimeoutMs` is set (see the constructor). */
+  readonly #requestTimer: Timer | undefined;
   readonly #rwSearch: ReadWriteSearch;
   /**
    * A read-write server has been seen. Until then the session id is one a read-only server made up, which no
@@ -99,7 +101,10 @@ export class Session {
       {
         connection: () => this.#conn,
         sessionId: () => this.#id,
-        wrote: () => this.#heartbeat.sent(),
+        wrote: () => {
+          this.#heartbeat.sent();
+          if (this.#requestTimer?.armed === false) this.#requestTimer.arm((options.requestTimeoutMs ?? 0) / 4);
+        },
         admit: (conn, item) => admit(conn, item, versions),
         rejectAuth: (record, err) => {
           this.#credentials.reject(record, err);
@@ -157,6 +162,29 @@ export class Session {
         if (conn !== undefined) this.#drop(conn, clientError('CONNECTIONLOSS', `nothing received for ${idle} ms`));
       },
     });
+    // requestTimeoutMs (ZooKeeper's zookeeper.request.timeout): a request unanswered that long fails with
+    // REQUESTTIMEOUT and its connection is dropped as suspect, as ClientCnxn does; the session reconnects as after any
+    // lost link. No timer per request: replies come in wire order, so the oldest unanswered request is the head of
+    // the FIFO; one timer looks at it every quarter of the timeout while anything is pending, and a head seen at five
+    // looks in a row has waited 1 to 1.25 times the timeout.
+    const requestMs = options.requestTimeoutMs;
+    let head: Outgoing | undefined;
+    let looks = 0;
+    this.#requestTimer =
+      requestMs === undefined
+        ? undefined
+        : new Timer(clock, () => {
+            const conn = this.#conn;
+            const item = conn?.pending.peek();
+            if (item === undefined) return;
+            if (item !== head) [head, looks] = [item, 0];
+            else if (++looks > 3) {
+              const err = clientError('REQUESTTIMEOUT', `no reply within ${requestMs} ms`);
+              item.fail(err);
+              return this.#drop(conn as Connection, err);
+            }
+            this.#requestTimer?.arm(requestMs / 4);
+          });
     this.#connectTimer = new Timer(clock, () => {
       const conn = this.#conn;
       if (conn !== undefined && !conn.handshakeDone) {
@@ -492,6 +520,7 @@ export class Session {
     this.#expiryTimer.cancel();
     this.#connectTimer.cancel();
     this.#heartbeat.stop();
+    this.#requestTimer?.cancel();
     this.#loop.stop();
     this.#rwSearch.stop();
     this.#sideConnections.abort();

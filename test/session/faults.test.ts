@@ -10,6 +10,7 @@ import type { StateChange } from '../../src/session/state.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
 import { codeOf, uniquePath } from '../client/helpers.js';
+import { nextChange } from '../harness/expire-session.js';
 import { CountingClock, CountingTransport } from './counting.js';
 import { retryForever } from '../../src/session/retry-policy.js';
 
@@ -32,16 +33,6 @@ async function viaProxy(options: ClientOptions = {}): Promise<{ proxy: FaultProx
   return { proxy, zk, changes };
 }
 
-function until(zk: ZooKeeperClient, predicate: (c: StateChange) => boolean): Promise<StateChange> {
-  return new Promise((resolve) => {
-    const off = zk.onStateChange((c) => {
-      if (predicate(c)) {
-        off();
-        resolve(c);
-      }
-    });
-  });
-}
 
 describe('faults through the proxy', () => {
   it('expires the session when cut off longer than the session timeout; pending calls reject, nothing hangs', async () => {
@@ -52,7 +43,7 @@ describe('faults through the proxy', () => {
     await zk.create(path, null, { mode: 'ephemeral' });
     const { watch } = await zk.exists(path, { watch: true });
     proxy.pause();
-    const expired = until(zk, (c) => c.to === 'expired');
+    const expired = nextChange(zk, (c) => c.to === 'expired');
     const pending = zk.getData(path);
     const pendingCode = codeOf(pending);
     await expired;
@@ -78,14 +69,14 @@ describe('faults through the proxy', () => {
     // The server answers a wrong password with timeOut 0 and also closes the session's live connection. With no
     // reconnect delay zk is often back before the thief has even closed, so its way back is watched from before
     // the thief starts: subscribing afterwards would miss the change and wait for ever.
-    const back = until(zk, (c) => c.to === 'expired' || c.to === 'connected');
+    const back = nextChange(zk, (c) => c.to === 'expired' || c.to === 'connected');
     const thief = new ZooKeeperClient(proxy.connectString, { sessionTimeoutMs: 1000, sessionId: id, sessionPassword: new Uint8Array(16) });
-    await until(thief, (c) => c.to === 'expired');
+    await nextChange(thief, (c) => c.to === 'expired');
     await thief.close();
     await back;
     // Should the thief have cut zk's link once more meanwhile (it reconnects too if its answer was lost), wait
     // for that reconnect as well: checked and subscribed in one synchronous step, so nothing slips between.
-    if (zk.state === 'disconnected' || zk.state === 'connecting') await until(zk, (c) => c.to === 'expired' || c.to === 'connected');
+    if (zk.state === 'disconnected' || zk.state === 'connecting') await nextChange(zk, (c) => c.to === 'expired' || c.to === 'connected');
     expect(zk.state).toBe('connected'); // a wrong password does not kill a live session
     expect(zk.sessionId).toBe(id);
     await zk.close();
@@ -103,7 +94,7 @@ describe('faults through the proxy', () => {
       const id = zk.sessionId;
       const path = uniquePath();
       await zk.create(path, 'kept');
-      const back = until(zk, (c) => c.to === 'connected');
+      const back = nextChange(zk, (c) => c.to === 'connected');
       proxy.injectToClient(bytes);
       await back;
       expect(changes[0]).toMatchObject({ to: 'disconnected', event: 'SUSPENDED' });

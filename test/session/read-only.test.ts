@@ -6,13 +6,13 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient } from '../../src/node.js';
-import type { StateChange } from '../../src/session/state.js';
 import { FAST_START_JVM_FLAGS } from '../../src/testing/local-server/index.js';
 import { probeServerMode } from '../../src/testing/local-server/four-letter-client.js';
 import { sleep } from '../harness/real-timers.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { startEnsemble, type ZkEnsemble } from '../harness/zookeeper.js';
 import { codeOf, dec, uniquePath } from '../client/helpers.js';
+import { nextChange } from '../harness/expire-session.js';
 import { retryForever } from '../../src/session/retry-policy.js';
 
 let ensemble: ZkEnsemble;
@@ -35,16 +35,6 @@ afterEach(async () => {
   await Promise.all(down.map((i) => ensemble.restart(i)));
 });
 
-function nextChange(zk: ZooKeeperClient, predicate: (c: StateChange) => boolean): Promise<StateChange> {
-  return new Promise((resolve) => {
-    const off = zk.onStateChange((c) => {
-      if (predicate(c)) {
-        off();
-        resolve(c);
-      }
-    });
-  });
-}
 
 /** Kills every member but the leader and waits until that survivor serves read-only; returns its index and the others. */
 async function leaveOneReadOnly(): Promise<{ survivor: number; others: number[]; host: string; port: number }> {
