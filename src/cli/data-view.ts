@@ -7,6 +7,7 @@
 
 import { gunzipSync } from 'node:zlib';
 import { isValidUtf8, utf8Decode } from '../protocol/utf8.js';
+import { hexEncode } from '../protocol/hex.js';
 
 /** How data may be shown: `auto` detects; the others force one view. */
 export const DATA_FORMATS = ['auto', 'json', 'text', 'hex', 'base64'] as const;
@@ -71,7 +72,7 @@ export function hexDump(bytes: Uint8Array): string {
   const lines: string[] = [];
   for (let at = 0; at < bytes.length; at += 16) {
     const row = bytes.subarray(at, at + 16);
-    const hex = [...row].map((b) => b.toString(16).padStart(2, '0'));
+    const hex = hexEncode(row).match(/../g) ?? [];
     const left = hex.slice(0, 8).join(' ');
     const right = hex.slice(8).join(' ');
     const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');

@@ -1,14 +1,17 @@
 import net from 'node:net';
 import { systemClock, type Clock, type TimerHandle } from '../session/clock.js';
-import { FrameSplitter, type Piece } from './frame-splitter.js';
+import { clientError } from '../errors.js';
+import { parseConnectString } from '../session/connect-string.js';
+import type { Direction, Piece } from './frame-splitter.js';
+import { startFramingProxy, type ConnectionHandler, type ProxyConnection } from './framing-proxy.js';
 
 /**
  * A frame-aware TCP proxy between a client under test and a real ZooKeeper server, for fault injection: connect the
  * client to `proxy.connectString` instead of the server, then freeze the link, delay it, drop replies, cut it after a
  * request, or reset it, for every connection at once or for one connection (`links()`).
  *
- * Each direction of each connection is cut into whole frames (frame-splitter.ts); every frame is forwarded byte for
- * byte unless a fault says otherwise. The first frame each way is the ConnectRequest/ConnectResponse and is never
+ * It stands on the framing proxy (framing-proxy.ts), which cuts each direction of each connection into whole
+ * frames; every frame is forwarded byte for byte unless a fault says otherwise. The first frame each way is the ConnectRequest/ConnectResponse and is never
  * treated as a request or reply. Client→server requests record xid→opcode per connection so reply predicates can
  * see which operation a reply answers. The proxy's own faults apply to all connections, including ones opened later
  * (a reconnecting client comes back through the same faults); a link's faults apply to that connection only, on top.
@@ -89,8 +92,7 @@ export interface FaultProxyOptions {
  * such a length is forwarded raw right away. Server→client frames may legitimately be somewhat larger (big child
  * lists); only an absurd length means "not frames" there.
  */
-const MAX_C2S_FRAME = 0xfffff;
-const MAX_S2C_FRAME = 64 * 1024 * 1024;
+const MAX_FRAME = { c2s: 0xfffff, s2c: 64 * 1024 * 1024 };
 
 interface Faults {
   delayMs: number;
@@ -102,34 +104,30 @@ interface Faults {
 /**
  * Starts a fault proxy on a free 127.0.0.1 port in front of `upstream` (a server's host and port, or its
  * `host:port`), passing everything through until told otherwise. Node only (`node:net`).
+ *
+ * @throws ZooKeeperError BAD_ARGUMENT when `upstream` is not one `host:port` (read as a connect string).
  */
 export async function startFaultProxy(
   upstream: { host: string; port: number } | string,
   options: FaultProxyOptions = {},
 ): Promise<FaultProxy> {
-  const target = typeof upstream === 'string' ? parseHostPort(upstream) : upstream;
+  const target = typeof upstream === 'string' ? oneHost(upstream) : upstream;
   const clock = options.clock ?? systemClock;
   const faults: Faults = { delayMs: 0, paused: false, drop: null, cutXid: null };
-  const live = new Set<ProxiedConnection>();
-  let ids = 0;
-  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
-    const connection = new ProxiedConnection(++ids, client, target, faults, clock);
-    live.add(connection);
-    client.once('close', () => live.delete(connection));
+  const proxy = await startFramingProxy({
+    listen: { host: '127.0.0.1', port: 0 },
+    dial: () => net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true }),
+    maxFrame: MAX_FRAME,
+    passChunks: false,
+    accept: (connection) => new FaultyConnection(connection, faults, clock),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('fault proxy has no TCP address');
-  const each = (f: (c: ProxiedConnection) => void): void => [...live].forEach(f);
+  const each = (f: (c: FaultyConnection) => void): void => proxy.connections().forEach(f);
   return {
     host: '127.0.0.1',
-    port: address.port,
-    connectString: `127.0.0.1:${address.port}`,
-    connections: () => live.size,
-    links: () => [...live].map((c) => c.link),
+    port: proxy.port,
+    connectString: `127.0.0.1:${proxy.port}`,
+    connections: () => proxy.connections().length,
+    links: () => proxy.connections().map((c) => c.link),
     pass() {
       Object.assign(faults, { delayMs: 0, paused: false, drop: null, cutXid: null });
       each((c) => {
@@ -159,23 +157,16 @@ export async function startFaultProxy(
     injectToClient(bytes) {
       each((c) => c.inject(bytes));
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      each((c) => c.reset());
-      await closed;
-    },
+    close: () => proxy.close('reset'),
   };
 }
 
-function parseHostPort(hostPort: string): { host: string; port: number } {
-  const at = hostPort.lastIndexOf(':');
-  const port = Number(hostPort.slice(at + 1));
-  if (at <= 0 || !Number.isInteger(port) || port <= 0 || port > 65535) {
-    throw new RangeError(`fault proxy upstream must be host:port, got ${JSON.stringify(hostPort)}`);
-  }
-  return { host: hostPort.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port };
+/** `host:port` read as a connect string of one host: one parser, one BAD_ARGUMENT for a bad one. */
+function oneHost(hostPort: string): { host: string; port: number } {
+  const { hosts } = parseConnectString(hostPort, 'startFaultProxy');
+  if (hosts.length !== 1) throw clientError('BAD_ARGUMENT', `the fault proxy forwards to one server, got "${hostPort}"`, { op: 'startFaultProxy' });
+  return hosts[0]!;
 }
-
 /** The faults one connection sees: the proxy's, plus its link's own. */
 class LinkFaults implements Faults {
   readonly #shared: Faults;
@@ -219,21 +210,19 @@ class Pipe {
   readonly #onCut: (bytes: Uint8Array) => void;
   readonly #clock: Clock;
   readonly #faults: Faults;
-  readonly #dest: net.Socket;
+  readonly #connection: ProxyConnection;
+  readonly #dir: Direction;
   readonly #queue: Queued[] = [];
   #lastReleaseAt = 0;
   #timer: TimerHandle | undefined;
 
-  constructor(
-    dest: net.Socket,
-    faults: Faults,
-    clock: Clock,
-    onCut: (bytes: Uint8Array) => void,
-  ) {
+  constructor(connection: ProxyConnection, dir: Direction, faults: Faults, clock: Clock, onCut: (bytes: Uint8Array) => void) {
     this.#onCut = onCut;
     this.#clock = clock;
     this.#faults = faults;
-    this.#dest = dest;}
+    this.#connection = connection;
+    this.#dir = dir;
+  }
 
   send(bytes: Uint8Array, cut = false): void {
     this.#push({ releaseAt: this.#releaseTime(), bytes, cut });
@@ -264,10 +253,9 @@ class Pipe {
         return;
       }
       this.#queue.shift();
-      if (this.#dest.destroyed) continue;
-      if ('end' in item) this.#dest.end();
+      if ('end' in item) this.#connection.end(this.#dir);
       else if (item.cut) return this.#onCut(item.bytes);
-      else this.#dest.write(item.bytes);
+      else this.#connection.write(this.#dir, item.bytes);
     }
   }
 
@@ -289,37 +277,28 @@ class Pipe {
   }
 }
 
-class ProxiedConnection {
-  readonly #client: net.Socket;
+/** One connection's decisions: each frame through its direction's pipe, unless a fault drops it or cuts after it. */
+class FaultyConnection implements ConnectionHandler {
+  readonly #connection: ProxyConnection;
   readonly link: ProxyLink;
   readonly #faults: LinkFaults;
-  readonly #upstream: net.Socket;
-  readonly #c2s = new FrameSplitter(MAX_C2S_FRAME);
-  readonly #s2c = new FrameSplitter(MAX_S2C_FRAME);
-  readonly #toServer: Pipe;
-  readonly #toClient: Pipe;
-  #c2sFrames = 0;
-  #s2cFrames = 0;
+  readonly #pipes: Record<Direction, Pipe>;
+  readonly #frames = { c2s: 0, s2c: 0 };
   /** xid → opcode of requests seen on this connection and not answered yet. */
   readonly #opcodes = new Map<number, number>();
 
-  constructor(
-    id: number,
-    client: net.Socket,
-    target: { host: string; port: number },
-    shared: Faults,
-    clock: Clock,
-  ) {
-    this.#client = client;
+  constructor(connection: ProxyConnection, shared: Faults, clock: Clock) {
+    this.#connection = connection;
     const faults = new LinkFaults(shared);
     this.#faults = faults;
-    this.#upstream = net.connect({ host: target.host, port: target.port, allowHalfOpen: true, noDelay: true });
-    this.#toServer = new Pipe(this.#upstream, faults, clock, (bytes) => this.#cutAfter(bytes));
-    this.#toClient = new Pipe(client, faults, clock, (bytes) => client.write(bytes));
-    const clientPort = client.remotePort ?? 0;
+    this.#pipes = {
+      c2s: new Pipe(connection, 'c2s', faults, clock, (bytes) => this.#cutAfter(bytes)),
+      s2c: new Pipe(connection, 's2c', faults, clock, (bytes) => connection.write('s2c', bytes)),
+    };
+    const { client } = connection;
     this.link = {
-      id,
-      clientPort,
+      id: connection.id,
+      clientPort: client.remotePort ?? 0,
       get open() {
         return !client.destroyed;
       },
@@ -338,18 +317,30 @@ class ProxiedConnection {
       },
       reset: () => this.reset(),
     };
-    client.on('data', (chunk: Buffer) => this.#fromClient(chunk));
-    this.#upstream.on('data', (chunk: Buffer) => this.#fromServer(chunk));
-    client.on('end', () => this.#toServer.end());
-    this.#upstream.on('end', () => this.#toClient.end());
-    // A reset or error on one side is passed on as a reset of the other, as a broken network path would look.
-    client.on('error', () => this.reset());
-    this.#upstream.on('error', () => this.reset());
+  }
+
+  frames(dir: Direction, pieces: readonly Piece[]): void {
+    for (const piece of pieces) {
+      // The first frame each way is the ConnectRequest/ConnectResponse, never a request or a reply.
+      const first = this.#frames[dir]++ === 0;
+      if (piece.kind === 'raw' || first || piece.xid === undefined) this.#pipes[dir].send(piece.bytes);
+      else if (dir === 'c2s') this.#request(piece.xid, piece.type, piece.bytes);
+      else if (!this.#dropped(piece.xid)) this.#pipes.s2c.send(piece.bytes);
+    }
+  }
+
+  end(dir: Direction): void {
+    this.#pipes[dir].end();
+  }
+
+  closed(): void {
+    this.#pipes.c2s.clear();
+    this.#pipes.s2c.clear();
   }
 
   pump(): void {
-    this.#toServer.pump();
-    this.#toClient.pump();
+    this.#pipes.c2s.pump();
+    this.#pipes.s2c.pump();
   }
 
   clearOwnFaults(): void {
@@ -357,50 +348,24 @@ class ProxiedConnection {
   }
 
   releaseNow(): void {
-    this.#toServer.releaseNow();
-    this.#toClient.releaseNow();
+    this.#pipes.c2s.releaseNow();
+    this.#pipes.s2c.releaseNow();
   }
 
   inject(bytes: Uint8Array): void {
-    if (!this.#client.destroyed && this.#client.writable) this.#client.write(bytes);
+    this.#connection.write('s2c', bytes);
   }
 
   reset(): void {
-    this.#toServer.clear();
-    this.#toClient.clear();
-    resetSocket(this.#client);
-    resetSocket(this.#upstream);
+    this.closed();
+    this.#connection.reset();
   }
 
-  #fromClient(chunk: Uint8Array): void {
-    for (const piece of this.#c2s.push(chunk)) this.#clientPiece(piece);
-  }
-
-  #clientPiece(piece: Piece): void {
-    const first = this.#c2sFrames++ === 0;
-    if (piece.kind === 'raw') {
-      // A connection that opens with a four-letter word is plain text both ways.
-      if (first) for (const rest of this.#s2c.switchToRaw()) this.#toClient.send(rest.bytes);
-      this.#toServer.send(piece.bytes);
-      return;
-    }
-    let cut = false;
-    if (!first && piece.xid !== undefined) {
-      if (piece.type !== undefined) this.#opcodes.set(piece.xid, piece.type);
-      if (this.#faults.cutXid === piece.xid) {
-        this.#faults.cutXid = null;
-        cut = true;
-      }
-    }
-    this.#toServer.send(piece.bytes, cut);
-  }
-
-  #fromServer(chunk: Uint8Array): void {
-    for (const piece of this.#s2c.push(chunk)) {
-      const first = this.#s2cFrames++ === 0;
-      if (piece.kind === 'frame' && !first && piece.xid !== undefined && this.#dropped(piece.xid)) continue;
-      this.#toClient.send(piece.bytes);
-    }
+  #request(xid: number, type: number | undefined, bytes: Uint8Array): void {
+    if (type !== undefined) this.#opcodes.set(xid, type);
+    const cut = this.#faults.cutXid === xid;
+    if (cut) this.#faults.cutXid = null;
+    this.#pipes.c2s.send(bytes, cut);
   }
 
   #dropped(xid: number): boolean {
@@ -415,13 +380,9 @@ class ProxiedConnection {
 
   /** The request goes out and then FIN, so the server reads and executes it; the client only sees a reset. */
   #cutAfter(bytes: Uint8Array): void {
-    this.#toServer.clear();
-    this.#toClient.clear();
-    resetSocket(this.#client);
-    this.#upstream.end(bytes);
+    this.closed();
+    this.#connection.reset('client');
+    this.#connection.write('c2s', bytes);
+    this.#connection.end('c2s');
   }
-}
-
-function resetSocket(socket: net.Socket): void {
-  if (!socket.destroyed) socket.resetAndDestroy();
 }

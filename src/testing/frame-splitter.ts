@@ -19,6 +19,10 @@ export type Piece =
 
 const EMPTY = new Uint8Array(0);
 
+/** Which way bytes travel on a proxied connection: client to server, or back. */
+export type Direction = 'c2s' | 's2c';
+
+/** One direction's cutter: whole frames out, or raw bytes once the stream is not frames (see above). */
 export class FrameSplitter {
   readonly #maxLength: number;
   #chunks: Uint8Array[] = [];
@@ -102,5 +106,36 @@ export class FrameSplitter {
     }
     this.#total -= n;
     return out;
+  }
+}
+
+/**
+ * Both directions of one connection, each with its own limit. A connection whose first client bytes are not a frame
+ * (a four-letter word such as `ruok`, or garbage) is plain text both ways: the server's answer is passed through
+ * raw too, not held while waiting for a frame.
+ */
+export class ConnectionSplitter {
+  readonly #ways: Record<Direction, FrameSplitter>;
+  #started = false;
+
+  constructor(maxLength: Record<Direction, number>) {
+    this.#ways = { c2s: new FrameSplitter(maxLength.c2s), s2c: new FrameSplitter(maxLength.s2c) };
+  }
+
+  /** The pieces `chunk` completes, each way: what `dir` gives, and what the other direction lets go of. */
+  push(dir: Direction, chunk: Uint8Array): Record<Direction, Piece[]> {
+    const pieces = this.#ways[dir].push(chunk);
+    const out = { c2s: [] as Piece[], s2c: [] as Piece[] };
+    out[dir] = pieces;
+    if (dir === 'c2s' && !this.#started && pieces.length > 0) {
+      this.#started = true;
+      if (pieces[0]!.kind === 'raw') out.s2c = this.#ways.s2c.switchToRaw();
+    }
+    return out;
+  }
+
+  /** The bytes of an incomplete frame `dir` still holds (when the connection closes), emptying it. */
+  takeHeld(dir: Direction): Uint8Array {
+    return this.#ways[dir].takeAll();
   }
 }

@@ -114,6 +114,12 @@ describe('fault proxy in pass mode', () => {
     expect(proxy.connections()).toBeGreaterThanOrEqual(20);
   });
 
+  it('refuses an upstream that is not one host:port with BAD_ARGUMENT', async () => {
+    for (const bad of ['127.0.0.1:99999', 'a:1,b:2', '']) {
+      await expect(startFaultProxy(bad)).rejects.toMatchObject({ name: 'ZooKeeperError', code: 'BAD_ARGUMENT' });
+    }
+  });
+
   it('passes four-letter words and their text answers through', async () => {
     expect(await fourLetterWord('127.0.0.1', proxy.port, 'ruok')).toBe('imok');
     expect(parseServerMode(await fourLetterWord('127.0.0.1', proxy.port, 'srvr'))).toBe('standalone');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameSplitter, type Piece } from '../../src/testing/frame-splitter.js';
+import { ConnectionSplitter, FrameSplitter, type Piece } from '../../src/testing/frame-splitter.js';
 import { concatBytes } from '../../src/protocol/bytes.js';
 
 function frame(xid: number, type: number, extra: number[] = []): Uint8Array {
@@ -72,5 +72,29 @@ describe('FrameSplitter', () => {
     const [piece] = new FrameSplitter(0xfffff).push(input);
     input.fill(0);
     expect(Array.from(piece?.bytes ?? [])).toEqual(Array.from(frames[0] ?? []));
+  });
+});
+
+describe('ConnectionSplitter', () => {
+  const text = (t: string): Uint8Array => Uint8Array.from(t, (c) => c.charCodeAt(0));
+
+  it("turns the server's side raw when the client opens with a four-letter word, and gives back what it held", () => {
+    const splitter = new ConnectionSplitter({ c2s: 0xfffff, s2c: 64 * 1024 * 1024 });
+    // Three answer bytes arrive first: framed, they would wait for a fourth.
+    expect(splitter.push('s2c', Uint8Array.from([0, 0, 0]))).toEqual({ c2s: [], s2c: [] });
+    const opened = splitter.push('c2s', text('ruok'));
+    expect(opened.c2s).toEqual([expect.objectContaining({ kind: 'raw', bytes: text('ruok') })]);
+    expect(opened.s2c).toEqual([{ kind: 'raw', bytes: Uint8Array.from([0, 0, 0]) }]);
+    expect(splitter.push('s2c', text('imok')).s2c).toEqual([{ kind: 'raw', bytes: text('imok') }]);
+    expect(splitter.takeHeld('s2c')).toEqual(new Uint8Array(0));
+  });
+
+  it('keeps both sides framed when the client opens with a frame, and gives back an incomplete one at the end', () => {
+    const splitter = new ConnectionSplitter({ c2s: 0xfffff, s2c: 0xfffff });
+    expect(splitter.push('c2s', stream).c2s.map((p) => p.kind)).toEqual(['frame', 'frame', 'frame']);
+    const [reply] = frames;
+    expect(splitter.push('s2c', reply!.subarray(0, 5))).toEqual({ c2s: [], s2c: [] });
+    expect(splitter.push('c2s', text('ruok')).c2s).toEqual([expect.objectContaining({ kind: 'raw' })]);
+    expect(Array.from(splitter.takeHeld('s2c'))).toEqual(Array.from(reply!.subarray(0, 5)));
   });
 });

@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { TracedConnection } from '../../src/tools/trace/connection.js';
-import { FrameSplitter } from '../../src/testing/frame-splitter.js';
+import { ConnectionSplitter, FrameSplitter } from '../../src/testing/frame-splitter.js';
 import { formatHostPort, parseHostPort } from '../../src/tools/trace/host-port.js';
 import { latencySummary, msHistogram } from '../../src/tools/shared/latency.js';
 import { formatSummaryText, TraceSummarizer } from '../../src/tools/trace/index.js';
@@ -29,23 +29,25 @@ function traceGolden(file: string, seed: number): CaptureEvent[] {
   const events: CaptureEvent[] = [];
   const random = lcg(seed);
   let tick = 0;
-  const conns = new Map<number, TracedConnection>();
+  const conns = new Map<number, { traced: TracedConnection; splitter: ConnectionSplitter }>();
   const hooks = { nowUs: () => 1_700_000_000_000_000 + 1000 * tick++, emit: (e: CaptureEvent) => events.push(e) };
   for (const line of loadGolden(file)) {
     let conn = conns.get(line.conn);
     if (conn === undefined) {
       const id: CaptureConnection = { id: String(line.conn), client: `127.0.0.1:${40000 + line.conn}`, server: '127.0.0.1:2181' };
       events.push({ type: 'open', conn: id, timeUs: hooks.nowUs(), midStream: false });
-      conn = new TracedConnection(id, hooks, 64 * 1024 * 1024);
+      conn = { traced: new TracedConnection(id, hooks), splitter: new ConnectionSplitter({ c2s: 64 * 1024 * 1024, s2c: 64 * 1024 * 1024 }) };
       conns.set(line.conn, conn);
     }
     for (let at = 0; at < line.bytes.length; ) {
       const n = 1 + Math.floor(random() * 40);
-      conn.observe(line.dir, line.bytes.subarray(at, at + n));
+      // As the framing proxy does: cut the chunk, hand over each direction's pieces.
+      const pieces = conn.splitter.push(line.dir, line.bytes.subarray(at, at + n));
+      for (const dir of ['c2s', 's2c'] as const) if (pieces[dir].length > 0) conn.traced.frames(dir, pieces[dir]);
       at += n;
     }
   }
-  for (const conn of conns.values()) conn.close('client', undefined);
+  for (const { traced, splitter } of conns.values()) traced.closed('client', undefined, { c2s: splitter.takeHeld('c2s'), s2c: splitter.takeHeld('s2c') });
   return events;
 }
 

@@ -8,6 +8,7 @@
 import type { ACL } from '../../protocol/records/acl.js';
 import type { Stat } from '../../protocol/records/stat.js';
 import { EventType } from '../../protocol/opcodes.js';
+import { joinPath, nodeName, parentPath } from '../../protocol/paths.js';
 
 /** A znode. `children` keeps names in creation order. */
 export interface ZNode {
@@ -63,20 +64,6 @@ export function sessionOwner(owner: bigint): bigint | undefined {
   return owner;
 }
 
-/** The parent of a valid path other than "/". */
-export function parentOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i <= 0 ? '/' : path.slice(0, i);
-}
-
-function nameOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function childPath(parent: string, name: string): string {
-  return parent === '/' ? `/${name}` : `${parent}/${name}`;
-}
-
 /** The nodes a client can never delete (DataTree.isSpecialPath). */
 export const SPECIAL_PATHS: ReadonlySet<string> = new Set(['/', '/zookeeper', '/zookeeper/quota', '/zookeeper/config']);
 
@@ -130,7 +117,7 @@ export class DataTree {
     const node = this.#nodes.get(path);
     if (node === undefined) return 0;
     let n = 0;
-    for (const name of node.children) n += 1 + this.countDescendants(childPath(path, name));
+    for (const name of node.children) n += 1 + this.countDescendants(joinPath(path, name));
     return n;
   }
 
@@ -151,9 +138,9 @@ export class DataTree {
 
   /** Creates a node whose parent exists and which does not (the caller checked). */
   create(path: string, data: Uint8Array | null, acl: readonly ACL[], owner: bigint, zxid: bigint, time: bigint): Change {
-    const parentPath = parentOf(path);
-    const parent = this.#nodes.get(parentPath)!;
-    const name = nameOf(path);
+    const parentAt = parentPath(path);
+    const parent = this.#nodes.get(parentAt)!;
+    const name = nodeName(path);
     const before = { cversion: parent.stat.cversion, pzxid: parent.stat.pzxid };
     const node: ZNode = {
       data,
@@ -171,7 +158,7 @@ export class DataTree {
     return {
       events: [
         { type: EventType.NodeCreated, path },
-        { type: EventType.NodeChildrenChanged, path: parentPath },
+        { type: EventType.NodeChildrenChanged, path: parentAt },
       ],
       undo: () => {
         this.#track(path, owner, false);
@@ -187,9 +174,9 @@ export class DataTree {
   /** Deletes a node that exists and has no children (the caller checked). */
   delete(path: string, zxid: bigint): Change {
     const node = this.#nodes.get(path)!;
-    const parentPath = parentOf(path);
-    const parent = this.#nodes.get(parentPath)!;
-    const name = nameOf(path);
+    const parentAt = parentPath(path);
+    const parent = this.#nodes.get(parentAt)!;
+    const name = nodeName(path);
     const before = { cversion: parent.stat.cversion, pzxid: parent.stat.pzxid };
     this.#nodes.delete(path);
     parent.children.delete(name);
@@ -199,7 +186,7 @@ export class DataTree {
     return {
       events: [
         { type: EventType.NodeDeleted, path },
-        { type: EventType.NodeChildrenChanged, path: parentPath },
+        { type: EventType.NodeChildrenChanged, path: parentAt },
       ],
       undo: () => {
         this.#nodes.set(path, node);

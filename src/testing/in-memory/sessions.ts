@@ -25,12 +25,15 @@ export class SessionTracker {
   readonly #sessions = new Map<bigint, Tracked>();
   #nextId: bigint;
 
-  constructor(
-    private readonly clock: Clock,
-    /** Server time: the clock plus whatever `advance` added. */
-    private readonly now: () => number,
-    private readonly expire: (session: Session) => void,
-  ) {
+  readonly #clock: Clock;
+  /** Server time: the clock plus whatever `advance` added. */
+  readonly #now: () => number;
+  readonly #expire: (session: Session) => void;
+
+  constructor(clock: Clock, now: () => number, expire: (session: Session) => void) {
+    this.#clock = clock;
+    this.#now = now;
+    this.#expire = expire;
     // As ZooKeeperServer's SessionTrackerImpl.initializeNextSessionId for server id 1: time in the middle bits.
     this.#nextId = (BigInt.asUintN(64, BigInt(Math.floor(now())) << 24n) >> 8n) | (1n << 56n);
   }
@@ -51,7 +54,7 @@ export class SessionTracker {
   create(timeoutMs: number): Session {
     const id = this.#nextId++;
     const session: Session = { id, password: crypto.getRandomValues(new Uint8Array(16)), timeoutMs, deadline: 0 };
-    const timer = new Timer(this.clock, () => this.#check(id));
+    const timer = new Timer(this.#clock, () => this.#check(id));
     this.#sessions.set(id, { session, timer });
     this.touch(session);
     return session;
@@ -59,7 +62,7 @@ export class SessionTracker {
 
   /** The client was heard from: the session lives another timeout. */
   touch(session: Session): void {
-    session.deadline = this.now() + session.timeoutMs;
+    session.deadline = this.#now() + session.timeoutMs;
     const tracked = this.#sessions.get(session.id);
     // One timer per session, armed for the first deadline; when it fires early (the session was touched since)
     // it re-arms for the rest, so a busy session costs no timer churn.
@@ -86,12 +89,12 @@ export class SessionTracker {
   #check(id: bigint): void {
     const tracked = this.#sessions.get(id);
     if (tracked === undefined) return;
-    const left = tracked.session.deadline - this.now();
+    const left = tracked.session.deadline - this.#now();
     if (left > 0) {
       if (!tracked.timer.armed) tracked.timer.arm(left);
       return;
     }
     this.remove(id);
-    this.expire(tracked.session);
+    this.#expire(tracked.session);
   }
 }

@@ -10,9 +10,9 @@ import type { SetACLRequest } from '../../protocol/records/acl-ops.js';
 import type { Create2Response, CreateRequest } from '../../protocol/records/create.js';
 import type { CheckVersionRequest, DeleteRequest, SetDataRequest } from '../../protocol/records/node-data.js';
 import type { Stat } from '../../protocol/records/stat.js';
-import { pathProblem } from '../../protocol/paths.js';
+import { parentPath, pathProblem } from '../../protocol/paths.js';
 import { checkAcl, fixupAcl } from './acl.js';
-import { CONTAINER_OWNER, MAX_TTL_MS, parentOf, sessionOwner, SPECIAL_PATHS, ttlOwner, type Change, type ZNode } from './data-tree.js';
+import { CONTAINER_OWNER, MAX_TTL_MS, sessionOwner, SPECIAL_PATHS, ttlOwner, type Change, type ZNode } from './data-tree.js';
 import { fail } from './keeper-error.js';
 import type { WriteContext } from './request-context.js';
 
@@ -57,8 +57,7 @@ export function create(ctx: WriteContext, opcode: number, req: CreateRequest, tt
   let path = req.path;
   if (path === null || path.lastIndexOf('/') === -1 || path.includes('\0')) fail('BADARGUMENTS');
   const acl = fixupAcl(req.acl, ctx.identities);
-  const parentPath = parentOf(path);
-  const parent = existing(ctx, parentPath);
+  const parent = existing(ctx, parentPath(path));
   checkAcl(parent.acl, Perms.CREATE, ctx.identities, ctx.superUser);
   if (sequential) path += sequenceSuffix(parent.sequence);
   validPath(path);
@@ -73,7 +72,7 @@ export function create(ctx: WriteContext, opcode: number, req: CreateRequest, tt
 export function remove(ctx: WriteContext, req: DeleteRequest): WriteResult<undefined> {
   const path = req.path;
   if (path === null || path.lastIndexOf('/') === -1 || path.includes('\0') || SPECIAL_PATHS.has(path)) fail('BADARGUMENTS');
-  const parent = existing(ctx, parentOf(path));
+  const parent = existing(ctx, parentPath(path));
   checkAcl(parent.acl, Perms.DELETE, ctx.identities, ctx.superUser);
   const node = existing(ctx, path);
   checkVersion(node.stat.version, req.version);

@@ -17,6 +17,7 @@ import { isPcapngMagic, PcapngReader } from './pcapng.js';
 import { PortFinder } from './port-finder.js';
 import { CaptureFormatError } from './capture-error.js';
 import { safeText } from '../shared/safe-text.js';
+import { hexEncode } from '../../protocol/hex.js';
 
 export type { BadLineEvent, CaptureConnection, CaptureEvent, ConnectionCloseEvent, ConnectionOpenEvent, FrameEvent, GapEvent, LineOrigin } from './events.js';
 export { CaptureFormatError } from './capture-error.js';
@@ -73,7 +74,7 @@ function describeStart(head: Uint8Array): string {
   // Text (mostly printable) is quoted with its control characters escaped; anything else is shown as hex.
   const printable = [...text].filter((c) => c >= ' ' || c === '\n' || c === '\t' || c === '\r').length;
   if (!text.includes('\ufffd') && printable >= text.length * 0.9) return `"${safeText(text)}${head.length > start.length ? '…' : ''}"`;
-  return `bytes ${[...start].map((x) => x.toString(16).padStart(2, '0')).join(' ')}${head.length > start.length ? ' …' : ''}`;
+  return `bytes ${hexEncode(start).replace(/(..)(?=.)/g, '$1 ')}${head.length > start.length ? ' …' : ''}`;
 }
 
 function refuse(head: Uint8Array): never {

@@ -1,16 +1,17 @@
 /**
- * The decoding side of one proxied connection. The proxy forwards every chunk first and then hands the same chunk
- * here; nothing in this file can hold back, alter or drop a forwarded byte. It frames each direction, runs the shared
- * ConversationDecoder over the frames, tracks the session id and request timestamps for latencies, and turns a
- * four-letter-word connection into frames of raw text. What it reports is the capture tools' one event stream
- * (capture/events.ts): the proxy is a capture source like a pcap file.
+ * The decoding side of one proxied connection: the tracer's decision on the framing proxy (testing/framing-proxy.ts),
+ * which forwards every chunk first and then hands over the frames it completed; nothing in this file can hold back,
+ * alter or drop a forwarded byte. It runs the shared ConversationDecoder over the frames, tracks the session id and
+ * request timestamps for latencies, and turns a four-letter-word connection into frames of raw text. What it reports
+ * is the capture tools' one event stream (capture/events.ts): the proxy is a capture source like a pcap file.
  */
 
 import { ConversationDecoder, detectFourLetterWord, type Direction } from '../../protocol/index.js';
 import { RequestTimes } from '../capture/request-times.js';
-import { FrameSplitter } from '../../testing/frame-splitter.js';
+import type { Piece } from '../../testing/frame-splitter.js';
+import type { ConnectionHandler, EndedBy } from '../../testing/framing-proxy.js';
 import { concatBytes } from '../../protocol/bytes.js';
-import type { CaptureConnection, CaptureEvent, ConnectionCloseEvent, GapEvent } from '../capture/events.js';
+import type { CaptureConnection, CaptureEvent, GapEvent } from '../capture/events.js';
 
 /** The clocks the tracer reads (injectable for tests). */
 export interface TraceClock {
@@ -26,20 +27,13 @@ export interface TracedConnectionHooks {
   emit(event: CaptureEvent): void;
 }
 
-/** Which side ended a proxied connection first. */
-export type ClosedBy = NonNullable<ConnectionCloseEvent['by']>;
-
 type Mode = 'start' | 'zk' | '4lw';
 
-export class TracedConnection {
+export class TracedConnection implements ConnectionHandler {
   readonly #hooks: TracedConnectionHooks;
   #mode: Mode = 'start';
   readonly #conv = new ConversationDecoder();
-  readonly #splitters: Record<Direction, FrameSplitter>;
   readonly #broken: Record<Direction, boolean> = { c2s: false, s2c: false };
-  readonly #bytes = { c2s: 0, s2c: 0 };
-  /** c2s bytes before we know whether this is a ZooKeeper session or a four-letter word. */
-  #startBytes: Uint8Array[] = [];
   /** Four-letter-word text not yet reported, per direction (reported when the connection closes). */
   readonly #text: Record<Direction, Uint8Array[]> = { c2s: [], s2c: [] };
   /** The session and request times (monotonic, in µs) for latencies. */
@@ -49,70 +43,47 @@ export class TracedConnection {
   constructor(
     readonly conn: CaptureConnection,
     hooks: TracedConnectionHooks,
-    maxFrameSize: number,
   ) {
     this.#hooks = hooks;
-    this.#splitters = { c2s: new FrameSplitter(maxFrameSize), s2c: new FrameSplitter(maxFrameSize) };
   }
 
-  /** Observes a chunk that was just forwarded. */
-  observe(dir: Direction, chunk: Uint8Array): void {
-    if (this.#closed) return;
-    this.#bytes[dir] += chunk.length;
-    if (this.#mode === 'start' && dir === 'c2s') {
-      this.#startBytes.push(chunk);
-      const held = concatBytes(this.#startBytes);
-      if (held.length < 4) {
-        this.#startBytes = [held];
-        return;
+  /** Observes what the splitter made of chunks that were just forwarded. */
+  frames(dir: Direction, pieces: readonly Piece[]): void {
+    for (const piece of pieces) {
+      if (this.#closed) return;
+      // The first client bytes tell a ZooKeeper session from a four-letter word (not frames: the splitter passes them raw).
+      if (this.#mode === 'start' && dir === 'c2s') {
+        this.#mode = piece.kind === 'raw' && detectFourLetterWord(piece.bytes) !== undefined ? '4lw' : 'zk';
+        if (this.#mode === '4lw') {
+          this.#emitFrame('c2s', piece.bytes);
+          continue;
+        }
       }
-      this.#startBytes = [];
-      this.#mode = detectFourLetterWord(held) !== undefined ? '4lw' : 'zk';
-      if (this.#mode === '4lw') this.#emitFrame('c2s', held);
-      else this.#feed('c2s', held);
-      return;
+      if (this.#mode === '4lw') this.#text[dir].push(piece.bytes);
+      else if (this.#broken[dir]) this.#emitRaw(dir, piece.bytes, 'unframed', undefined);
+      else if (piece.kind === 'frame') this.#emitFrame(dir, piece.bytes);
+      else {
+        this.#broken[dir] = true;
+        this.#emitRaw(dir, piece.bytes, 'unframed', `${piece.error ?? 'unframed bytes'}; the rest of this direction is passed through undecoded`);
+      }
     }
-    if (this.#mode === '4lw') this.#text[dir].push(chunk);
-    else this.#feed(dir, chunk);
   }
 
-  /** Flushes what is still held and reports the close. Idempotent. */
-  close(by: ClosedBy, error: string | undefined): void {
+  /** Reports what is still held (an incomplete frame, a four-letter word's text) and the close. Idempotent. */
+  closed(by: EndedBy, error: string | undefined, held: Record<Direction, Uint8Array>): void {
     if (this.#closed) return;
-    if (this.#mode === 'start' && this.#startBytes.length > 0) {
-      // Fewer than four bytes ever came: report them as the incomplete frame they are.
-      this.#mode = 'zk';
-      this.#feed('c2s', concatBytes(this.#startBytes));
-    }
     for (const dir of ['c2s', 's2c'] as const) {
       if (this.#mode === '4lw') {
         const text = concatBytes(this.#text[dir]);
         if (text.length > 0) this.#emitFrame(dir, text);
-      } else if (this.#splitters[dir].buffered > 0) {
-        const held = this.#splitters[dir].takeAll();
-        const error = this.#broken[dir] ? undefined : `incomplete frame: ${held.length} byte(s) held when the connection closed`;
-        this.#emitRaw(dir, held, this.#broken[dir] ? 'unframed' : 'incomplete-frame', error);
+      } else if (held[dir].length > 0) {
+        this.#emitRaw(dir, held[dir], 'incomplete-frame', `incomplete frame: ${held[dir].length} byte(s) held when the connection closed`);
       }
     }
     this.#closed = true;
     // The proxy cutting connections as it stops is the end of the capture, not something a peer did.
     const reason = error !== undefined ? 'rst' : by === 'proxy' ? 'capture-end' : 'fin';
     this.#hooks.emit({ type: 'close', conn: this.conn, timeUs: this.#hooks.nowUs(), reason, by, ...(error === undefined ? {} : { error }) });
-  }
-
-  #feed(dir: Direction, chunk: Uint8Array): void {
-    if (this.#broken[dir]) {
-      this.#emitRaw(dir, chunk, 'unframed', undefined);
-      return;
-    }
-    for (const piece of this.#splitters[dir].push(chunk)) {
-      if (piece.kind === 'raw') {
-        this.#broken[dir] = true;
-        this.#emitRaw(dir, piece.bytes, 'unframed', `${piece.error ?? 'unframed bytes'}; the rest of this direction is passed through undecoded`);
-        return;
-      }
-      this.#emitFrame(dir, piece.bytes);
-    }
   }
 
   #emitFrame(dir: Direction, bytes: Uint8Array): void {

@@ -4,6 +4,7 @@
  */
 
 import { JuteReader } from '../../protocol/jute.js';
+import { hexEncode } from '../../protocol/hex.js';
 
 export interface FileHeader {
   /** The magic as its four ASCII letters ("ZKLG", "ZKSN"). */
@@ -47,7 +48,7 @@ export function describeMagic(bytes: Uint8Array): string {
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip-compressed data';
   if (isSnappyStream(bytes)) return 'snappy-compressed data';
   if (bytes.length >= 4 && bytes.subarray(0, 4).every((b) => b === 0)) return 'zeros';
-  return `bytes starting ${Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}`;
+  return `bytes starting ${hexEncode(bytes, 0, Math.min(4, bytes.length)).replace(/(..)(?=.)/g, '$1 ')}`;
 }
 
 /** snappy-java's SnappyOutputStream header (what ZooKeeper's `.snappy` snapshots start with): 0x82 "SNAPPY" 0x00. */
