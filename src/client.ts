@@ -45,9 +45,11 @@ import type {
   Created,
   Data,
   DeleteOptions,
+  GetDataOptions,
   MkdirpOptions,
   NodeData,
   RemoveWatchType,
+  SetDataOptions,
   VersionOptions,
   Watched,
   WatchOptions,
@@ -152,6 +154,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       { aclProvider: options.aclProvider, containers: options.containers },
     );
     if (on) this.#sessions.subscribe(stateObserver(stats, ch, () => this.#sessions.current));
+    options.compression?.(this.#ctx);
     this.#sessions.start();
     if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
   }
@@ -307,7 +310,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   create(path: string, data?: Data | null, options?: CreateOptions & { stat?: false }): Promise<string>;
   create(path: string, data: Data | null | undefined, options: CreateOptions & { stat: true }): Promise<Created>;
   create(path: string, data: Data | null = null, options: CreateOptions = {}): Promise<string | Created> {
-    return createNode(this.#ctx, path, data, options);
+    return this.#packed('create', createNode, path, data, options);
   }
 
   /**
@@ -326,11 +329,11 @@ export class ZooKeeperClient implements AsyncDisposable {
   }
 
   /** Reads a node's data and stat (NONODE if missing). */
-  getData(path: string, options?: WatchOptions & { watch?: false }): Promise<NodeData>;
+  getData(path: string, options?: GetDataOptions & { watch?: false }): Promise<NodeData>;
   /** Reads a node's data and stat and sets a one-shot data watch, returned as `watch` (a promise of the event). */
-  getData(path: string, options: WatchOptions & { watch: true }): Promise<NodeData & Watched>;
-  getData(path: string, options: WatchOptions = {}): Promise<NodeData | (NodeData & Watched)> {
-    return reads.getData(this.#ctx, path, options);
+  getData(path: string, options: GetDataOptions & { watch: true }): Promise<NodeData & Watched>;
+  getData(path: string, options: GetDataOptions = {}): Promise<NodeData | (NodeData & Watched)> {
+    return this.#packed('getData', reads.getData, path, options);
   }
 
   /** The ensemble configuration (/zookeeper/config, never chrooted). */
@@ -341,8 +344,8 @@ export class ZooKeeperClient implements AsyncDisposable {
   }
 
   /** Replaces a node's data; resolves with the new stat (BADVERSION if `options.version` does not match). */
-  setData(path: string, data: Data, options: VersionOptions = {}): Promise<Stat> {
-    return writes.setData(this.#ctx, path, data, options);
+  setData(path: string, data: Data, options: SetDataOptions = {}): Promise<Stat> {
+    return this.#packed('setData', writes.setData, path, data, options);
   }
 
   /** Reads a node's ACL and stat. */
@@ -392,12 +395,24 @@ export class ZooKeeperClient implements AsyncDisposable {
    * the promise rejects with the failing op's code, `results` holding every op's outcome.
    */
   multi(ops: readonly WriteOp[], options: CallOptions = {}): Promise<OpResult[]> {
-    return multiOps.multi(this.#ctx, ops, options);
+    return this.#packed('multi', multiOps.multi, ops, options);
   }
 
   /** Runs getData/getChildren ops in one round trip; each op succeeds or fails on its own. */
   multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
-    return multiOps.multiRead(this.#ctx, ops, options);
+    return this.#packed('multiRead', multiOps.multiRead, ops, options);
+  }
+
+  /**
+   * Runs a data operation through the `compression` option's hook when there is one (compression.ts); without one, a
+   * call that asks for compressed data is refused rather than sent as it is.
+   */
+  #packed<A extends unknown[], T>(op: string, run: (ctx: ClientContext, ...args: A) => Promise<T>, ...args: A): Promise<T> {
+    const hook = this.#ctx.pack;
+    if (hook !== undefined) return hook(op, run as never, args) as Promise<T>;
+    // flat: a multi's ops too
+    if (args.flat().some((a) => (a as CompressionFlags | null)?.compressed || (a as CompressionFlags | null)?.decompressed)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
+    return run(this.#ctx, ...args);
   }
 
   // ---- auth ------------------------------------------------------------------------------------------
@@ -474,6 +489,9 @@ export class ZooKeeperClient implements AsyncDisposable {
     return deleteRecursive(this.#ctx, path, options);
   }
 }
+
+/** What call options and multi ops ask of the `compression` option. */
+type CompressionFlags = { compressed?: boolean; decompressed?: boolean } | undefined;
 
 /** A connect string parsed, its chroot checked as a path: BAD_ARGUMENT for anything else. */
 function checkedConnectString(connectString: string, op: string): ConnectString {

@@ -35,10 +35,12 @@ export type {
   CreateOptions,
   Created,
   Data,
+  GetDataOptions,
   MkdirpOptions,
   NodeData,
   ReconfigChange,
   RemoveWatchType,
+  SetDataOptions,
   Stat,
   VersionOptions,
   DeleteOptions,
@@ -50,6 +52,7 @@ export type {
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export type { PersistentWatch } from './client/watch-handle.js';
+export { compressWith, type Compression, type CompressionOptions, type CompressionProvider } from './client/compression.js';
 export type { ServerFeatures } from './client/server-features.js';
 export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';

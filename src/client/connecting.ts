@@ -48,6 +48,7 @@ const CLIENT_OPTION_NAMES = {
   aclProvider: true,
   containers: true,
   observe: true,
+  compression: true,
 } satisfies Record<keyof ClientOptions, true>;
 
 /** BAD_ARGUMENT for options that are not an object or carry a key the client does not know (naming the nearest). */
@@ -60,6 +61,7 @@ export function checkClientOptions(options: unknown): void {
 
 const isByteCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+const isFunction = (v: unknown): boolean => typeof v === 'function';
 /** A RetryPolicy: anything with a `nextDelay` method (the call option is checked as each call is made, in context.ts). */
 export const isPolicy = (v: unknown): boolean => typeof (v as Partial<RetryPolicy> | null)?.nextDelay === 'function';
 
@@ -72,7 +74,8 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['containers', 'a boolean', isBoolean],
   ['aclProvider', 'a function (path) => ACL[]', (v) => typeof v === 'function'],
   ['observe', 'a boolean', isBoolean],
-  ['resolver', 'a function (host, { signal }) => addresses', (v) => typeof v === 'function'],
+  ['resolver', 'a function (host, { signal }) => addresses', isFunction],
+  ['compression', 'compressWith(...)', isFunction],
   ['sasl', 'a mechanism such as saslDigestMd5({ username, password }) or saslGssapi', (v) => typeof (v as Partial<SaslMechanism> | null)?.exchange === 'function'],
   ['retry', 'a RetryPolicy such as exponentialBackoff()', isPolicy],
 ];

@@ -17,6 +17,7 @@ import { checkSignal } from './checks.js';
 import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
+import type { Compression, PackingHook } from './compression.js';
 import { mayRepeat, retried, type Recover } from './retry-call.js';
 import { isPolicy } from './connecting.js';
 import type { SessionSeries } from './session-series.js';
@@ -38,6 +39,9 @@ export class ClientContext {
    * a new session re-adds after an expiry (see watch-ops.ts, carryPersistentWatches).
    */
   readonly persistentWatches = new Map<PersistentWatch, { readonly kind: WatchKind; readonly server: string }>();
+  /** The client's `compression` option and the hook it set here (compression.ts); `declare`: no code when unused. */
+  declare compression: Compression | undefined;
+  declare pack: PackingHook | undefined;
 
   constructor(
     readonly sessions: SessionSeries,

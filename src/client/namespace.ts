@@ -82,6 +82,8 @@ export class NamespaceContext extends ClientContext {
     super(root.sessions, new Chroot(root.chroot.toServer(namespace)), root.defaultAcl, Number.POSITIVE_INFINITY, root.creates);
     this.#root = root;
     this.#ensure = ensure;
+    // the view compresses as its client does, its writes queued with the client's (compression.ts)
+    root.compression?.(this);
   }
 
   /** The client's ACL for the path with the namespace in front, as Curator's provider sees a namespaced path. */

@@ -9,6 +9,7 @@ import type { FrameListener } from '../session/trace.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { TlsOptions, Transport } from '../transport/types.js';
 import type { ACL } from './acl.js';
+import type { Compression } from './compression.js';
 import type { CreateMode } from './create-mode.js';
 
 export type { Stat } from '../protocol/index.js';
@@ -124,6 +125,13 @@ export interface ClientOptions {
    * this. Default: none (a call waits as long as the link stays up).
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Compressed node data, as Curator's `compressionProvider(...)` and `enableCompression()`:
+   * `compressWith(GzipCompression)` (GzipCompression from `zkwire/recipes` writes what Curator's
+   * GzipCompressionProvider does) for the calls that say `compressed: true` / `decompressed: true`,
+   * `compressWith(provider, { enabled: true })` for every create, setData and getData. See docs/client.md.
+   */
+  readonly compression?: Compression;
   /** Injected time source (tests). */
   readonly clock?: Clock;
   /** Randomness for host shuffling and rebalancing (tests). */
@@ -191,6 +199,11 @@ export interface CreateOptions extends CallOptions {
    * uuid instead of `true` is the id to use (to find the node yourself if you abandon the call with its signal).
    */
   readonly protected?: boolean | string | undefined;
+  /**
+   * Write the data compressed with the client's `compression` provider (Curator's `.compressed()`); default: the
+   * option's `enabled`. BAD_ARGUMENT when the client has no `compression` option.
+   */
+  readonly compressed?: boolean | undefined;
 }
 
 /** What `create` resolves with when asked for the stat: the created path (with its sequence suffix) and its stat. */
@@ -219,6 +232,21 @@ export interface DeleteOptions extends VersionOptions {
    * not done by then rejects with CLOSED naming its path.
    */
   readonly guaranteed?: boolean | undefined;
+}
+
+/** Options of `setData`. */
+export interface SetDataOptions extends VersionOptions {
+  /** Write the data compressed, as `create`'s `compressed` (Curator's `.compressed()`). */
+  readonly compressed?: boolean | undefined;
+}
+
+/** Options of `getData`. */
+export interface GetDataOptions extends WatchOptions {
+  /**
+   * Hand out the data decompressed with the client's `compression` provider (Curator's `.decompressed()`); default:
+   * the option's `enabled`. Data that is not what the provider writes rejects the read (MARSHALLINGERROR with gzip).
+   */
+  readonly decompressed?: boolean | undefined;
 }
 
 /** Options of the reads that can set a one-shot watch (`exists`, `getData`, `getChildren`). */

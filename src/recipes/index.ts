@@ -78,5 +78,5 @@ export type { DistributedQueueOptions, QueueConsumer, QueueErrorMode } from './q
 export { bytesQueueSerializer, utf8QueueSerializer, type QueueSerializer } from './queues/item-format.js';
 export { QUEUE_ITEM_NAME, SIMPLE_QUEUE_PREFIX } from './queues/node-names.js';
 
-// Compression: Curator's GzipCompressionProvider format, opt-in per read and write.
-export { gzipCompress, gzipDecompress, GzipCompression, type CompressionProvider } from './compression/gzip.js';
+// Compression: Curator's GzipCompressionProvider format, for the client's `compression` option or by hand.
+export { gzipCompress, gzipDecompress, GzipCompression } from './compression/gzip.js';

@@ -70,6 +70,11 @@ export interface CuratorCacheOptions {
    * `persistent`: fail without them; `one-shot`: always the one-shot fallback.
    */
   readonly watchMode?: 'auto' | 'persistent' | 'one-shot';
+  /**
+   * Hand out the nodes' data decompressed (Curator's COMPRESSED_DATA option): read with `decompressed: true`, which
+   * needs the client's `compression` option (`compressWith`). Default: as the client reads (its `enabled`).
+   */
+  readonly compressedData?: boolean;
   /** Timers (tests). */
   readonly clock?: Clock;
 }
@@ -87,6 +92,8 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   readonly #client: ZooKeeperClient;
   readonly #singleNode: boolean;
   readonly #watchMode: 'auto' | 'persistent' | 'one-shot';
+  /** getData's options: `decompressed` with the compressedData option. */
+  readonly #read: { readonly decompressed?: true };
   readonly #clock: Clock;
   readonly #store = new TreeStore();
   readonly #events = new EventHub<CuratorCacheEvent>();
@@ -125,6 +132,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#client = client;
     this.#singleNode = options.singleNode ?? false;
     this.#watchMode = mode;
+    this.#read = options.compressedData === true ? { decompressed: true } : {};
     this.#clock = clockOf(options.clock);
     this.#life = new Lifecycle('CuratorCache', path);
   }
@@ -307,8 +315,8 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
   #refresh(path: string, walk: boolean): void {
     const watchData = this.#oneShot && !this.#dataWatched.has(path);
     const read: Promise<NodeData & { watch?: Promise<{ type: string }> }> = watchData
-      ? this.#client.getData(path, { watch: true })
-      : this.#client.getData(path);
+      ? this.#client.getData(path, { ...this.#read, watch: true })
+      : this.#client.getData(path, this.#read);
     this.#enqueue(read, walk, (answer, round) => {
       if (!answer.ok) {
         if (isCode(answer.error, 'NONODE')) {

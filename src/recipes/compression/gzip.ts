@@ -4,22 +4,17 @@
  * gzipCompress writes, Curator's `.decompressed()` reads. Through the platform's CompressionStream and
  * DecompressionStream (Node 18+, Deno, Bun, browsers, workerd): no dependency.
  *
- * Opt-in, per call, as in Curator: compress before setData/create, decompress after getData. Data that is not
+ * `GzipCompression` is the client's `compression` provider (`connect(hosts, { compression: { provider:
+ * GzipCompression } })`, then `compressed: true` / `decompressed: true` per call, or `enabled: true` for all, as
+ * Curator's `.compressed()` and `enableCompression()`); the two functions do the same by hand. Data that is not
  * gzip, or damaged gzip, is a MARSHALLINGERROR naming the path, never bytes of garbage.
  */
 
+import type { CompressionProvider } from '../../client/compression.js';
 import { recipeError } from '../common/errors.js';
 
 /** Curator's gzip of no bytes (GzipCompressionProvider writes exactly these for empty data). */
 const EMPTY_GZIP = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-
-/** Curator's CompressionProvider: compress before a write, decompress after a read. */
-export interface CompressionProvider {
-  /** The bytes to write at `path` for `data`. */
-  compress(path: string, data: Uint8Array): Promise<Uint8Array>;
-  /** The data in the bytes read at `path` (MARSHALLINGERROR when they are not what compress writes). */
-  decompress(path: string, data: Uint8Array): Promise<Uint8Array>;
-}
 
 /** Gzips `data` as node data Curator's `.decompressed()` reads. Empty data gives Curator's own 20 bytes. */
 export async function gzipCompress(data: Uint8Array): Promise<Uint8Array> {

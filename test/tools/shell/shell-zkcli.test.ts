@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../../src/cli/commands/index.js';
 import { SHELL_ONLY_COMMANDS } from '../../../src/cli/shell/commands/index.js';
@@ -177,5 +178,17 @@ describe("zkCli.sh's commands", () => {
     const run = await runShellLines(server, ['status']);
     expect(run.output).toMatch(/^ensemble status at \d\d:\d\d:\d\d UTC\n\| server +\| mode +\| zxid/m);
     expect(run.output).toMatch(new RegExp(`^\\| ${server.replace(/\./g, '\\.')} +\\| standalone +\\| +0x[0-9a-f]+ \\| +\\d+ \\|`, 'm'));
+  });
+
+  it('get shows gzip data (Curator\'s .compressed()) inflated, saying "gzip, N bytes → M bytes"', async () => {
+    const path = `${base}/gz`;
+    const json = JSON.stringify({ limits: { rps: 100 }, note: 'x'.repeat(200) });
+    const stored = gzipSync(json);
+    await zk.create(path, new Uint8Array(stored));
+    const run = await runShellLines(server, [`get ${path}`, `get -s ${path}`]);
+    expect(run.code).toBe(0);
+    expect(run.output.match(new RegExp(`gzip, ${stored.length} bytes → ${json.length} bytes`, 'g'))).toHaveLength(2);
+    expect(run.output).toContain('"rps": 100');
+    expect(run.output).toMatch(new RegExp(`^dataLength\\s+= ${stored.length}$`, 'm'));
   });
 });
