@@ -55,8 +55,14 @@ const MAX_FILES = 900;
  * off the default path) is open work, said in the closing note; this guard stops further creep meanwhile.
  * Lowered to 32,168 bytes (what `npm run bench:size` measured; the installed package bundles to 32,131) after the
  * session/transport and client/recipes sides were cut without dropping a feature: still over the 27 KB goal.
+ * Raised to 34,644 bytes (`npm run bench:size`) for issue #28's client options, each measured on its own branch
+ * against the main it merged into: create conveniences and the ACL provider +424, observability (diagnostics
+ * channels, `stats()` with its percentiles) +901, retries, idempotent writes, guaranteed delete and
+ * `requestTimeoutMs` +1,007, the compression hook +134 (gzip stays in zkwire/recipes); the supervised loop, the
+ * damping and the proxies' skeleton 0. Whether these belong in the default bundle or behind separate imports is the
+ * open part of #28 (said in the closing note); this guard stops anything further meanwhile.
  */
-const MAX_CLIENT_MUTEX_GZIP = 32_168;
+const MAX_CLIENT_MUTEX_GZIP = 34_644;
 
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;
