@@ -52,7 +52,8 @@ export type {
 } from './client/types.js';
 export { Op, type OpBuilders, type OpResult, type ReadOp, type WriteOp } from './client/multi.js';
 export type { PersistentWatch } from './client/watch-handle.js';
-export { compressWith, type Compression, type CompressionOptions, type CompressionProvider } from './client/compression.js';
+export { compressWith } from './client/compression.js';
+export type { Compression, CompressionOptions, CompressionProvider } from './client/types.js';
 export type { ServerFeatures } from './client/server-features.js';
 export { reconfig } from './client/admin-ops.js';
 export { namespaceOf, usingNamespace } from './client/namespace.js';

@@ -13,34 +13,7 @@ import { clientError } from '../errors.js';
 import { guard, type ClientContext } from './context.js';
 import { toBytes } from './data.js';
 import type { OpResult, ReadOp, WriteOp } from './multi.js';
-import type { CallOptions, CreateOptions, Data, GetDataOptions, SetDataOptions } from './types.js';
-
-/** Curator's CompressionProvider: compress before a write, decompress after a read. */
-export interface CompressionProvider {
-  /** The bytes to write at `path` for `data`. */
-  compress(path: string, data: Uint8Array): Promise<Uint8Array>;
-  /** The data in the bytes read at `path` (MARSHALLINGERROR when they are not what compress writes). */
-  decompress(path: string, data: Uint8Array): Promise<Uint8Array>;
-}
-
-/** Options of `compressWith`. */
-export interface CompressionOptions {
-  /**
-   * Curator's `enableCompression()`: every create and setData (multi's included) compresses and every getData
-   * (multiRead's included) decompresses, unless the call says `compressed: false` / `decompressed: false`. Default
-   * false: only the calls that say `compressed: true` / `decompressed: true` do.
-   */
-  readonly enabled?: boolean;
-}
-
-/**
- * The client's `compression` option, as `compressWith` makes it: the client calls it with its context, once (the
- * hook that binds the compression to the client; not for applications to call).
- */
-export type Compression = (context: object) => void;
-
-/** An operation of the client as the hook is given it: the operation's function and its arguments. */
-export type PackingHook = (op: string, run: (ctx: ClientContext, ...args: never[]) => Promise<unknown>, args: unknown[]) => Promise<unknown>;
+import type { CallOptions, Compression, CompressionOptions, CompressionProvider, CreateOptions, Data, GetDataOptions, SetDataOptions } from './types.js';
 
 /** One session's queue: the compressed write later requests wait for, and whether it is queueing itself now. */
 interface Queue {

@@ -17,11 +17,10 @@ import { checkSignal } from './checks.js';
 import { validatePath } from './paths.js';
 import { SHORT_CREATE_OVERHEAD } from './request-size.js';
 import { toBytes } from './data.js';
-import type { Compression, PackingHook } from './compression.js';
 import { mayRepeat, retried, type Recover } from './retry-call.js';
 import { isPolicy } from './connecting.js';
 import type { SessionSeries } from './session-series.js';
-import type { AclProvider, CallOptions, Data } from './types.js';
+import type { AclProvider, CallOptions, Compression, Data } from './types.js';
 import type { PersistentWatch } from './watch-handle.js';
 
 /** An op the client sends and reads the reply of: a row of both of the protocol's body tables. */
@@ -178,3 +177,6 @@ export function guard<T>(fn: () => Promise<T>): Promise<T> {
     return Promise.reject(e instanceof ZooKeeperError ? e : clientError('BAD_ARGUMENT', String(e), { cause: e }));
   }
 }
+
+/** An operation of the client as the hook is given it: the operation's function and its arguments. */
+export type PackingHook = (op: string, run: (ctx: ClientContext, ...args: never[]) => Promise<unknown>, args: unknown[]) => Promise<unknown>;

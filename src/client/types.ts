@@ -9,7 +9,6 @@ import type { FrameListener } from '../session/trace.js';
 import type { WatchEvent } from '../session/watches.js';
 import type { TlsOptions, Transport } from '../transport/types.js';
 import type { ACL } from './acl.js';
-import type { Compression } from './compression.js';
 import type { CreateMode } from './create-mode.js';
 
 export type { Stat } from '../protocol/index.js';
@@ -317,3 +316,27 @@ export interface MkdirpOptions extends CallOptions {
   /** Data for the last node (parents get none). */
   readonly data?: Data;
 }
+
+/** Curator's CompressionProvider: compress before a write, decompress after a read. */
+export interface CompressionProvider {
+  /** The bytes to write at `path` for `data`. */
+  compress(path: string, data: Uint8Array): Promise<Uint8Array>;
+  /** The data in the bytes read at `path` (MARSHALLINGERROR when they are not what compress writes). */
+  decompress(path: string, data: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Options of `compressWith`. */
+export interface CompressionOptions {
+  /**
+   * Curator's `enableCompression()`: every create and setData (multi's included) compresses and every getData
+   * (multiRead's included) decompresses, unless the call says `compressed: false` / `decompressed: false`. Default
+   * false: only the calls that say `compressed: true` / `decompressed: true` do.
+   */
+  readonly enabled?: boolean;
+}
+
+/**
+ * The client's `compression` option, as `compressWith` makes it: the client calls it with its context, once (the
+ * hook that binds the compression to the client; not for applications to call).
+ */
+export type Compression = (context: object) => void;

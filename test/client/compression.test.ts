@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressWith, connect, Op, usingNamespace, type ZooKeeperClient } from '../../src/node.js';
-import type { CompressionProvider } from '../../src/client/compression.js';
+import type { CompressionProvider } from '../../src/client/types.js';
 import { GzipCompression } from '../../src/recipes/compression/gzip.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { codeOf, dec, enc, errorOf, uniquePath } from './helpers.js';

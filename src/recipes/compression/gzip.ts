@@ -10,7 +10,7 @@
  * gzip, or damaged gzip, is a MARSHALLINGERROR naming the path, never bytes of garbage.
  */
 
-import type { CompressionProvider } from '../../client/compression.js';
+import type { CompressionProvider } from '../../client/types.js';
 import { recipeError } from '../common/errors.js';
 
 /** Curator's gzip of no bytes (GzipCompressionProvider writes exactly these for empty data). */
