@@ -19,6 +19,10 @@ CORE_ON_38=(
   test/recipes/barriers.test.ts test/recipes/shared-count.test.ts test/recipes/persistent-node.test.ts
   test/recipes/service-discovery.test.ts
 )
+# Inside those directories, what is the client's own logic over plain reads and writes (the retry loop through a
+# fault proxy): the same on every release, and seconds of the 3.8 run. (CURATOR-690's 70,000-child cache lives in
+# its own file, outside the list.)
+NOT_ON_38=(test/client/retries.test.ts)
 
 if [[ ! -f "$ZK39/usr/share/java/zookeeper.jar" ]]; then
   echo "test-matrix: ZooKeeper 3.9.3 is not in $ZK39; run  bash scripts/setup.sh  (npm test's pretest does)" >&2
@@ -34,7 +38,7 @@ ZOOKEEPER_HOME="$ZK39" ZKWIRE_TEST_ZOOKEEPER=3.9.3 npx vitest run "$@" 2>&1 | te
 first=${PIPESTATUS[0]}
 
 printf '\n==> ZooKeeper 3.8.0 (the system'"'"'s): client, session and the recipes'"'"' main tests\n'
-env -u ZOOKEEPER_HOME ZKWIRE_TEST_ZOOKEEPER=3.8.0 npx vitest run "${CORE_ON_38[@]}" "$@" 2>&1 | tee "$logs/second"
+env -u ZOOKEEPER_HOME ZKWIRE_TEST_ZOOKEEPER=3.8.0 npx vitest run "${CORE_ON_38[@]}" --exclude "${NOT_ON_38[@]}" "$@" 2>&1 | tee "$logs/second"
 second=${PIPESTATUS[0]}
 
 # The summary reporter's "N passed, M failed" line of each run (absent if a run died before it).

@@ -67,5 +67,7 @@ export function showEvent(root: string, e: CuratorCacheEvent): string {
     case 'stale':
     case 'resynced':
       return e.type;
+    case 'unreadable':
+      return `UNREADABLE ${rel(e.path)} ${e.error.code}`;
   }
 }

@@ -33,7 +33,7 @@
 import type { ZooKeeperClient } from '../../client.js';
 import type { NodeData } from '../../client/types.js';
 import type { PersistentWatch } from '../../client/watch-handle.js';
-import { isRetryable } from '../../errors.js';
+import { isRetryable, isSessionLost, type ZooKeeperError } from '../../errors.js';
 import { sleep } from '../retry.js';
 import { isConnected, isSessionOver, onConnectionEvent, retryableOn } from '../common/connection.js';
 import { badArgument, sessionEnded } from '../common/errors.js';
@@ -59,7 +59,12 @@ export type CuratorCacheEvent =
   /** The cache may no longer match the server (connection suspended or lost); the node events go on as it catches up. */
   | { readonly type: 'stale' }
   /** The cache matches the server again: the walk after the reconnection is in, its differences emitted before this. */
-  | { readonly type: 'resynced' };
+  | { readonly type: 'resynced' }
+  /**
+   * A node the cache may not read (NOAUTH; MARSHALLINGERROR for data `compressedData` cannot inflate): left out of
+   * the cache (or kept as last read) while the rest loads and is followed, as Curator's cache logs and goes on.
+   */
+  | { readonly type: 'unreadable'; readonly path: string; readonly error: ZooKeeperError };
 
 /** What a CuratorCache caches and which watches it keeps it current with. */
 export interface CuratorCacheOptions {
@@ -324,6 +329,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
           if (this.#oneShot && path === this.path) this.#watchRootReturn();
           return;
         }
+        if (this.#refused(answer.error, path, round, false)) return;
         return this.#failed(answer.error, walk, round);
       }
       const { data, stat, watch } = answer.value;
@@ -353,6 +359,7 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
     this.#enqueue(read, walk, (answer, round) => {
       if (!answer.ok) {
         if (isCode(answer.error, 'NONODE')) return; // the node's own read reports the deletion
+        if (this.#refused(answer.error, path, round, true)) return;
         return this.#failed(answer.error, walk, round);
       }
       const value = answer.value;
@@ -404,6 +411,22 @@ export class CuratorCache implements RecipeEvents<CuratorCacheEvent>, AsyncDispo
         if (walk && --this.#walking === 0) this.#walkDone();
       }
     });
+  }
+
+  /**
+   * A refusal about the node itself (not the link, not the session's end), which no retry changes: reported, and
+   * what is cached of it (its children, for a listing) counts as seen, so the walk completes without it.
+   */
+  #refused(error: unknown, path: string, round: number, children: boolean): boolean {
+    if (isRetryable(error) || isSessionLost(error) || !(error instanceof Error) || !('code' in error)) return false;
+    const keep = (p: string): void => {
+      this.#store.touch(p, round);
+      for (const kid of this.#store.childrenOf(p)) keep(kid);
+    };
+    if (children) for (const kid of this.#store.childrenOf(path)) keep(kid);
+    else this.#store.touch(path, round);
+    this.#events.emit({ type: 'unreadable', path, error: error as ZooKeeperError });
+    return true;
   }
 
   #failed(error: unknown, walk: boolean, round: number): void {

@@ -39,7 +39,7 @@ export class GroupMember implements RecipeEvents<GroupMemberEvent>, AsyncDisposa
     this.#node = new PersistentNode(client, joinPath(membershipPath, thisId), payload, { mode: 'ephemeral' });
     this.#cache = new CuratorCache(client, membershipPath);
     this.#cache.addListener((event) => {
-      if (event.type === 'initialized' || event.type === 'stale' || event.type === 'resynced') return; // not membership changes
+      if (event.type === 'initialized' || event.type === 'stale' || event.type === 'resynced' || event.type === 'unreadable') return; // not membership changes
       const node = event.type === 'nodeDeleted' ? event.oldNode : event.node;
       if (parentPath(node.path) !== membershipPath || node.path === membershipPath) return;
       const id = nodeName(node.path);
