@@ -17,10 +17,13 @@ const out = fs.mkdtempSync(path.join(os.tmpdir(), 'zkwire-api-'));
 
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
-// A whole TypeDoc run (about 15 s of CPU): on a loaded machine it needs more than the suite's default test timeout.
+// A whole TypeDoc run but for its type check (--skipErrorChecking): `npm test` has type-checked the same sources
+// with the same compiler twice already (the build and the typecheck step), and TypeDoc's own check of them was half
+// of its CPU (34 s of user time became 16 s, rendering unchanged). Documentation, link and export validation is
+// TypeDoc's conversion, which runs in full. On a loaded machine it needs more than the suite's default test timeout.
 it('builds the API reference with every export documented', { timeout: 120_000 }, async () => {
   const typedoc = path.join(REPO_ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc');
-  const result = await run(process.execPath, [typedoc, '--out', out], {
+  const result = await run(process.execPath, [typedoc, '--out', out, '--skipErrorChecking'], {
     cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     maxBuffer: 16 * 1024 * 1024,
