@@ -1,8 +1,12 @@
 /**
- * The node commands as users run them: the built CLI in separate processes against a real
- * ZooKeeper, checked against what a separate client sees. Text and --json output, exit statuses (0 / 1 with the
- * error's code name / 2 for usage), --help, globals on either side of the command, and `watch` streaming events
- * until SIGTERM/SIGINT.
+ * The node commands as users run them, against a real ZooKeeper and checked against what a separate client sees:
+ * text and --json output, exit statuses (0 / 1 with the error's code name / 2 for usage), --help, globals on either
+ * side of the command, and `watch` streaming events until SIGTERM/SIGINT/SIGHUP.
+ *
+ * The commands' logic runs in-process through runCli, the dispatcher the executable's main.ts calls with the
+ * process's streams (a spawned node costs a few hundred ms of CPU, and this file runs seventy-odd commands). The
+ * built CLI runs in processes of its own where the process is what is tested: that it exists and is fresh, that
+ * its exit status and streams are the ones runCli returns (0, 1 and 2, text and --json), and `watch`'s signals.
  */
 
 import { spawn } from 'node:child_process';
@@ -14,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperClient, type Stat } from '../../src/node.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { zooKeeperVersionOf } from '../harness/zookeeper-versions.js';
+import { zkwireWithInput } from './cli-io.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
 const COMMANDS = ['ls', 'get', 'set', 'create', 'rm', 'stat', 'watch', 'whoami'] as const;
@@ -24,7 +29,14 @@ interface Result {
   stderr: string;
 }
 
-function zkwire(...args: string[]): Promise<Result> {
+/** A command run in-process: what main.ts would write to stdout and stderr, and the exit status it would set. */
+async function zkwire(...args: string[]): Promise<Result> {
+  const { code, out, err } = await zkwireWithInput(args);
+  return { code, stdout: out, stderr: err };
+}
+
+/** `node dist/cli/main.js ...args` in a process of its own, stdin not a terminal. */
+function spawned(...args: string[]): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -116,6 +128,27 @@ describe('the built CLI', () => {
       const built = join(process.cwd(), `dist/cli/commands/${name}.js`);
       expect(existsSync(built) && statSync(built).mtimeMs >= src, `dist is stale for ${name}.ts: run \`npm run build\``).toBe(true);
     }
+  });
+
+  it('exits and writes as runCli says: 0 with the output, 1 with the code name, 2 with the usage, --json errors', async () => {
+    const node = `${base}/process`;
+    await zk.create(node, 'p');
+    const cases: [string[], number][] = [
+      [['get', node, '--server', server], 0],
+      [['--json', 'stat', node, '--server', server], 0],
+      [['get', `${node}/missing`, '--server', server], 1],
+      [['--json', 'get', `${node}/missing`, '--server', server], 1],
+      [['set', node, '--server', server], 2],
+      [['get', '--help'], 0],
+    ];
+    const results = await Promise.all(cases.map(([args]) => spawned(...args)));
+    for (const [i, [args, code]] of cases.entries()) {
+      const r = results[i]!;
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r, args.join(' ')).toEqual(await zkwire(...args));
+    }
+    expect(results[0]!.stdout).toBe('p\n');
+    expect(JSON.parse(results[3]!.stderr)).toMatchObject({ error: { code: 'NONODE' } });
   });
 });
 
