@@ -1,8 +1,12 @@
 /**
- * The CLI as a daily zkCli.sh replacement, run as users run it (the built CLI, one process per command, against a
- * real server): node data from a file or standard input and binary-safe both ways, `--` before data that starts
- * with "-", --auth with getacl/setacl, --version, --connect-timeout, --max-frame-size, connection failures that say
- * why at once (or say that they wait), and --json errors as JSON on stderr.
+ * The CLI as a daily zkCli.sh replacement, against a real server: node data from a file or standard input and
+ * binary-safe both ways, `--` before data that starts with "-", --auth with getacl/setacl, --version,
+ * --connect-timeout, --max-frame-size, connection failures that say why at once (or say that they wait), and --json
+ * errors as JSON on stderr.
+ *
+ * Commands run in-process through runCli, wired as the executable's main.ts wires it (cli-io.ts): a spawned node
+ * per command cost more CPU than the commands themselves. The binary round trip runs the built CLI in processes of
+ * their own, since what it checks is bytes through a real process's stdin and stdout.
  */
 
 import { spawn } from 'node:child_process';
@@ -14,17 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestId, ZooKeeperClient } from '../../src/node.js';
 import { startFaultProxy, type FaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
+import { zkwireWithInput as zkwire, type CliBytesRun } from './cli-io.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
 
-interface Result {
-  code: number | null;
-  stdout: Buffer;
-  out: string;
-  err: string;
-}
-
-function zkwire(args: string[], input?: Uint8Array | string): Promise<Result> {
+/** `node dist/cli/main.js ...args` in a process of its own, `input` piped to its stdin. */
+function spawned(args: string[], input?: Uint8Array | string): Promise<Omit<CliBytesRun, 'code'> & { code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -68,7 +67,7 @@ describe('node data in and out', () => {
     const node = `${base}/bin`;
     expect((await zkwire(['create', node, '--file', file, '--server', server])).code).toBe(0);
     expect(new Uint8Array((await zk.getData(node)).data)).toEqual(bytes);
-    const raw = await zkwire(['get', node, '--raw', '--server', server]);
+    const raw = await spawned(['get', node, '--raw', '--server', server]);
     expect(raw.code).toBe(0);
     expect(new Uint8Array(raw.stdout)).toEqual(bytes);
     const hex = await zkwire(['get', node, '--hex', '--server', server]);
@@ -77,7 +76,7 @@ describe('node data in and out', () => {
 
     const other = new Uint8Array(randomBytes(500));
     other[0] = 0xfe;
-    expect((await zkwire(['set', node, '-', '--server', server], other)).code).toBe(0);
+    expect((await spawned(['set', node, '-', '--server', server], other)).code).toBe(0);
     expect(new Uint8Array((await zk.getData(node)).data)).toEqual(other);
   });
 
