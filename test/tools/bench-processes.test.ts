@@ -11,6 +11,7 @@ import { ZooKeeperClient } from '../../src/node.js';
 import { parseMntr } from '../../src/protocol/index.js';
 import type { LockReport } from '../../src/tools/bench/lock-bench.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { zkwire } from './cli-io.js';
 import { alive, runCliProcess as run } from './cli-process.js';
 
 let server: ZkServer;
@@ -166,6 +167,7 @@ describe('bench lock --processes', () => {
     expect(await leftovers()).toStrictEqual({ bench: [], ephemerals: 0 });
   });
 
+  // In-process (runCli, what main.ts calls): the exit status is runCli's, and no process boundary is involved.
   it('usage errors exit 2', async () => {
     for (const args of [
       ['bench', 'worker', ...S()],
@@ -175,8 +177,8 @@ describe('bench lock --processes', () => {
       ['bench', 'raw', '--processes', '2'],
       ['bench', 'lock', '--vs', 'curator', '--processes', '2'],
     ]) {
-      const r = await run(args).exit;
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      const r = await zkwire(...args);
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(2);
     }
   });
 });

@@ -36,7 +36,8 @@ const SIGNALS = [
 
 describe('bench lock interrupted', () => {
   it.each(SIGNALS)('%s while contending: partial report, exit %i, nothing left on the server', async (sig, code) => {
-    const p = run(['bench', 'lock', '--server', server.connectString, '--clients', '4', '--duration', '600', '--hold', '1']);
+    // 10 floor samples, not the default 1000: the contention, not the floor, is what the signal must interrupt here
+    const p = run(['bench', 'lock', '--server', server.connectString, '--clients', '4', '--duration', '600', '--hold', '1', '--floor-samples', '10']);
     await p.until(/ [1-9]\d* acquisitions /);
     p.child.kill(sig);
     const r = await p.exit;
