@@ -17,14 +17,17 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedServer } from '../harness/zookeeper.js';
+import { typeCheckProject } from '../package/consumer-typecheck.js';
 import { assertBuilt } from '../runtimes/consumer-project.js';
 import { REPO_ROOT } from '../runtimes/run-runtime.js';
-import { DEFAULT_SERVER, extract, markdownFiles } from './markdown-examples.js';
+import { DEFAULT_SERVER, extract, markdownFiles, runsInPackageTest } from './markdown-examples.js';
 
 const run = promisify(execFile);
 
 const examples = markdownFiles().flatMap(extract);
-const runnable = examples.filter((e) => e.runs);
+// docs/testing.md's node:test examples (a TestingCluster among them) run in test/package/package.test.ts, against the
+// installed tarball with their pass and fail counts checked: running them here too doubled that work.
+const runnable = examples.filter((e) => e.runs && !runsInPackageTest(e));
 let project: string;
 
 beforeAll(() => {
@@ -51,7 +54,7 @@ it('finds the examples, runnable ones included', () => {
   for (const e of examples) expect(e.source, e.where).toMatch(/from 'zkwire(\/[a-z]+)?'/);
 });
 
-// One tsc run over every example: more than the default test timeout on a loaded machine.
+// One type-check of every example: more than the default test timeout on a loaded machine.
 it('every ```ts example type-checks against the package types', { timeout: 120_000 }, async () => {
   const tsconfig = {
     compilerOptions: {
@@ -67,11 +70,8 @@ it('every ```ts example type-checks against the package types', { timeout: 120_0
     files: examples.map((e) => e.file),
   };
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const output = await run(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { cwd: project }).then(
-    () => '',
-    (e: { stdout: string; stderr: string }) => `${e.stdout}${e.stderr}`,
-  );
+  // In this process, as `tsc -p project --pretty false` prints it, without a node and a compiler to load.
+  const output = typeCheckProject(project, new Map());
   // Name the Markdown file and line for each error, not the scratch file.
   const byFile = new Map(examples.map((e) => [e.file, e]));
   const readable = output.replace(/^(\S+\.mts)\((\d+),(\d+)\)/gm, (all, file: string, line: string) => {

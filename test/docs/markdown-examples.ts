@@ -16,6 +16,14 @@ export interface Example {
   readonly file: string;
 }
 
+/**
+ * Whether test/package/package.test.ts runs this example (docs/testing.md's node:test files, against the installed
+ * tarball, with their pass and fail counts checked), so the examples test need not run it a second time.
+ */
+export function runsInPackageTest(e: Example): boolean {
+  return e.where.startsWith('docs/testing.md:') && e.source.includes("from 'node:test'");
+}
+
 /** The server address examples are written for; tests replace it with their own server's. */
 export const DEFAULT_SERVER = '127.0.0.1:2181';
 

@@ -20,7 +20,7 @@ import { build } from 'esbuild';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { extract } from '../docs/markdown-examples.js';
+import { extract, runsInPackageTest } from '../docs/markdown-examples.js';
 import { REPO_ROOT } from '../runtimes/run-runtime.js';
 import { typeCheckProject, type SourceFileCache } from './consumer-typecheck.js';
 import { packAndInstall, type PackedPackage } from './pack.js';
@@ -283,7 +283,7 @@ describe('the testing kit in a user app', () => {
   // docs/testing.md's examples, as a user would have them: compiled, then run with node (node:test files) and with
   // vitest, against servers they start themselves from this machine's ZooKeeper.
   const examples = extract('docs/testing.md');
-  const nodeTests = examples.filter((e) => e.source.includes("from 'node:test'"));
+  const nodeTests = examples.filter(runsInPackageTest);
   const vitestTests = examples.filter((e) => e.source.includes("from 'vitest'"));
   const js = (source: string): string =>
     ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
