@@ -115,7 +115,9 @@ describe('bench lock on a real server', () => {
     const svg = join(dir, 'lock.svg');
     const err: string[] = [];
     const out: string[] = [];
-    const code = await runCli(['bench', 'lock', '--server', connectString, '--clients', '2', '--iterations', '20', '--hold', '1', '--json', json, '--svg', svg], {
+    // --floor-samples 10: the report's floor count must equal its setting, whatever the setting (the default 1000 was
+    // most of this test's time)
+    const code = await runCli(['bench', 'lock', '--server', connectString, '--clients', '2', '--iterations', '20', '--hold', '1', '--floor-samples', '10', '--json', json, '--svg', svg], {
       out: (t) => void out.push(t),
       err: (t) => void err.push(t),
       stdin: noInput(),
@@ -125,7 +127,7 @@ describe('bench lock on a real server', () => {
     for (const key of ['acquire', 'release', 'cycle', 'handoff']) expect(report[key]).toHaveProperty('p999');
     expect(report.floor['ping']).toHaveProperty('p999');
     expect(report.floor['create']).toHaveProperty('count', (report['settings'] as { floorSamples: number }).floorSamples);
-    expect(report).toMatchObject({ acquisitions: 20, overlaps: 0, settings: { holdMs: 1, clients: 2, kind: 'mutex' } });
+    expect(report).toMatchObject({ acquisitions: 20, overlaps: 0, settings: { holdMs: 1, clients: 2, kind: 'mutex', floorSamples: 10 } });
     expect(typeof report['throughputPerSec']).toBe('number');
     expect(out.join('')).toMatch(/mutual exclusion: 0 overlaps/);
     const xml = readFileSync(svg, 'utf8');
