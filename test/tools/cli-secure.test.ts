@@ -1,5 +1,6 @@
 /**
- * The built CLI against secured servers, as an operator runs it: a TLS-only server (secureClientPort alone) that
+ * The CLI against secured servers, as an operator runs it (in-process through runCli, or the built CLI where the
+ * environment, a signal or a terminal is involved): a TLS-only server (secureClientPort alone) that
  * needs a client certificate (x509 identity) and a SASL DIGEST-MD5 server, reached with the flags and with ZooKeeper's own client
  * configuration (PEM stores, a JAAS file). A misconfigured attempt fails at once with the reason.
  */
@@ -13,6 +14,7 @@ import { makeTestPki, type TestPki } from '../security/certs.js';
 import { startTlsOnlyZooKeeper } from '../security/tls-server.js';
 import type { TestingServer } from '../../src/testing/server.js';
 import { ZooKeeperClient } from '../../src/node.js';
+import { zkwireWithInput } from './cli-io.js';
 import { runCli, runCliProcess } from './cli-process.js';
 import { TmuxTerminal } from './shell/tmux.js';
 
@@ -46,7 +48,15 @@ afterAll(async () => {
   pki?.remove();
 });
 
-const zkwire = runCli;
+/**
+ * A command in-process through runCli (what main.ts calls), for the runs that read no environment: those that take
+ * the password from ZKWIRE_SASL_PASSWORD, or must see it absent, run the built CLI with an environment of their own.
+ */
+async function zkwire(args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  const { code, out, err } = await zkwireWithInput(args);
+  return { code, stdout: out, stderr: err, ms: performance.now() - started };
+}
 
 describe('the CLI over TLS with a client certificate', () => {
   const certFlags = (): string[] => [
@@ -93,7 +103,7 @@ describe('the CLI with SASL DIGEST-MD5', () => {
     const fromFile = await zkwire(['whoami', '--server', saslZk.connectString, '--sasl', 'digest:alice', '--sasl-password-file', file('pw', 'alice-secret\n')]);
     expect(fromFile.stderr).toBe('');
     expect(fromFile.stdout).toContain('sasl alice');
-    const fromEnv = await zkwire(['whoami', '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
+    const fromEnv = await runCli(['whoami', '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
     expect(fromEnv.stdout).toContain('sasl alice');
   });
 
@@ -106,10 +116,10 @@ describe('the CLI with SASL DIGEST-MD5', () => {
   });
 
   it('a wrong password is AUTHFAILED; none, or one in argv, are refused with the reason', async () => {
-    const wrong = await zkwire(['ls', '/', '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'not-hers' });
+    const wrong = await runCli(['ls', '/', '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'not-hers' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('AUTHFAILED');
-    const none = await zkwire(['ls', '/', '--server', saslZk.connectString, '--sasl', 'digest:alice']);
+    const none = await runCli(['ls', '/', '--server', saslZk.connectString, '--sasl', 'digest:alice']);
     expect(none.stderr).toMatch(/needs a password: --sasl-password-file FILE, or ZKWIRE_SASL_PASSWORD/);
     const inArgv = await zkwire(['ls', '/', '--server', saslZk.connectString, '--sasl', 'digest:alice:alice-secret']);
     expect(inArgv.stderr).toMatch(/takes no password/);
@@ -124,7 +134,7 @@ describe('zkwire bench lock on secured servers', () => {
     expect(overTls.code, overTls.stderr).toBe(0);
     const tlsReport = JSON.parse(overTls.stdout) as { overlaps: number };
     expect(tlsReport.overlaps).toBe(0);
-    const overSasl = await zkwire([...short, '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
+    const overSasl = await runCli([...short, '--server', saslZk.connectString, '--sasl', 'digest:alice'], { ZKWIRE_SASL_PASSWORD: 'alice-secret' });
     expect(overSasl.code, overSasl.stderr).toBe(0);
     expect((JSON.parse(overSasl.stdout) as { overlaps: number }).overlaps).toBe(0);
   });
