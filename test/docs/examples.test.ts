@@ -6,7 +6,8 @@
  * Convention: a block opened with ```ts run is also executed under Node against a real ZooKeeper started by the
  * harness. It connects to 127.0.0.1:2181, which this test replaces with that server's address. Runnable examples
  * share the server, so each uses paths of its own. What an example needs from outside is declared with
- * `declare const`, and such a block is type-checked only. (Also described in docs/README.md.)
+ * `declare const`, and such a block is type-checked only. docs/testing.md's node:test examples are run by
+ * test/package/package.test.ts instead. (Also described in docs/README.md.)
  */
 
 import { execFile } from 'node:child_process';
