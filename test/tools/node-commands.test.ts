@@ -19,6 +19,7 @@ import { ZooKeeperClient, type Stat } from '../../src/node.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { zooKeeperVersionOf } from '../harness/zookeeper-versions.js';
 import { zkwireWithInput } from './cli-io.js';
+import { runCli as runCliProcess } from './cli-process.js';
 
 const MAIN = join(process.cwd(), 'dist/cli/main.js');
 const COMMANDS = ['ls', 'get', 'set', 'create', 'rm', 'stat', 'watch', 'whoami'] as const;
@@ -35,17 +36,10 @@ async function zkwire(...args: string[]): Promise<Result> {
   return { code, stdout: out, stderr: err };
 }
 
-/** `node dist/cli/main.js ...args` in a process of its own, stdin not a terminal. */
-function spawned(...args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** The built CLI in a process of its own (cli-process.ts), as main.ts's exit status and streams. */
+async function spawned(...args: string[]): Promise<Result> {
+  const { code, stdout, stderr } = await runCliProcess(args);
+  return { code, stdout, stderr };
 }
 
 /** A `watch` process: its stdout lines as they come, stderr so far, and its exit. */
