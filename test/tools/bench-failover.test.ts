@@ -5,7 +5,7 @@
  */
 
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BenchEnsemble } from '../../src/tools/bench/failover/bench-ensemble.js';
 import type { FailoverReport } from '../../src/tools/bench/failover/report.js';
 import { runLockBenchWithFaults } from '../../src/tools/bench/failover/run-with-faults.js';
@@ -20,14 +20,11 @@ const TICK_MS = 500;
 const SESSION_TIMEOUT_MS = 4000;
 
 let ensemble: ZkEnsemble;
-beforeAll(async () => {
-  ensemble = await startEnsemble(3, { tickTime: TICK_MS });
-});
-afterAll(async () => {
-  await ensemble?.close();
-});
 
-/** Brings a killed member back and waits for the election to settle, so the next test starts from three. */
+/**
+ * Brings a killed member back and waits for the election to settle, so a test starts from three. Run before each
+ * test rather than after: the last fault of the file is then never repaired only to be closed.
+ */
 async function heal(): Promise<void> {
   for (const [i, m] of ensemble.servers.entries()) if (!m.running) await ensemble.restart(i);
   await ensemble.leaderIndex();
@@ -64,6 +61,15 @@ function expectSafeWindow(r: LockReport): FailoverReport {
 }
 
 describe('bench lock through a leader failure, on a real ensemble', () => {
+  // This describe's own: closed before the interrupted runs below start ensembles of their own.
+  beforeAll(async () => {
+    ensemble = await startEnsemble(3, { tickTime: TICK_MS });
+  });
+  afterAll(async () => {
+    await ensemble?.close();
+  });
+  beforeEach(heal);
+
   it('--kill-leader: a window under the session timeout plus an election, exclusion and fencing held', async () => {
     const leader = await ensemble.leaderIndex();
     const pid = ensemble.servers[leader]!.pid;
@@ -93,7 +99,6 @@ describe('bench lock through a leader failure, on a real ensemble', () => {
     const svg = renderLockSvg(r);
     expect(checkXml(svg).problems).toStrictEqual([]);
     expect(svg).toContain(`>kill-leader, unavailable `);
-    await heal();
   });
 
   it('--pause-leader AT:FOR: the member is stopped, then continued; the window closes and nothing overlaps', async () => {
@@ -113,7 +118,6 @@ describe('bench lock through a leader failure, on a real ensemble', () => {
     expect(fault).toMatchObject({ kind: 'pause-leader', member: leader });
     expect(fault.endedAtMs!).toBeGreaterThan(fault.atMs);
     expect(ensemble.servers[leader]!.paused).toBe(false);
-    await heal();
   });
 
   it('on a user’s own ensemble: SIGUSR2 marks the fault they cause, and the same report comes out', async () => {
@@ -130,7 +134,6 @@ describe('bench lock through a leader failure, on a real ensemble', () => {
     const f = expectSafeWindow(r);
     expect(f.faults[0]).toMatchObject({ kind: 'mark', label: 'SIGUSR2', member: null, pid: null });
     expect(f.ensemble).toBeNull();
-    await heal();
   });
 });
 
