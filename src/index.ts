@@ -64,6 +64,7 @@ export type { Clock, TimerHandle } from './session/clock.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
 export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
 export type { ClientStats, OperationStats } from './client/call-stats.js';
+export { collectStats, type StatsCollector } from './client/collect-stats.js';
 export type { ConnectionMessage, OperationMessage } from './client/observe.js';
 
 // Retrying: one vocabulary for the client's reconnect option and the recipes' retry options.
