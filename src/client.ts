@@ -399,8 +399,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   #packed<A extends unknown[], T>(op: string, run: (ctx: ClientContext, ...args: A) => Promise<T>, ...args: A): Promise<T> {
     const hook = this.#ctx.pack;
     if (hook !== undefined) return hook(op, run as never, args) as Promise<T>;
-    // flat: a multi's ops too
-    if (args.flat().some((a) => (a as CompressionFlags | null)?.compressed || (a as CompressionFlags | null)?.decompressed)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
+    if (args.some(asksCompression)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
     return run(this.#ctx, ...args);
   }
 
@@ -480,7 +479,16 @@ export class ZooKeeperClient implements AsyncDisposable {
 }
 
 /** What call options and multi ops ask of the `compression` option. */
-type CompressionFlags = { compressed?: boolean; decompressed?: boolean } | undefined;
+type CompressionFlags = { compressed?: boolean; decompressed?: boolean } | null | undefined;
+
+/**
+ * Whether a call's argument (for a multi, one of its ops) asks for compressed data: a named function, so that the
+ * check on every create, getData, setData and multi of a client without compression allocates nothing.
+ */
+function asksCompression(a: unknown): unknown {
+  const f = a as CompressionFlags;
+  return Array.isArray(a) ? a.some(asksCompression) : f?.compressed || f?.decompressed;
+}
 
 /** A connect string parsed, its chroot checked as a path: BAD_ARGUMENT for anything else. */
 function checkedConnectString(connectString: string, op: string): ConnectString {
