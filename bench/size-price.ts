@@ -133,7 +133,6 @@ const PARTS: readonly PricedPart[] = [
       'src/session/server-version.ts': hollowed(['needsVersion', 'refusal']),
     },
   },
-  { name: 'the SASL driver behind the sasl option', edits: { 'src/session/sasl-login.ts': hollowed(['startSaslLogin']) } },
   { name: 'frame tracing behind onFrame', edits: { 'src/session/trace.ts': hollowed(['Tracer']) } },
   { name: 'the field names in decode errors', edits: { 'src/protocol/': withoutReadLabels } },
   {
