@@ -143,7 +143,7 @@ const PARTS: readonly PricedPart[] = [
     name: 'retries on every call, idempotent writes, guaranteed delete',
     edits: {
       'src/client/retry-call.ts': hollowed(['retried', 'mayRepeat']),
-      'src/client/idempotent.ts': hollowed(['readBack', 'sameBytes']),
+      'src/client/idempotent.ts': hollowed(['readBack']),
       'src/client/guaranteed-delete.ts': hollowed(['guaranteed']),
     },
   },
