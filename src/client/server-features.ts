@@ -88,6 +88,11 @@ export class FeatureBook {
   #below: Release | undefined;
   /** How #below was learnt, for messages. */
   #belowBecause = '';
+  /**
+   * The last snapshot and the version it was made for: recipes read the features on every create (bench:acquire),
+   * and they change only when learn() moves a bound or the session learns its server's version.
+   */
+  #last: { readonly version: ServerVersion | undefined; readonly features: ServerFeatures } | undefined;
 
   /** Learns from the answer to `opcode`; called for every reply. */
   learn(opcode: number, err: number): void {
@@ -97,8 +102,10 @@ export class FeatureBook {
       if (!ALWAYS_SINCE_3_5.has(opcode) || this.#below !== undefined) return;
       this.#below = RELEASE_3_5;
       this.#belowBecause = `answered ${opName(opcode)} UNIMPLEMENTED (ZooKeeper before 3.5)`;
+      this.#last = undefined;
     } else if (olderThan(this.#atLeast, since)) {
       this.#atLeast = since;
+      this.#last = undefined;
     }
   }
 
@@ -116,9 +123,13 @@ export class FeatureBook {
 
   /** The features as known now, `version` (the session's, when learnt) first. */
   snapshot(version: ServerVersion | undefined): ServerFeatures {
+    const last = this.#last;
+    if (last !== undefined && last.version === version) return last.features;
     const out: Record<string, boolean | undefined> = {};
     for (const name of Object.keys(SINCE) as Feature[]) out[name] = this.has(name, version);
-    return { version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) };
+    const features = Object.freeze({ version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) });
+    this.#last = { version, features };
+    return features;
   }
 
   /** UNIMPLEMENTED, unsent, for an op the server is known to lack: by its version (when known) or an answer. */
