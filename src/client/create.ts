@@ -94,28 +94,25 @@ function createProtected(ctx: ClientContext, path: string, data: Data | null, op
   const target = protectPath(path, id);
   // No retry underneath (the client's `retry` option): a resent create of this name would meet our own node as
   // NODEEXISTS, where the loop below finds it as ours.
-  const once = { ...options, retry: noRetry };
+  const send = (): Promise<string | Created> => createWithParents(ctx, target, data, { ...options, retry: noRetry });
   // The first try is the create itself, with no layer between (every lock acquire makes one; bench:acquire).
-  return createWithParents(ctx, target, data, once).catch((e: unknown) => findOrCreateAgain(ctx, target, data, once, id, e));
-}
-
-/** After a try whose outcome is unknown: our node if the server made it, else the create again, under the same name. */
-async function findOrCreateAgain(ctx: ClientContext, target: string, data: Data | null, options: CreateOptions, id: string, failure: unknown): Promise<string | Created> {
-  const dir = parentPath(target);
-  const { signal } = options;
-  for (let lost = 1, e = failure; ; lost++) {
-    // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
-    if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost > MAX_LOST_REPLIES) throw e;
-    try {
-      await ctx.sessions.waitConnected(signal);
-      const children = (await reads.getChildren(ctx, dir, { signal }).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)))) as string[];
-      const name = findProtectedChild(children, id);
-      const found = name && joinPath(dir, name);
-      const stat = found && ((await reads.exists(ctx, found, { signal })) as Stat | null);
-      if (stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
-      return await createWithParents(ctx, target, data, options);
-    } catch (next) {
-      e = next;
+  return send().catch(async (e: unknown) => {
+    const dir = parentPath(target);
+    const { signal } = options;
+    for (let lost = 1; ; lost++) {
+      // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
+      if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost > MAX_LOST_REPLIES) throw e;
+      try {
+        await ctx.sessions.waitConnected(signal);
+        const children = (await reads.getChildren(ctx, dir, { signal }).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)))) as string[];
+        const name = findProtectedChild(children, id);
+        const found = name && joinPath(dir, name);
+        const stat = found && ((await reads.exists(ctx, found, { signal })) as Stat | null);
+        if (stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
+        return await send();
+      } catch (next) {
+        e = next;
+      }
     }
-  }
+  });
 }

@@ -89,10 +89,10 @@ export class FeatureBook {
   /** How #below was learnt, for messages. */
   #belowBecause = '';
   /**
-   * The last snapshot and the version it was made for: recipes read the features on every create (bench:acquire),
-   * and they change only when learn() moves a bound or the session learns its server's version.
+   * The last snapshot: recipes read the features on every create (bench:acquire), and they change only when learn()
+   * moves a bound or the session learns its server's version (the snapshot's `version`).
    */
-  #last: { readonly version: ServerVersion | undefined; readonly features: ServerFeatures } | undefined;
+  #last: ServerFeatures | undefined;
 
   /** Learns from the answer to `opcode`; called for every reply. */
   learn(opcode: number, err: number): void {
@@ -102,11 +102,10 @@ export class FeatureBook {
       if (!ALWAYS_SINCE_3_5.has(opcode) || this.#below !== undefined) return;
       this.#below = RELEASE_3_5;
       this.#belowBecause = `answered ${opName(opcode)} UNIMPLEMENTED (ZooKeeper before 3.5)`;
-      this.#last = undefined;
     } else if (olderThan(this.#atLeast, since)) {
       this.#atLeast = since;
-      this.#last = undefined;
-    }
+    } else return;
+    this.#last = undefined;
   }
 
   /** Whether the server has `feature`, as known now (`version`: the session's, when learnt). */
@@ -123,13 +122,10 @@ export class FeatureBook {
 
   /** The features as known now, `version` (the session's, when learnt) first. */
   snapshot(version: ServerVersion | undefined): ServerFeatures {
-    const last = this.#last;
-    if (last !== undefined && last.version === version) return last.features;
+    if (this.#last && this.#last.version === version?.text) return this.#last;
     const out: Record<string, boolean | undefined> = {};
     for (const name of Object.keys(SINCE) as Feature[]) out[name] = this.has(name, version);
-    const features = Object.freeze({ version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) });
-    this.#last = { version, features };
-    return features;
+    return (this.#last = Object.freeze({ version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) }));
   }
 
   /** UNIMPLEMENTED, unsent, for an op the server is known to lack: by its version (when known) or an answer. */
