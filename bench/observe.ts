@@ -3,7 +3,8 @@
  * subscriber). Three variants of one workload, in alternating rounds on one server so that drift hits them alike:
  *
  *   - floor: a client made with `observe: false`, the call path without the hook (the code before it);
- *   - no subscriber: a default client (stats counted, `zkwire:operation` checked and found empty);
+ *   - no subscriber: a default client (`zkwire:operation` checked and found empty, no stats collector);
+ *   - collecting: the same client while a `collectStats` collector counts its calls;
  *   - subscribed: the same client while no-op handlers listen on every `zkwire:operation` event.
  *
  * Each round keeps `--window` getData calls outstanding until `--total` have settled. Per variant the table gives
@@ -19,12 +20,13 @@
 import diagnostics from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { ZooKeeperClient } from '../src/node.js';
+import { collectStats } from '../src/client/collect-stats.js';
 import { withServer } from '../src/testing/local-server/index.js';
 import { LatencyHistogram } from '../src/tools/shared/histogram.js';
 import { fmtRate, fmtUs, renderTable } from '../src/tools/shared/table.js';
 
-type Variant = 'floor' | 'no subscriber' | 'subscribed';
-const VARIANTS: readonly Variant[] = ['floor', 'no subscriber', 'subscribed'];
+type Variant = 'floor' | 'no subscriber' | 'collecting' | 'subscribed';
+const VARIANTS: readonly Variant[] = ['floor', 'no subscriber', 'collecting', 'subscribed'];
 
 interface Round {
   /** Calls per second. */
@@ -78,10 +80,12 @@ async function main(): Promise<void> {
     const rounds_ = new Map<Variant, Round[]>(VARIANTS.map((v) => [v, []]));
     const run = async (v: Variant, h: LatencyHistogram): Promise<Round> => {
       if (v === 'subscribed') channel.subscribe(handlers);
+      const collector = v === 'collecting' ? collectStats(observed) : undefined;
       try {
         return await pipelined(v === 'floor' ? floor : observed, path, total, window, h);
       } finally {
         if (v === 'subscribed') channel.unsubscribe(handlers);
+        collector?.stop();
       }
     };
     // Warm-up: JIT and the server's caches, measured nowhere.

@@ -133,9 +133,21 @@ const PARTS: readonly PricedPart[] = [
       'src/session/server-version.ts': hollowed(['needsVersion', 'refusal']),
     },
   },
-  { name: 'the SASL driver behind the sasl option', edits: { 'src/session/sasl-login.ts': hollowed(['startSaslLogin']) } },
   { name: 'frame tracing behind onFrame', edits: { 'src/session/trace.ts': hollowed(['Tracer']) } },
   { name: 'the field names in decode errors', edits: { 'src/protocol/': withoutReadLabels } },
+  {
+    name: 'the diagnostics channels (zkwire:operation, :connection, :session)',
+    edits: { 'src/client/observe.ts': hollowed(['channels', 'observer', 'stateObserver']) },
+  },
+  {
+    name: 'retries on every call, idempotent writes, guaranteed delete',
+    edits: {
+      'src/client/retry-call.ts': hollowed(['retried', 'mayRepeat']),
+      'src/client/idempotent.ts': hollowed(['readBack']),
+      'src/client/guaranteed-delete.ts': hollowed(['guaranteed']),
+    },
+  },
+  { name: "create's orSetData and protected", edits: { 'src/client/create.ts': hollowed(['createOrSet', 'createProtected']) } },
 ];
 
 /** The parts one at a time, then all at once. */

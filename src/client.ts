@@ -55,8 +55,7 @@ import type {
   WatchOptions,
 } from './client/types.js';
 import * as watchOps from './client/watch-ops.js';
-import { callStats, type CallStats, type ClientStats } from './client/call-stats.js';
-import { channels, observer, stateObserver } from './client/observe.js';
+import { channels, observer, stateObserver, type CallTap } from './client/observe.js';
 import { carryPersistentWatches } from './client/watch-ops.js';
 import type { PersistentWatch } from './client/watch-handle.js';
 
@@ -89,8 +88,6 @@ export class ZooKeeperClient implements AsyncDisposable {
   readonly #root: ZooKeeperClient | undefined;
   /** The views of this client, one per key (their persistent watches are carried on renewal too). */
   readonly #views = new Map<string, ZooKeeperClient>();
-  /** What `stats()` reports; a view shares its client's. */
-  readonly #stats: CallStats;
 
   static {
     contextOf = (client) => client.#ctx;
@@ -119,7 +116,6 @@ export class ZooKeeperClient implements AsyncDisposable {
       this.#sessions = adopt.sessions;
       this.#clock = adopt.clock;
       this.#ctx = adopt.ctx;
-      this.#stats = adopt.root.#stats;
       return;
     }
     this.#root = undefined;
@@ -133,14 +129,15 @@ export class ZooKeeperClient implements AsyncDisposable {
       );
     }
     this.#clock = clockOf(options.clock);
-    const stats = (this.#stats = callStats());
-    const on = options.observe !== false;
-    const ch = on ? channels() : undefined;
+    // observe: false leaves the hook out of the call path: no channel, and no tap for a stats collector.
+    const taps = options.observe === false ? undefined : new Set<CallTap>();
+    const ch = taps && channels();
     this.#sessions = new SessionSeries({
-      session: { ...sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options), ...(on && { observe: observer(stats, ch) }) },
+      session: { ...sessionOptions(parsed.hosts, clientTransport(options.transport, options.tls, this.#tlsFailures), this.#clock, options), ...(taps && { observe: observer(taps, ch) }) },
       renew: options.renewSession ?? true,
       clock: this.#clock,
       retry: options.retry,
+      taps,
       renewed: (old) => {
         carryPersistentWatches(this.#ctx, old);
         for (const view of this.#views.values()) carryPersistentWatches(view.#ctx, old);
@@ -153,7 +150,7 @@ export class ZooKeeperClient implements AsyncDisposable {
       options.maxDataSize ?? DEFAULT_MAX_DATA_SIZE,
       { aclProvider: options.aclProvider, containers: options.containers },
     );
-    if (on) this.#sessions.subscribe(stateObserver(stats, ch, () => this.#sessions.current));
+    if (ch) this.#sessions.subscribe(stateObserver(ch, () => this.#sessions.current));
     options.compression?.(this.#ctx);
     this.#sessions.start();
     if (options.trackEnsemble ?? true) new EnsembleTracker(this.#ctx, (hosts) => this.#sessions.updateServerList(hosts)).start();
@@ -275,14 +272,6 @@ export class ZooKeeperClient implements AsyncDisposable {
    */
   waitConnected(options: { readonly signal?: AbortSignal | undefined } = {}): Promise<void> {
     return this.#sessions.waitConnected(options.signal);
-  }
-
-  /**
-   * The client's figures so far, over every session it had: calls, failures and latency percentiles per operation,
-   * failures by error code, bytes, reconnects, renewals and the watches held now (docs/observability.md).
-   */
-  stats(): ClientStats {
-    return this.#stats.snapshot(this.#sessions.renewals, this.#sessions.current.watches.size);
   }
 
   /** Calls `listener` on every state change (across session renewals); returns the unsubscribe function. */
@@ -410,8 +399,7 @@ export class ZooKeeperClient implements AsyncDisposable {
   #packed<A extends unknown[], T>(op: string, run: (ctx: ClientContext, ...args: A) => Promise<T>, ...args: A): Promise<T> {
     const hook = this.#ctx.pack;
     if (hook !== undefined) return hook(op, run as never, args) as Promise<T>;
-    // flat: a multi's ops too
-    if (args.flat().some((a) => (a as CompressionFlags | null)?.compressed || (a as CompressionFlags | null)?.decompressed)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
+    if (args.some(asksCompression)) return Promise.reject(clientError('BAD_ARGUMENT', 'no compression option', { op }));
     return run(this.#ctx, ...args);
   }
 
@@ -491,7 +479,16 @@ export class ZooKeeperClient implements AsyncDisposable {
 }
 
 /** What call options and multi ops ask of the `compression` option. */
-type CompressionFlags = { compressed?: boolean; decompressed?: boolean } | undefined;
+type CompressionFlags = { compressed?: boolean; decompressed?: boolean } | null | undefined;
+
+/**
+ * Whether a call's argument (for a multi, one of its ops) asks for compressed data: a named function, so that the
+ * check on every create, getData, setData and multi of a client without compression allocates nothing.
+ */
+function asksCompression(a: unknown): unknown {
+  const f = a as CompressionFlags;
+  return Array.isArray(a) ? a.some(asksCompression) : f?.compressed || f?.decompressed;
+}
 
 /** A connect string parsed, its chroot checked as a path: BAD_ARGUMENT for anything else. */
 function checkedConnectString(connectString: string, op: string): ConnectString {

@@ -64,6 +64,7 @@ export type { Clock, TimerHandle } from './session/clock.js';
 export type { FrameTrace, FrameListener } from './session/trace.js';
 export { describeFrames, type DescribedFrameTrace } from './session/describe-frames.js';
 export type { ClientStats, OperationStats } from './client/call-stats.js';
+export { collectStats, type StatsCollector } from './client/collect-stats.js';
 export type { ConnectionMessage, OperationMessage } from './client/observe.js';
 
 // Retrying: one vocabulary for the client's reconnect option and the recipes' retry options.
@@ -82,7 +83,7 @@ export { isCode, isRetryable, isSessionLost, ZooKeeperError, type ErrorCodeName,
 
 // ACLs and authentication.
 export { CREATOR_ALL_ACL, digestAcl, digestId, OPEN_ACL_UNSAFE, Perms, READ_ACL_UNSAFE, type ACL, type Id } from './client/acl.js';
-export type { SaslContext, SaslExchange, SaslMechanism } from './session/sasl-login.js';
+export { saslMechanism, type SaslContext, type SaslExchange, type SaslMechanism } from './session/sasl-login.js';
 export { saslDigestMd5, type DigestCredentials } from './session/sasl-digest-md5.js';
 export { systemClock } from './session/clock.js';
 export { parseConnectString, type ConnectString } from './session/connect-string.js';

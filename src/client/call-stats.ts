@@ -1,7 +1,7 @@
 /**
- * The counters behind `client.stats()`: every call the client's sessions answered or failed, per operation, with
- * latency percentiles. Always on, so it must stay cheap per call (a map lookup, a logarithm, a few increments)
- * and small in the client's bundle. The tools' histogram (tools/shared/histogram.ts) is finer and merges across
+ * The counters behind `collectStats(client)` (collect-stats.ts): every call the client's sessions answered or
+ * failed, per operation, with latency percentiles. On every call while a collector counts, so it must stay cheap per
+ * call (a map lookup, a logarithm, a few increments) and small. The tools' histogram (tools/shared/histogram.ts) is finer and merges across
  * processes, but it sits on the tools floor, above the client; this is its smallest cousin: buckets an eighth of a
  * doubling wide, so a percentile (the bucket's upper edge, never above the max) is at most 9 % above the exact
  * sample; only the buckets filled are stored.
@@ -19,7 +19,7 @@ export interface OperationStats {
   readonly max: number;
 }
 
-/** What `client.stats()` returns: a snapshot, counted since the client was made (over every session it had). */
+/** What a StatsCollector's `snapshot()` returns: the figures counted since the collector was made (over every session since). */
 export interface ClientStats {
   /** Per operation name (`getData`, `create`, `multi`...): calls, failures and latency. */
   readonly ops: Readonly<Record<string, OperationStats>>;
@@ -37,7 +37,7 @@ export interface ClientStats {
   readonly watches: number;
 }
 
-/** What the client's observer counts into, and the snapshot `client.stats()` returns. */
+/** What a collector counts into, and the snapshot it gives. */
 export interface CallStats {
   /** One settled call: its latency in ms, its error code when it failed, its frames' bytes. */
   record(op: string, ms: number, code: string | undefined, out: number, got: number): void;
@@ -48,7 +48,8 @@ export interface CallStats {
 }
 
 /**
- * Closures rather than a class: their state minifies to one-letter names (this is in every client bundle). Per
+ * Closures rather than a class: their state minifies to one-letter names, and `record` is a function of its own that
+ * a collector can hand to the client as its tap. Per
  * op an array: count, errors, max, then at 3 + i the samples of at most 2^(i/8) µs (sparse).
  */
 export function callStats(): CallStats {

@@ -90,26 +90,29 @@ async function createOrSet(ctx: ClientContext, path: string, data: Data | null, 
  * connected again, the parent is listed for the uuid, and the node found is ours (an ephemeral one only if this
  * session owns it: one an expired session made goes with it); else the create is made again under the same name.
  */
-async function createProtected(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions, id: string): Promise<string | Created> {
+function createProtected(ctx: ClientContext, path: string, data: Data | null, options: CreateOptions, id: string): Promise<string | Created> {
   const target = protectPath(path, id);
-  const dir = parentPath(target);
-  const { signal } = options;
-  for (let lost = 0; ; lost++) {
-    try {
-      if (lost) {
+  // No retry underneath (the client's `retry` option): a resent create of this name would meet our own node as
+  // NODEEXISTS, where the loop below finds it as ours.
+  const send = (): Promise<string | Created> => createWithParents(ctx, target, data, { ...options, retry: noRetry });
+  // The first try is the create itself, with no layer between (every lock acquire makes one; bench:acquire).
+  return send().catch(async (e: unknown) => {
+    const dir = parentPath(target);
+    const { signal } = options;
+    for (let lost = 1; ; lost++) {
+      // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
+      if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost > MAX_LOST_REPLIES) throw e;
+      try {
         await ctx.sessions.waitConnected(signal);
         const children = (await reads.getChildren(ctx, dir, { signal }).catch((e: unknown) => (isCode(e, 'NONODE') ? [] : Promise.reject(e)))) as string[];
         const name = findProtectedChild(children, id);
         const found = name && joinPath(dir, name);
         const stat = found && ((await reads.exists(ctx, found, { signal })) as Stat | null);
         if (stat && (!options.mode?.startsWith('ephemeral') || stat.ephemeralOwner === ctx.session.sessionId)) return options.stat ? { path: found, stat } : found;
+        return await send();
+      } catch (next) {
+        e = next;
       }
-      // No retry underneath (the client's `retry` option): a resent create of this name would meet our own node as
-      // NODEEXISTS, where this loop finds it as ours.
-      return await createWithParents(ctx, target, data, { ...options, retry: noRetry });
-    } catch (e) {
-      // The outcome is unknown only after a lost link or an expired session (the client opening a new one).
-      if (!(isRetryable(e) || (isCode(e, 'SESSIONEXPIRED') && !ctx.sessions.terminal)) || lost === MAX_LOST_REPLIES) throw e;
     }
-  }
+  });
 }

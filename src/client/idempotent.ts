@@ -5,6 +5,7 @@
  * would have left. Anything else, a failed read included, leaves the error as it was.
  */
 
+import { sameBytes } from '../protocol/bytes.js';
 import type { Stat } from '../protocol/index.js';
 import { ok, type ClientContext } from './context.js';
 import type { Recover } from './retry-call.js';
@@ -41,8 +42,4 @@ export function readBack<T>(
       },
     );
   };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

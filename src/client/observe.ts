@@ -1,19 +1,19 @@
 /**
- * The client's observer: every call its sessions make is counted in CallStats and, while anyone subscribes to
- * `zkwire:operation`, traced on that TracingChannel; state changes go to `zkwire:connection` and `zkwire:session`.
- * Without subscribers a call costs a closure, two clock reads and the counters; a message is built only when
- * someone listens. Kept terse: all of it is in every bundle that has the client (bench:size).
+ * The client's observer: while anyone subscribes to `zkwire:operation`, every call its sessions make is traced on
+ * that TracingChannel, and told to the stats collectors (collectStats) made on the client; state changes go to
+ * `zkwire:connection` and `zkwire:session`. With no subscriber and no collector a call costs one check; a message
+ * is built only when someone listens. Kept terse: all of it is in every bundle that has the client (bench:size);
+ * the collectors' counting is in a separate import (collect-stats.ts).
  *
  * The channels come from `process.getBuiltinModule('node:diagnostics_channel')` where the runtime has it (Node
  * 20.16+, Deno, Bun, workerd with nodejs_compat), never a static `node:` import: this floor runs on edge runtimes
- * too, and where the lookup finds nothing the client publishes nothing (its stats still count). The names follow
+ * too, and where the lookup finds nothing the client publishes nothing (a stats collector still counts). The names follow
  * undici's and pg's style and are public API (docs/api.md, docs/observability.md).
  */
 
 import type { ReplyProbe, RequestObserver } from '../session/outgoing.js';
 import { isConnectedState, isTerminal, type StateChange } from '../session/state.js';
 import { sessionIdHex } from '../session/trace.js';
-import type { CallStats } from './call-stats.js';
 
 /**
  * The context of every `zkwire:operation` event: one call to the server. `start` sees `op` and `path`; the rest is
@@ -86,38 +86,43 @@ export function channels(): Channels | undefined {
   return op && { op, connection: dc.channel('zkwire:connection'), session: dc.channel('zkwire:session') };
 }
 
-/** The session hook (SessionOptions.observe) that feeds `stats` and the operation channel. */
-export function observer(stats: CallStats, ch: Channels | undefined): RequestObserver {
+/**
+ * What a stats collector (collectStats, collect-stats.ts) is told of each settled call: the operation, its latency
+ * in ms, its error code when it failed, its request and reply frames' bytes.
+ */
+export type CallTap = (op: string, ms: number, code: string | undefined, out: number, got: number) => void;
+
+/**
+ * The session hook (SessionOptions.observe) that tells `taps` and the operation channel of every call. With no tap
+ * and no subscriber a call goes out as it would without the hook: no closure, no clock read.
+ */
+export function observer(taps: ReadonlySet<CallTap>, ch: Channels | undefined): RequestObserver {
   return (spec, session, send) => {
-    const t0 = performance.now();
     const tc = ch?.op;
-    const m: Record<string, unknown> | undefined =
-      tc && (listened(tc) ?? listened(tc.start)) ? { op: spec.op, path: spec.path } : undefined;
+    const m: Record<string, unknown> | undefined = tc && (listened(tc) ?? listened(tc.start)) ? { op: spec.op, path: spec.path } : undefined;
+    if (!m && !taps.size) return send();
+    const t0 = performance.now();
     const probe: ReplyProbe = (item, err) => {
       const durationMs = performance.now() - t0;
       const bytesOut = item.sent ? (item.size ?? 0) : 0;
       const bytesIn = item.got ?? 0;
       const code = err?.code;
-      stats.record(spec.op, durationMs, code, bytesOut, bytesIn);
+      for (const tap of taps) tap(spec.op, durationMs, code, bytesOut, bytesIn);
       if (m) Object.assign(m, { sessionId: sessionIdHex(session.sessionId), xid: item.sent ? item.xid : undefined, bytesOut, bytesIn, durationMs, code });
     };
-    return m && tc ? tc.tracePromise(() => send(probe), m) : send(probe);
+    return m ? tc!.tracePromise(() => send(probe), m) : send(probe);
   };
 }
 
-/** Counts reconnects and publishes each state change while subscribed (`now` gives the session as it is). */
-export function stateObserver(
-  stats: CallStats,
-  ch: Channels | undefined,
-  now: () => { readonly sessionId: bigint; readonly server: string | undefined },
-): (change: StateChange) => void {
+/** Publishes each state change to whoever listens (`now` gives the session as it is). */
+export function stateObserver(ch: Channels, now: () => { readonly sessionId: bigint; readonly server: string | undefined }): (change: StateChange) => void {
   return (change) => {
-    if (change.event === 'RECONNECTED' && !change.newSession) stats.reconnected();
+    const con = listened(ch.connection);
+    const ses = listened(ch.session) && (isTerminal(change.to) || (isConnectedState(change.to) && (change.event === 'CONNECTED' || change.newSession)));
+    if (!con && !ses) return;
     const { sessionId, server } = now();
     const message: ConnectionMessage = { ...change, sessionId: sessionIdHex(sessionId), server };
-    if (ch && listened(ch.connection)) ch.connection.publish(message);
-    if (ch && listened(ch.session) && (isTerminal(change.to) || (isConnectedState(change.to) && (change.event === 'CONNECTED' || change.newSession)))) {
-      ch.session.publish(message);
-    }
+    if (con) ch.connection.publish(message);
+    if (ses) ch.session.publish(message);
   };
 }

@@ -13,6 +13,7 @@
 
 import { clientError, isCode, type ZooKeeperError } from '../errors.js';
 import type { RequestSpec } from '../session/outgoing.js';
+import { raceTimer } from '../session/race-timer.js';
 import type { RetryPolicy } from '../session/retry-policy.js';
 import type { SessionSeries } from './session-series.js';
 
@@ -54,17 +55,7 @@ export async function retried<T>(sessions: SessionSeries, spec: RequestSpec<T>, 
       try {
         if (delay === undefined) throw err;
         // The pause, cut short by the signal (the listener goes with the timer: a signal shared by many calls keeps none).
-        await new Promise<void>((resolve, reject) => {
-          const stop = (): void => {
-            clock.clearTimeout(timer);
-            reject(clientError('ABORTED', undefined, { cause: signal?.reason }));
-          };
-          const timer = clock.setTimeout(() => {
-            signal?.removeEventListener('abort', stop);
-            resolve();
-          }, delay);
-          signal?.addEventListener('abort', stop, { once: true });
-        });
+        if ((await raceTimer(undefined, clock, delay, signal)) === 'aborted') throw clientError('ABORTED', undefined, { cause: signal?.reason });
         await sessions.waitConnected(signal);
       } catch (end) {
         // The last error, saying how many attempts were made (the error it replaces is its cause).

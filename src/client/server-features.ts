@@ -88,6 +88,11 @@ export class FeatureBook {
   #below: Release | undefined;
   /** How #below was learnt, for messages. */
   #belowBecause = '';
+  /**
+   * The last snapshot: recipes read the features on every create (bench:acquire), and they change only when learn()
+   * moves a bound or the session learns its server's version (the snapshot's `version`).
+   */
+  #last: ServerFeatures | undefined;
 
   /** Learns from the answer to `opcode`; called for every reply. */
   learn(opcode: number, err: number): void {
@@ -99,7 +104,8 @@ export class FeatureBook {
       this.#belowBecause = `answered ${opName(opcode)} UNIMPLEMENTED (ZooKeeper before 3.5)`;
     } else if (olderThan(this.#atLeast, since)) {
       this.#atLeast = since;
-    }
+    } else return;
+    this.#last = undefined;
   }
 
   /** Whether the server has `feature`, as known now (`version`: the session's, when learnt). */
@@ -116,9 +122,10 @@ export class FeatureBook {
 
   /** The features as known now, `version` (the session's, when learnt) first. */
   snapshot(version: ServerVersion | undefined): ServerFeatures {
+    if (this.#last && this.#last.version === version?.text) return this.#last;
     const out: Record<string, boolean | undefined> = {};
     for (const name of Object.keys(SINCE) as Feature[]) out[name] = this.has(name, version);
-    return { version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) };
+    return (this.#last = Object.freeze({ version: version?.text, ...(out as Omit<ServerFeatures, 'version'>) }));
   }
 
   /** UNIMPLEMENTED, unsent, for an op the server is known to lack: by its version (when known) or an answer. */

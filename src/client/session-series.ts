@@ -14,6 +14,7 @@ import type { RetryPolicy } from '../session/retry-policy.js';
 import { Session, type SessionOptions } from '../session/session.js';
 import { changeStream, isConnectedState, isTerminal, type SessionState, type StateChange } from '../session/state.js';
 import { untilConnected } from '../session/wait-connected.js';
+import type { CallTap } from './observe.js';
 import { FeatureBook } from './server-features.js';
 import type { Endpoint } from '../transport/types.js';
 
@@ -38,6 +39,8 @@ export interface SeriesOptions {
   readonly renewed: (old: Session, next: Session) => void;
   /** The client's `retry` option: every call's retries unless the call says otherwise (client/retry-call.ts). */
   readonly retry?: RetryPolicy | undefined;
+  /** Told of every settled call, by the session's observer: what stats collectors attach to (undefined with `observe: false`). */
+  readonly taps?: Set<CallTap> | undefined;
 }
 
 export class SessionSeries {

@@ -9,7 +9,7 @@
 
 import { clientError } from '../errors.js';
 import { utf8Encode } from '../protocol/index.js';
-import type { SaslContext, SaslExchange, SaslMechanism } from '../session/sasl-login.js';
+import { saslMechanism, type SaslContext, type SaslExchange, type SaslMechanism } from '../session/sasl-login.js';
 import { InitiatorContext } from './gssapi.js';
 import { kdcCaller, parseKdcAddress } from './kdc-client.js';
 import { keysFor, parseKeytab } from './keytab.js';
@@ -70,7 +70,7 @@ export function createSaslGssapi(options: GssapiOptions, env: GssapiEnvironment)
   const own = { ...o } as GssapiOptions;
   const now = env.now ?? (() => new Date());
   const tickets = new TicketStore(own, env, now);
-  return { name: 'GSSAPI', user: own.principal, exchange: (context) => new GssapiExchange(tickets, context, now) };
+  return saslMechanism({ name: 'GSSAPI', user: own.principal, exchange: (context) => new GssapiExchange(tickets, context, now) });
 }
 
 /** Parses "a/b@REALM" (or "a/b" with the fallback realm). */

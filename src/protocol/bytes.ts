@@ -1,4 +1,9 @@
-/** Byte-array helpers shared by the tools and tests (the protocol layer has no Buffer to lean on). */
+/** Byte-array helpers shared by the client, the recipes, the tools and tests (the protocol layer has no Buffer to lean on). */
+
+/** Whether two byte arrays hold the same bytes (not constant-time: for data, never for secrets). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
 
 /** Joins chunks into one array; a single chunk is returned as it is, without copying. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

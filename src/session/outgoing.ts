@@ -86,13 +86,13 @@ export type ReplyProbe = (item: Outgoing, err?: ZooKeeperError) => void;
 
 /**
  * Wraps every caller's request of a session (the client's stats and diagnostics channels, client/observe.ts):
- * `send` queues the request, synchronously, with the probe to tell when it settles; `session` is read when it has
+ * `send` queues the request, synchronously, with the probe to tell when it settles (none: nobody asks); `session` is read when it has
  * (a call queued while connecting goes on the session the handshake gives).
  */
 export type RequestObserver = <T>(
   spec: RequestSpec<T>,
   session: { readonly sessionId: bigint },
-  send: (probe: ReplyProbe) => Promise<T>,
+  send: (probe?: ReplyProbe) => Promise<T>,
 ) => Promise<T>;
 
 /**

@@ -9,7 +9,7 @@ import { clientError, type ZooKeeperError } from '../errors.js';
 import { hexEncode } from '../protocol/hex.js';
 import { utf8Encode } from '../protocol/index.js';
 import { md5 } from './md5.js';
-import type { SaslMechanism } from './sasl-login.js';
+import { saslMechanism, type SaslMechanism } from './sasl-login.js';
 
 /** The username and password of a SASL DIGEST-MD5 login (a `user_<name>="<password>"` of the servers' JAAS file). */
 export interface DigestCredentials {
@@ -29,7 +29,7 @@ export function saslDigestMd5(credentials: DigestCredentials): SaslMechanism {
   }
   // A copy in a closure: logging the mechanism (or the options holding it) shows no password.
   const own = { username, password };
-  return { name: 'DIGEST-MD5', user: username, exchange: () => new DigestMd5Exchange(own) };
+  return saslMechanism({ name: 'DIGEST-MD5', user: username, exchange: () => new DigestMd5Exchange(own) });
 }
 
 const DIGEST_URI = 'zookeeper/zk-sasl-md5';

@@ -13,7 +13,8 @@ import type { Outgoing, Reply } from './outgoing.js';
 
 /**
  * A SASL mechanism for the `sasl` client option, made by a function such as `saslDigestMd5`, which keeps the
- * credentials. A separate object rather than a built-in table, so an application ships only the mechanism it imports.
+ * credentials. A separate object rather than a built-in table, so an application ships only the mechanism it imports
+ * (and the login driver only with one). A mechanism of your own goes through `saslMechanism` first.
  */
 export interface SaslMechanism {
   /** The mechanism's name, e.g. `DIGEST-MD5` (in error messages). */
@@ -48,6 +49,30 @@ export interface SaslExchange {
    * token is bad.
    */
   next(serverToken: Uint8Array): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+}
+
+/**
+ * Where a mechanism made by saslMechanism keeps the login driver (startSaslLogin): the session calls the driver from
+ * there, so an application carries it only when it makes a mechanism (saslDigestMd5 and saslGssapi make theirs with
+ * saslMechanism); the option carries its code, as `compressWith` does.
+ */
+export const SASL_LOGIN = Symbol('zkwire.saslLogin');
+
+/** A mechanism the session can log in with: one saslMechanism made. */
+export type DrivenMechanism = SaslMechanism & { readonly [SASL_LOGIN]: typeof startSaslLogin };
+
+/**
+ * Makes `mechanism` (name, user and exchange, e.g. your own) a mechanism the `sasl` option takes: it joins the login
+ * driver to it. saslDigestMd5 and saslGssapi return mechanisms already made so. BAD_ARGUMENT for anything without
+ * an `exchange` method.
+ */
+export function saslMechanism(mechanism: SaslMechanism): SaslMechanism {
+  if (typeof (mechanism as Partial<SaslMechanism> | null)?.exchange !== 'function') {
+    throw clientError('BAD_ARGUMENT', 'saslMechanism takes { name, user, exchange(context) }', { op: 'connect' });
+  }
+  const { name, user } = mechanism;
+  const driven: DrivenMechanism = { name, user, exchange: (context) => mechanism.exchange(context), [SASL_LOGIN]: startSaslLogin };
+  return driven;
 }
 
 /** What the login needs of its session. */

@@ -1,6 +1,6 @@
 /**
  * Observability against a real server: the `zkwire:operation` TracingChannel's messages (op, path, session, xid,
- * bytes, duration, error code), the `zkwire:connection` and `zkwire:session` channels, and `client.stats()` (counts,
+ * bytes, duration, error code), the `zkwire:connection` and `zkwire:session` channels, and `collectStats(client)` (counts,
  * errors by code, percentiles, bytes, reconnects, renewals, watches), one shared server for the file.
  */
 
@@ -13,6 +13,7 @@ import { startFaultProxy } from '../harness/fault-proxy.js';
 import { sharedServer } from '../harness/zookeeper.js';
 import { retryForever } from '../../src/session/retry-policy.js';
 import { usingNamespace } from '../../src/client/namespace.js';
+import { collectStats } from '../../src/client/collect-stats.js';
 import { codeOf, connectShared, uniquePath } from './helpers.js';
 
 let connectString: string;
@@ -119,58 +120,91 @@ describe('the zkwire:connection and zkwire:session channels', () => {
   });
 });
 
-describe('client.stats()', () => {
+describe('collectStats(client)', () => {
   it('counts calls and failures per op, errors by code, latency percentiles, bytes and watches', async () => {
     await using zk = await connectShared();
+    using stats = collectStats(zk);
     const path = uniquePath('observe-stats');
     await zk.create(path, 'x');
     for (let i = 0; i < 20; i++) await zk.getData(path);
     expect(await codeOf(zk.delete(`${path}/none`))).toBe('NONODE');
     expect(await codeOf(zk.setData(path, 'y', { version: 7 }))).toBe('BADVERSION');
     const { watch } = await zk.getData(path, { watch: true });
-    const stats = zk.stats();
-    expect(stats.ops.getData).toMatchObject({ count: 21, errors: 0 });
-    expect(stats.ops.create).toMatchObject({ count: 1, errors: 0 });
-    expect(stats.ops.delete).toMatchObject({ count: 1, errors: 1 });
-    expect(stats.errors).toEqual({ NONODE: 1, BADVERSION: 1 });
-    const { p50, p90, p99, max } = stats.ops.getData!;
+    const figures = stats.snapshot();
+    expect(figures.ops.getData).toMatchObject({ count: 21, errors: 0 });
+    expect(figures.ops.create).toMatchObject({ count: 1, errors: 0 });
+    expect(figures.ops.delete).toMatchObject({ count: 1, errors: 1 });
+    expect(figures.errors).toEqual({ NONODE: 1, BADVERSION: 1 });
+    const { p50, p90, p99, max } = figures.ops.getData!;
     expect(p50).toBeGreaterThan(0);
     expect(p50).toBeLessThanOrEqual(p90);
     expect(p90).toBeLessThanOrEqual(p99);
     expect(p99).toBeLessThanOrEqual(max);
-    expect(stats.bytesOut).toBeGreaterThan(24 * 12);
-    expect(stats.bytesIn).toBeGreaterThan(24 * 16);
-    expect(stats.watches).toBe(1);
-    expect(stats).toMatchObject({ reconnects: 0, renewals: 0 });
+    expect(figures.bytesOut).toBeGreaterThan(24 * 12);
+    expect(figures.bytesIn).toBeGreaterThan(24 * 16);
+    expect(figures.watches).toBe(1);
+    expect(figures).toMatchObject({ reconnects: 0, renewals: 0 });
     await zk.setData(path, 'z');
     await watch;
-    expect(zk.stats().watches).toBe(0);
+    expect(stats.snapshot().watches).toBe(0);
+  });
+
+  it('counts from the moment it is made, until stop(); several count at once, each from its start', async () => {
+    await using zk = await connectShared();
+    await zk.exists('/');
+    const first = collectStats(zk);
+    await zk.exists('/');
+    const second = collectStats(zk);
+    await zk.exists('/');
+    first.stop();
+    await zk.exists('/');
+    expect(first.snapshot().ops.exists).toMatchObject({ count: 2 });
+    expect(second.snapshot().ops.exists).toMatchObject({ count: 2 });
+    {
+      using third = collectStats(zk);
+      await zk.getData('/');
+      expect(third.snapshot().ops).toEqual({ getData: expect.objectContaining({ count: 1 }) });
+    }
+    await zk.exists('/');
+    expect(second.snapshot().ops.exists).toMatchObject({ count: 3 });
+    second.stop();
   });
 
   it('counts a reconnect after a lost link and a renewal after an expiry', async () => {
     const proxy = await startFaultProxy(serverAddress);
     try {
       await using zk = await ZooKeeperClient.connect(proxy.connectString, { sessionTimeoutMs: 4000, reconnect: retryForever(20) });
+      using stats = collectStats(zk);
       const back = nextChange(zk, (c) => c.event === 'RECONNECTED');
       proxy.resetAll();
       await back;
-      expect(zk.stats()).toMatchObject({ reconnects: 1, renewals: 0 });
+      expect(stats.snapshot()).toMatchObject({ reconnects: 1, renewals: 0 });
       const renewed = nextChange(zk, (c) => c.newSession);
       await expireSession(zk, proxy, connectString);
       await renewed;
-      expect(zk.stats()).toMatchObject({ reconnects: 1, renewals: 1 });
+      expect(stats.snapshot()).toMatchObject({ reconnects: 1, renewals: 1 });
+      // Made after the renewal, a collector counts none of it.
+      expect(collectStats(zk).snapshot()).toMatchObject({ reconnects: 0, renewals: 0 });
     } finally {
       await proxy.close();
     }
   });
 
-  it('counts no call with observe: false, and a view shares its client figures', async () => {
+  it('counts no call with observe: false; on a view, it counts the calls of the client and all its views', async () => {
     await using off = await connectShared({ observe: false });
+    using none = collectStats(off);
     await off.exists('/');
-    expect(off.stats().ops).toEqual({});
+    expect(none.snapshot().ops).toEqual({});
     await using zk = await connectShared();
-    await usingNamespace(zk, '/observe-view').exists('/x');
-    expect(zk.stats().ops.exists).toMatchObject({ count: 1 });
+    const view = usingNamespace(zk, '/observe-view');
+    using onView = collectStats(view);
+    await view.exists('/x');
+    await zk.exists('/');
+    expect(onView.snapshot().ops.exists).toMatchObject({ count: 2 });
+  });
+
+  it('refuses what is not a client', () => {
+    expect(() => collectStats({} as ZooKeeperClient)).toThrow(/BAD_ARGUMENT.*not a ZooKeeperClient/);
   });
 
   it('refuses an observe option that is not a boolean', () => {

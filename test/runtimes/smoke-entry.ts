@@ -57,5 +57,5 @@ async function transportOption(): Promise<{ transport?: ReturnType<Root['denoTra
 
 const options = await transportOption();
 const factory: ClientFactory = (cs) => zk.ZooKeeperClient.connect(cs, { ...options, sessionTimeoutMs: 10_000 });
-const results = await runSmoke(factory, connectString);
+const results = await runSmoke(factory, connectString, zk.collectStats);
 console.log(JSON.stringify({ runtime, transport: transportName, results }));

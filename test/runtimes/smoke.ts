@@ -5,7 +5,7 @@
  * prints the results as JSON for runtimes.test.ts to judge.
  */
 
-import type { WriteOp, ZooKeeperClient } from '../../src/index.js';
+import type { collectStats, WriteOp, ZooKeeperClient } from '../../src/index.js';
 
 export type SmokeResults = Record<string, true | string>;
 
@@ -14,7 +14,8 @@ export type ClientFactory = (connectString: string) => Promise<ZooKeeperClient>;
 
 const decoder = new TextDecoder();
 
-export async function runSmoke(connect: ClientFactory, connectString: string): Promise<SmokeResults> {
+/** `collect`: the root's collectStats, passed in as the entry imported it (this file imports nothing at run time). */
+export async function runSmoke(connect: ClientFactory, connectString: string, collect: typeof collectStats): Promise<SmokeResults> {
   const results: SmokeResults = {};
   const step = async (name: string, body: () => Promise<true | string>): Promise<boolean> => {
     try {
@@ -92,20 +93,22 @@ export async function runSmoke(connect: ClientFactory, connectString: string): P
 
     await step('observe', async () => {
       // The client finds diagnostics_channel with process.getBuiltinModule where the runtime has it; then a call
-      // is traced on zkwire:operation. Everywhere, stats() counts it.
+      // is traced on zkwire:operation. Everywhere, a stats collector counts it.
       type Message = { op: string; xid?: number; bytesIn?: number; sessionId?: string };
       const dc = (globalThis as { process?: { getBuiltinModule?(id: string): any } }).process?.getBuiltinModule?.('node:diagnostics_channel');
       const seen: Message[] = [];
       const handlers = { start: () => {}, end: () => {}, asyncStart: () => {}, error: () => {}, asyncEnd: (m: Message) => void seen.push(m) };
       const channel = dc?.tracingChannel?.('zkwire:operation');
       channel?.subscribe(handlers);
-      const before = zk.stats().ops['getData']?.count ?? 0;
+      const stats = collect(zk);
       try {
         await zk.getData(root);
       } finally {
         channel?.unsubscribe(handlers);
+        stats.stop();
       }
-      if (zk.stats().ops['getData']?.count !== before + 1) return `stats counted ${JSON.stringify(zk.stats().ops['getData'])}`;
+      const counted = stats.snapshot().ops['getData'];
+      if (counted?.count !== 1) return `stats counted ${JSON.stringify(counted)}`;
       if (channel === undefined) return true;
       const m = seen.find((x) => x.op === 'getData');
       if (m === undefined) return `no getData on zkwire:operation (${seen.length} events)`;

@@ -9,7 +9,7 @@
  */
 
 import { connect as socketConnect } from 'cloudflare:sockets';
-import { connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from '../../src/index.js';
+import { collectStats, connect, InterProcessMutex, streamSocketTransport, type ZooKeeperClient } from '../../src/index.js';
 import { InMemoryZooKeeper } from '../../src/testing-portable.js';
 import { ServiceDiscovery, serviceInstance } from '../../src/discovery.js';
 import { runInMemorySmoke } from './in-memory-smoke.js';
@@ -40,7 +40,7 @@ async function mutexStep(connectString: string): Promise<true | string> {
 export default {
   async fetch(request: Request): Promise<Response> {
     const connectString = new URL(request.url).searchParams.get('connect') ?? '';
-    const results: SmokeResults = await runSmoke(open, connectString);
+    const results: SmokeResults = await runSmoke(open, connectString, collectStats);
     try {
       results['mutex'] = await mutexStep(connectString);
     } catch (err) {

@@ -7,12 +7,12 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Perms } from '../../src/client/acl.js';
-import { saslDigestMd5, ZooKeeperClient, type SaslMechanism } from '../../src/node.js';
+import { saslDigestMd5, saslMechanism, ZooKeeperClient, type SaslMechanism } from '../../src/node.js';
 import { describeFrames, type DescribedFrameTrace } from '../../src/session/describe-frames.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
 import { saslDigestServer } from '../harness/sasl-server.js';
 import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
-import { codeOf, dec, uniquePath } from '../client/helpers.js';
+import { codeOf, dec, errorOf, uniquePath } from '../client/helpers.js';
 import { retryForever } from '../../src/session/retry-policy.js';
 
 let server: ZkServer;
@@ -103,6 +103,16 @@ describe('SASL DIGEST-MD5', () => {
     const badArgument = expect.objectContaining({ code: 'BAD_ARGUMENT' });
     expect(() => saslDigestMd5({ username: '', password: 'b' })).toThrow(badArgument);
     expect(() => saslDigestMd5({ username: 'a', password: 7 as unknown as string })).toThrow(badArgument);
+  });
+
+  it('logs in with a mechanism of your own once saslMechanism has joined the driver to it; refuses it bare', async () => {
+    const digest = saslDigestMd5({ username: 'bob', password: 'bob-secret' });
+    const own: SaslMechanism = { name: 'MY-DIGEST', user: 'bob', exchange: (context) => digest.exchange(context) };
+    const refused = await errorOf(ZooKeeperClient.connect(server.connectString, { sasl: own }));
+    expect([refused.code, refused.message]).toEqual(['BAD_ARGUMENT', expect.stringMatching(/saslMechanism/)]);
+    await using bob = await ZooKeeperClient.connect(server.connectString, { sessionTimeoutMs: 10_000, sasl: saslMechanism(own) });
+    expect(await bob.whoAmI()).toContainEqual({ scheme: 'sasl', user: 'bob' });
+    expect(() => saslMechanism({ name: 'X', user: 'y' } as unknown as SaslMechanism)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
   });
 
   it('keeps the password out of the mechanism object and of the client', () => {

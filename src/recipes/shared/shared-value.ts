@@ -19,6 +19,7 @@
 
 import type { ZooKeeperClient } from '../../client.js';
 import type { Stat } from '../../client/types.js';
+import { sameBytes } from '../../protocol/bytes.js';
 import { utf8Encode } from '../../protocol/utf8.js';
 import { onConnectionEvent, type RecipeConnectionEvent, retryableOn } from '../common/connection.js';
 import { SupervisedLoop, type LoopTurn, type TurnOutcome } from '../common/supervised-loop.js';
@@ -52,12 +53,6 @@ interface Current extends ValueStamp {
   readonly value: Uint8Array;
 }
 
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function toData(value: Uint8Array | string, what: string, path: string): Uint8Array {
   if (typeof value === 'string') return utf8Encode(value);
@@ -161,7 +156,7 @@ export class SharedValue implements RecipeEvents<SharedValueEvent>, AsyncDisposa
       throw badArgument('SharedValue.trySetValue', this.path, 'previous must be a VersionedValue from getVersionedValue()');
     }
     const current = this.#current as Current;
-    if (previous.version !== current.version || !bytesEqual(previous.value, current.value)) return false;
+    if (previous.version !== current.version || !sameBytes(previous.value, current.value)) return false;
     try {
       const stat = await this.#client.setData(this.path, data, { version: previous.version });
       this.#update(stat, data);
