@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fourLetterWord, parseServerMode } from '../../src/testing/local-server/four-letter-client.js';
 import { findZooKeeperInstall, missingInstallMessage } from '../../src/testing/local-server/install.js';
-import { sharedServer, startZooKeeper, type ZkServer } from './zookeeper.js';
+import { startZooKeeper, type ZkServer } from './zookeeper.js';
 
 describe('standalone server', () => {
   let server: ZkServer;
@@ -67,16 +67,6 @@ describe('startZooKeeper failures', () => {
     const dir = /last lines of (.*)\/server\.log/.exec(message)?.[1];
     expect(dir).toBeDefined();
     expect(fs.existsSync(dir ?? '')).toBe(false);
-  });
-});
-
-describe('sharedServer', () => {
-  it('gives every caller in this process the same serving server', async () => {
-    const [a, b] = await Promise.all([sharedServer(), sharedServer()]);
-    expect(a.connectString).toBe(b.connectString);
-    const first = a.connectString.split(',')[0] ?? '';
-    const [host, port] = [first.slice(0, first.lastIndexOf(':')), Number(first.slice(first.lastIndexOf(':') + 1))];
-    expect(await fourLetterWord(host, port, 'ruok')).toBe('imok');
   });
 });
 

@@ -15,9 +15,9 @@ export interface SharedServerProxy {
 export function useSharedServerProxy(): SharedServerProxy {
   const fx = {} as SharedServerProxy;
   beforeAll(async () => {
-    fx.connectString = (await sharedServer()).connectString;
-    const [host = '', port = ''] = fx.connectString.split(',')[0]?.split(':') ?? [];
-    fx.proxy = await startFaultProxy({ host, port: Number(port) });
+    const { connectString, host, port } = await sharedServer();
+    fx.connectString = connectString;
+    fx.proxy = await startFaultProxy({ host, port });
   });
   afterAll(async () => {
     await fx.proxy?.close();

@@ -1,7 +1,9 @@
 import { TestingCluster } from '../../src/testing/cluster.js';
 import type { ServerProcess } from '../../src/testing/local-server/server-process.js';
 import { startLocalServer } from '../../src/testing/local-server/standalone.js';
+import { parseConnectString } from '../../src/session/connect-string.js';
 import { harnessCleanup } from './exit-cleanup.js';
+import { askSharedServerBroker } from './shared-server-broker.js';
 import { realClock } from './real-timers.js';
 import type { ZkConfigOptions } from '../../src/testing/local-server/config.js';
 
@@ -37,24 +39,43 @@ export function startEnsemble(size = 3, opts: ZkServerOptions = {}): Promise<Tes
 }
 
 /**
- * The server ordinary integration tests share: ZK_CONNECT when set (nothing is started then), else one standalone
- * server per test process, started on first use. Tests must use unique paths (`/t-${randomUUID()}`).
+ * The server ordinary integration tests share: ZK_CONNECT when set (nothing is started then), else the run's one
+ * server, which global-setup.ts's broker starts on the first file's request and stops after the run. Every test file
+ * of the run may be using it at the same time: tests use unique paths (`/t-${randomUUID()}`) and read server-wide
+ * figures (4lw, sessions, watches) only for their own sessions.
  */
-export function sharedServer(): Promise<{ connectString: string }> {
+export function sharedServer(): Promise<SharedServer> {
   const fromEnv = process.env['ZK_CONNECT'];
-  if (fromEnv) return Promise.resolve({ connectString: fromEnv });
-  // Kept on globalThis so the test files vitest runs in one worker process share the server.
-  const holder = globalThis as typeof globalThis & { [SHARED_KEY]?: Promise<ServerProcess> };
-  let shared: Promise<ServerProcess> | undefined = holder[SHARED_KEY];
-  if (shared === undefined) {
-    shared = startZooKeeper();
-    holder[SHARED_KEY] = shared;
-    // A failed start is not cached: the next caller gets a fresh attempt and the same clear error if it fails again.
-    shared.catch(() => {
-      if (holder[SHARED_KEY] === shared) delete holder[SHARED_KEY];
-    });
-  }
-  return shared.then((server) => ({ connectString: server.connectString }));
+  if (fromEnv) return Promise.resolve(sharedServerAt(fromEnv));
+  shared ??= askForSharedServer();
+  const asked = shared;
+  // A failed start is not kept: the next caller asks again, and gets the same clear error if it fails again.
+  asked.catch(() => {
+    if (shared === asked) shared = undefined;
+  });
+  return asked.then(sharedServerAt);
 }
 
-const SHARED_KEY = Symbol.for('zkwire.test-harness.shared-server');
+/** The shared server's connect string, and its (first) host and port for raw sockets, proxies and 4lw. */
+export interface SharedServer {
+  readonly connectString: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+function sharedServerAt(connectString: string): SharedServer {
+  const [first] = parseConnectString(connectString).hosts;
+  return { connectString, host: first!.host, port: first!.port };
+}
+
+let shared: Promise<string> | undefined;
+
+async function askForSharedServer(): Promise<string> {
+  // Imported here, not at the top: global-setup.ts imports this module in vitest's main process, where importing
+  // vitest's test API throws.
+  const { inject } = await import('vitest');
+  const broker = inject('zkwireSharedServerBroker');
+  if (broker !== undefined) return askSharedServerBroker(broker);
+  // Run without the repository's vitest.config.ts (no global setup): a server of this file's own, stopped at exit.
+  return (await startZooKeeper()).connectString;
+}

@@ -3,13 +3,13 @@
  * reconnect loop asking a policy (it may give up, which ends the client).
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../src/errors.js';
 import { ZooKeeperClient } from '../../src/node.js';
 import { exponentialBackoff, noRetry, retryForever, retryNTimes, retryUntilElapsed } from '../../src/session/retry-policy.js';
 import type { StateChange } from '../../src/session/state.js';
 import { startFaultProxy } from '../harness/fault-proxy.js';
-import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { sharedServer, type SharedServer } from '../harness/zookeeper.js';
 import { codeOf } from '../client/helpers.js';
 
 describe('exponentialBackoff', () => {
@@ -71,12 +71,9 @@ describe('the presets', () => {
 });
 
 describe('the reconnect option', () => {
-  let server: ZkServer;
+  let server: SharedServer;
   beforeAll(async () => {
-    server = await startZooKeeper();
-  });
-  afterAll(async () => {
-    await server?.stop();
+    server = await sharedServer();
   });
 
   it('a policy that gives up ends the client, closed with CONNECTIONLOSS; calls fail, nothing hangs', async () => {

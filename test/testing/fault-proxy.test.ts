@@ -13,7 +13,7 @@ import {
   readReplyHeader,
 } from '../harness/hand-frames.js';
 import { RawSocket } from '../harness/raw-socket.js';
-import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { sharedServer, type SharedServer } from '../harness/zookeeper.js';
 
 const NONODE = -101;
 
@@ -56,13 +56,13 @@ async function startTee(upstream: { host: string; port: number }) {
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
-let zk: ZkServer;
+let zk: SharedServer;
 let tee: Awaited<ReturnType<typeof startTee>>;
 let proxy: FaultProxy;
 const sockets: RawSocket[] = [];
 
 beforeAll(async () => {
-  zk = await startZooKeeper();
+  zk = await sharedServer();
   tee = await startTee(zk);
   proxy = await startFaultProxy(tee);
 });
@@ -74,7 +74,6 @@ afterEach(async () => {
 afterAll(async () => {
   await proxy?.close();
   await tee?.close();
-  await zk?.stop();
 });
 
 /** A raw connection through the proxy with a fresh session; returns the socket and the ConnectResponse frame. */
@@ -232,7 +231,7 @@ describe('fault proxy faults', () => {
     await vi.waitFor(() => expect(proxy.connections()).toBe(0));
 
     // A direct connection sees the node: the request reached the server before the cut.
-    const direct = await RawSocket.connect(zk.port);
+    const direct = await RawSocket.connect(zk.port, zk.host);
     sockets.push(direct);
     await direct.write(connectRequestFrame());
     await direct.nextFrame();

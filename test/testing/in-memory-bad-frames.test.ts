@@ -4,12 +4,12 @@
  * the connection survives. After the bad bytes each case sends a ping: a connection that survived answers it.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryZooKeeper } from '../../src/testing/in-memory/server.js';
 import type { ByteStream } from '../../src/transport/types.js';
 import { connectRequestFrame, createFrame, pingFrame, readReplyHeader } from '../harness/hand-frames.js';
 import { RawSocket } from '../harness/raw-socket.js';
-import { startZooKeeper, type ZkServer } from '../harness/zookeeper.js';
+import { sharedServer, type SharedServer } from '../harness/zookeeper.js';
 import { zooKeeperVersionOf } from '../harness/zookeeper-versions.js';
 import type { InMemoryZooKeeperVersion } from '../../src/testing/in-memory/version.js';
 
@@ -125,18 +125,15 @@ async function outcome(raw: Raw, c: Case): Promise<string[]> {
   }
 }
 
-let real: ZkServer;
+let real: SharedServer;
 beforeAll(async () => {
-  real = await startZooKeeper();
+  real = await sharedServer();
 }, 60_000);
-afterAll(async () => {
-  await real?.stop();
-});
 
 describe('a frame the server cannot parse: the in-memory server does as the real one of its version does', () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const socket = await RawSocket.connect(real.port);
+      const socket = await RawSocket.connect(real.port, real.host);
       let expected: string[];
       try {
         expected = await outcome(rawOverSocket(socket), c);
