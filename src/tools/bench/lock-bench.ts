@@ -32,6 +32,9 @@ import type { FailoverReport } from './failover/report.js';
 import type { LockRunObserver } from './run-observer.js';
 import type { ProcessesReport } from './workers/processes-report.js';
 
+/** How often the floor's second half is measured on fresh connections when a fault dropped them (see below). */
+const FLOOR_TRIES_AFTER_FAULTS = 3;
+
 export interface LockBenchOptions {
   connectString: string;
   kind?: LockKind;
@@ -407,19 +410,33 @@ export async function runLockBench(opts: LockBenchOptions): Promise<LockReport> 
       elapsedMs = performance.now() - start;
     }
     progress({ elapsedMs, acquisitions, perSec: (acquisitions * 1000) / elapsedMs, overlaps: checker.overlaps, phase: 'floor' });
+    // A fault may have taken the floor's member (or its connections) away: the second half measures on new ones.
+    const reconnectFloor = async (): Promise<void> => {
+      await admin.waitConnected(signal === undefined ? {} : { signal });
+      const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
+      await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
+      raw = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
+      rawWatcher = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
+    };
     if (observer !== undefined) {
       await observer.contentionEnded();
-      // A fault may have taken the floor's member (or its connections) away.
+      await unlessStopped(signal, reconnectFloor);
+    }
+    if (withFloor) {
       await unlessStopped(signal, async () => {
-        await admin.waitConnected(signal === undefined ? {} : { signal });
-        const at = firstEndpoint(admin.connectedServer ?? opts.connectString);
-        await Promise.allSettled([raw?.close(), rawWatcher?.close()]);
-        raw = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
-        rawWatcher = await RawConnection.open(at.host, at.port, undefined, opts.security?.tls);
+        // After a fault the member those connections reach may still drop them (a restarted member closes
+        // connections until it has rejoined, and the admin client may not have noticed it went away): measure again
+        // on fresh connections, a few times at most. A round trip that completed before the drop is a good sample.
+        for (let tries = 1; ; tries++) {
+          try {
+            return await measureFloor(raw!, rawWatcher!, floorDir, half, floor, 'b');
+          } catch (e) {
+            if (observer === undefined || tries === FLOOR_TRIES_AFTER_FAULTS || !(raw!.lost || rawWatcher!.lost)) throw e;
+            await reconnectFloor();
+          }
+        }
       });
     }
-    const [r2, w2] = [raw!, rawWatcher!];
-    if (withFloor) await unlessStopped(signal, () => measureFloor(r2, w2, floorDir, half, floor, 'b'));
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
   } finally {

@@ -54,6 +54,11 @@ export class RawConnection {
     });
   }
 
+  /** True once the connection has closed or failed: every call on it rejects from then on. */
+  get lost(): boolean {
+    return this.#failure !== undefined;
+  }
+
   /** Opens a TCP connection (TLS with `secure`, as the client's `tls` option) and performs the session handshake. */
   static async open(host: string, port: number, sessionTimeoutMs = 30_000, secure?: boolean | TlsOptions): Promise<RawConnection> {
     const socket = await new Promise<net.Socket>((resolve, reject) => {
