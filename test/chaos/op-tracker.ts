@@ -24,6 +24,9 @@ export interface PendingOp {
   /** When it counts as hung (undefined: may legitimately wait for ever, e.g. a watch). */
   hangAt: number | undefined;
   hangReported: boolean;
+  /** Its bound, and whether the bound holds per attempt (see TrackOptions.perAttempt). */
+  readonly boundMs: number | undefined;
+  readonly perAttempt: boolean;
 }
 
 export interface TrackOptions {
@@ -31,6 +34,11 @@ export interface TrackOptions {
   readonly count?: boolean;
   /** How long it may take before the watchdog calls it hung. */
   readonly boundMs?: number;
+  /**
+   * A call that sends again after a lost reply (a protected create, a guaranteed delete, a call with a retry
+   * policy) is one request per attempt: its bound starts again each time its client connects again.
+   */
+  readonly perAttempt?: boolean;
 }
 
 export class OpTracker {
@@ -55,6 +63,8 @@ export class OpTracker {
       startedAt,
       hangAt: options.boundMs === undefined ? undefined : startedAt + options.boundMs,
       hangReported: false,
+      boundMs: options.boundMs,
+      perAttempt: options.perAttempt === true,
     });
     promise.then(
       () => {

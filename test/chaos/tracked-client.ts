@@ -11,6 +11,16 @@ import type { OpTracker } from './op-tracker.js';
 /** Methods whose promises are not ZooKeeper requests and get their own bounds (or none). */
 const UNBOUNDED = new Set<string | symbol>(['close', Symbol.asyncDispose]);
 
+/**
+ * Whether the call sends its request again after a lost reply: a protected create (the recipes' creates), a
+ * guaranteed delete, any call with a retry policy. Each attempt has the one-request bound (TrackOptions.perAttempt).
+ */
+function sendsAgain(prop: string | symbol, args: readonly unknown[]): boolean {
+  const options = args.at(-1) as { protected?: unknown; guaranteed?: unknown; retry?: unknown } | null | undefined;
+  if (typeof options !== 'object' || options === null) return false;
+  return (prop === 'create' && options.protected !== undefined) || (prop === 'delete' && options.guaranteed === true) || options.retry !== undefined;
+}
+
 export function trackedClient(
   client: ZooKeeperClient,
   tracker: OpTracker,
@@ -27,7 +37,7 @@ export function trackedClient(
         const result = method.apply(target, args);
         if (!(result instanceof Promise)) return result;
         const name = `client.${String(prop)}`;
-        const tracked = tracker.track(session, name, result, UNBOUNDED.has(prop) ? {} : { boundMs: requestBoundMs });
+        const tracked = tracker.track(session, name, result, UNBOUNDED.has(prop) ? {} : { boundMs: requestBoundMs, perAttempt: sendsAgain(prop, args) });
         tracked.then(
           (value: unknown) => {
             const watch = (value as { watch?: unknown } | null | undefined)?.watch;

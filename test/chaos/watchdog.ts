@@ -76,12 +76,23 @@ export class Watchdog {
       disconnectedSince: connected(client) ? undefined : this.now(),
       reported: false,
       unsubscribe: client.onStateChange((change) => {
-        if (change.to === 'connected' || change.to === 'connected-read-only') watched.disconnectedSince = undefined;
+        if (change.to === 'connected' || change.to === 'connected-read-only') {
+          watched.disconnectedSince = undefined;
+          this.#nextAttempt(session);
+        }
         else if (change.to === 'expired' || change.to === 'closed' || change.to === 'auth-failed') watched.disconnectedSince = undefined;
         else watched.disconnectedSince ??= this.now();
       }),
     };
     this.clients.set(session, watched);
+  }
+
+  /** Its client is connected again: a call that sends again (TrackOptions.perAttempt) has a new attempt's bound. */
+  #nextAttempt(session: string): void {
+    const now = this.now();
+    for (const op of this.tracker.pending.values()) {
+      if (op.session === session && op.perAttempt && op.hangAt !== undefined && op.boundMs !== undefined) op.hangAt = Math.max(op.hangAt, now + op.boundMs);
+    }
   }
 
   forget(session: string): void {
