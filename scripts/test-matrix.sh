@@ -6,7 +6,7 @@
 #
 # Why this split (README, "Testing"): 3.9 is the newest release and what a new install gets, so everything is held
 # to it; 3.8 is what most running ensembles still are, and what differs on it is what talks to the server —
-# the client, the session, the recipes' main flows. Twice the whole suite would double CI's time (~6 min each).
+# the client, the session, the recipes' main flows. Twice the whole suite would double CI's time (~8 min each).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
