@@ -6,6 +6,11 @@
  * Pushed chunks are kept in a list, not copied into one growing buffer, so a big frame arriving in many small
  * chunks costs one copy (when it is cut out), not one per push. A frame that lies inside a single chunk is
  * returned as a view of that chunk without copying: do not modify a chunk after pushing it.
+ *
+ * It is the one frame splitter of the codebase: the client and the in-memory server take payloads; the test proxies
+ * (testing/frame-splitter.ts) and the capture pipeline (tools/capture/zk-framer.ts) take whole frames
+ * (`keepPrefix`) and keep only their own decisions on top, using `drain()` to get back the bytes of a stream that
+ * stopped being frames (to pass them on raw, or to scan them for the next frame start).
  */
 
 import { JUTE_MAX_BUFFER } from './opcodes.js';
@@ -27,7 +32,11 @@ export interface FrameError {
 
 /** What `FrameDecoder.next()` returns: a whole frame's payload, how many more bytes it needs, or a framing error. */
 export type FrameResult =
-  | { kind: 'frame'; payload: Uint8Array }
+  | {
+      kind: 'frame';
+      /** The frame's payload; under `keepPrefix`, the whole frame, length prefix included. */
+      payload: Uint8Array;
+    }
   | { kind: 'need-more'; needed: number }
   | { kind: 'error'; error: FrameError };
 
@@ -35,6 +44,11 @@ export type FrameResult =
 export interface FrameDecoderOptions {
   /** Largest accepted payload (the length prefix's value), default DEFAULT_MAX_FRAME_SIZE. */
   maxFrameSize?: number;
+  /**
+   * Return each frame whole, its length prefix included, as it was on the wire (what a proxy forwards and a
+   * capture records), instead of its payload. Default false.
+   */
+  keepPrefix?: boolean;
 }
 
 const PREFIX = 4;
@@ -44,24 +58,27 @@ const PREFIX = 4;
  */
 export class FrameDecoder {
   readonly #maxFrameSize: number;
+  /** Bytes cut from the front of each frame: the length prefix, or none under keepPrefix. */
+  readonly #skip: number;
   readonly #chunks: Uint8Array[] = [];
   /** Index of the first unconsumed chunk in `chunks` (consumed heads are dropped in batches). */
   #head = 0;
-  /** Read offset inside chunks[head]. */
+  /** Read offset inside chunks[head]; always inside it (chunks are never empty). */
   #offset = 0;
   #total = 0;
   #failure: FrameError | undefined;
 
   constructor(opts: FrameDecoderOptions = {}) {
     this.#maxFrameSize = opts.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
+    this.#skip = opts.keepPrefix ? 0 : PREFIX;
   }
 
-  /** Bytes pushed and not yet returned as frames. */
+  /** Bytes pushed and not yet returned as frames (after an error, those from the bad length prefix on). */
   get buffered(): number {
     return this.#total;
   }
 
-  /** Appends bytes received from the stream. */
+  /** Appends bytes received from the stream (ignored once the stream is broken, until `drain()`). */
   push(chunk: Uint8Array): void {
     if (chunk.length === 0 || this.#failure !== undefined) return;
     this.#chunks.push(chunk);
@@ -70,7 +87,8 @@ export class FrameDecoder {
 
   /**
    * The next whole frame's payload, or how many more bytes are needed at least, or the error that makes the rest of
-   * the stream meaningless. Errors are sticky: once broken, every later call returns the same error.
+   * the stream meaningless. Errors are sticky: once broken, every later call returns the same error (until
+   * `drain()`).
    */
   next(): FrameResult {
     if (this.#failure !== undefined) return { kind: 'error', error: this.#failure };
@@ -87,17 +105,22 @@ export class FrameDecoder {
       });
     }
     if (this.#total < PREFIX + length) return { kind: 'need-more', needed: PREFIX + length - this.#total };
-    this.#discard(PREFIX);
-    return { kind: 'frame', payload: this.#take(length) };
+    return { kind: 'frame', payload: this.#take(PREFIX + length, this.#skip) };
+  }
+
+  /**
+   * Everything held, as a copy (an incomplete frame; after an error, the bytes from the bad length prefix on), and a
+   * fresh start: the decoder is empty and no longer broken. A proxy passes these bytes on unframed; a capture reader
+   * scans them for the next frame start and pushes again from there.
+   */
+  drain(): Uint8Array {
+    this.#failure = undefined;
+    return this.#total > 0 ? this.#take(this.#total, 0).slice() : new Uint8Array(0);
   }
 
   #fail(error: FrameError): FrameResult {
+    // The bytes stay (for drain()); push ignores new ones meanwhile.
     this.#failure = error;
-    // Nothing after a broken frame can be trusted; let the chunks go.
-    this.#chunks.length = 0;
-    this.#head = 0;
-    this.#offset = 0;
-    this.#total = 0;
     return { kind: 'error', error };
   }
 
@@ -106,43 +129,26 @@ export class FrameDecoder {
     let v = 0;
     let i = this.#head;
     let o = this.#offset;
+    let c = this.#chunks[i]!;
     for (let n = 0; n < PREFIX; n++) {
-      let c = this.#chunks[i]!;
-      while (o >= c.length) {
-        i++;
+      if (o === c.length) {
+        c = this.#chunks[++i]!;
         o = 0;
-        c = this.#chunks[i]!;
       }
       v = (v << 8) | c[o++]!;
     }
     return v | 0;
   }
 
-  #discard(n: number): void {
-    this.#total -= n;
-    while (n > 0) {
-      const c = this.#chunks[this.#head]!;
-      const left = c.length - this.#offset;
-      if (n < left) {
-        this.#offset += n;
-        return;
-      }
-      n -= left;
-      this.#advanceChunk();
-    }
-    this.#normalize();
-  }
-
-  #take(n: number): Uint8Array {
-    if (n === 0) return new Uint8Array(0);
+  /** The next n held bytes (n > 0), less the first `skip`: a view of one chunk if they lie in it, else a copy. */
+  #take(n: number, skip: number): Uint8Array {
     this.#total -= n;
     const first = this.#chunks[this.#head]!;
-    const left = first.length - this.#offset;
-    if (n <= left) {
-      const out = first.subarray(this.#offset, this.#offset + n);
+    const at = this.#offset;
+    if (n <= first.length - at) {
       this.#offset += n;
-      this.#normalize();
-      return out;
+      if (this.#offset === first.length) this.#advanceChunk();
+      return first.subarray(at + skip, at + n);
     }
     const out = new Uint8Array(n);
     let filled = 0;
@@ -154,15 +160,10 @@ export class FrameDecoder {
       this.#offset += part;
       if (this.#offset === c.length) this.#advanceChunk();
     }
-    this.#normalize();
-    return out;
+    return out.subarray(skip);
   }
 
-  /** Drops a fully read head chunk once it is exhausted, so the read position always sits inside a chunk. */
-  #normalize(): void {
-    while (this.#head < this.#chunks.length && this.#offset >= this.#chunks[this.#head]!.length) this.#advanceChunk();
-  }
-
+  /** Drops the exhausted head chunk, so the read position always sits inside a chunk. */
   #advanceChunk(): void {
     this.#chunks[this.#head] = EMPTY;
     this.#head++;

@@ -9,6 +9,8 @@ import { Gen } from './generators.js';
 interface Stream {
   name: string;
   frames: string[];
+  /** The frames with their length prefix. */
+  wire: string[];
   bytes: Uint8Array;
 }
 
@@ -28,7 +30,7 @@ function streams(): Stream[] {
       bytes.set(l.bytes, at);
       at += l.bytes.length;
     }
-    return { name, frames: lines.map((l) => l.hex.slice(8)), bytes };
+    return { name, frames: lines.map((l) => l.hex.slice(8)), wire: lines.map((l) => l.hex), bytes };
   });
 }
 
@@ -73,6 +75,9 @@ describe('FrameDecoder on golden streams', () => {
   it.each(all.map((s) => [s.name, s] as const))('%s', (_name, s) => {
     const whole = new FrameDecoder();
     expect(drain(whole, [s.bytes])).toStrictEqual(s.frames);
+
+    // keepPrefix: the same frames, each whole as it was on the wire.
+    expect(drain(new FrameDecoder({ keepPrefix: true }), randomSplits(s.bytes, new Gen(s.bytes.length + 1)))).toStrictEqual(s.wire);
     expect(whole.buffered).toBe(0);
 
     const single = new FrameDecoder();
@@ -95,14 +100,15 @@ function lengthPrefix(n: number): Uint8Array {
 }
 
 describe('FrameDecoder limits and errors', () => {
-  it('reports a negative length as CORRUPT, and stays broken', () => {
+  it('reports a negative length as CORRUPT, and stays broken, holding the bytes from the bad prefix on', () => {
     const d = new FrameDecoder();
     d.push(new Uint8Array([0xff, 0xff, 0xff, 0xfe, 1, 2, 3]));
     const r = d.next();
     expect(r).toStrictEqual({ kind: 'error', error: { code: 'CORRUPT', message: 'negative frame length -2', length: -2 } });
     d.push(new Uint8Array([0, 0, 0, 0]));
     expect(d.next()).toStrictEqual(r);
-    expect(d.buffered).toBe(0);
+    // Bytes pushed after the error are ignored; those before it are kept for drain().
+    expect(d.buffered).toBe(7);
   });
 
   it('reports FRAME_TOO_LARGE as soon as the length prefix is complete, before the payload arrives', () => {
@@ -168,5 +174,60 @@ describe('FrameDecoder limits and errors', () => {
     let same = true;
     for (let i = 0; i < payload.length; i++) if (got[i] !== payload[i]) same = false;
     expect(same).toBe(true);
+  });
+});
+
+describe('FrameDecoder keepPrefix and drain', () => {
+  const frame = new Uint8Array([0, 0, 0, 3, 7, 8, 9]);
+
+  it('keepPrefix returns a frame inside one chunk as a view of it, and one across chunks as a copy', () => {
+    const chunk = new Uint8Array([...frame, 0, 0]);
+    const d = new FrameDecoder({ keepPrefix: true });
+    d.push(chunk);
+    const r = d.next();
+    expect(r).toStrictEqual({ kind: 'frame', payload: frame });
+    expect(r.kind === 'frame' && r.payload.buffer).toBe(chunk.buffer);
+    d.push(new Uint8Array([0, 1, 5]));
+    const split = d.next();
+    expect(split).toStrictEqual({ kind: 'frame', payload: new Uint8Array([0, 0, 0, 1, 5]) });
+    expect(split.kind === 'frame' && split.payload.buffer).not.toBe(chunk.buffer);
+  });
+
+  it('drain() hands back an incomplete frame split over chunks, as a copy, and empties the decoder', () => {
+    const d = new FrameDecoder();
+    const a = frame.slice(0, 2);
+    const b = frame.slice(2, 5);
+    d.push(a);
+    d.push(b);
+    expect(d.next()).toStrictEqual({ kind: 'need-more', needed: 2 });
+    const held = d.drain();
+    a.fill(0);
+    b.fill(0);
+    expect(held).toStrictEqual(frame.subarray(0, 5));
+    expect(d.buffered).toBe(0);
+    expect(d.next()).toStrictEqual({ kind: 'need-more', needed: 4 });
+    expect(d.drain()).toStrictEqual(new Uint8Array(0));
+  });
+
+  it('drain() after a frame was cut out hands back only the rest, copied out of the chunk', () => {
+    const chunk = new Uint8Array([...frame, 0, 0, 0]);
+    const d = new FrameDecoder();
+    d.push(chunk);
+    expect(d.next()).toStrictEqual({ kind: 'frame', payload: new Uint8Array([7, 8, 9]) });
+    const held = d.drain();
+    expect(held).toStrictEqual(new Uint8Array([0, 0, 0]));
+    expect(held.buffer).not.toBe(chunk.buffer);
+  });
+
+  it('drain() after an error hands back the bytes from the bad prefix on and lets the decoder start over', () => {
+    const d = new FrameDecoder({ maxFrameSize: 10 });
+    d.push(new Uint8Array([...frame, 0, 0]));
+    d.push(new Uint8Array([0, 99, 1]));
+    expect(d.next().kind).toBe('frame');
+    expect(d.next()).toMatchObject({ kind: 'error', error: { code: 'FRAME_TOO_LARGE', length: 99 } });
+    expect(d.drain()).toStrictEqual(new Uint8Array([0, 0, 0, 99, 1]));
+    expect(d.buffered).toBe(0);
+    d.push(frame);
+    expect(d.next()).toStrictEqual({ kind: 'frame', payload: new Uint8Array([7, 8, 9]) });
   });
 });

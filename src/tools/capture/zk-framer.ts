@@ -1,13 +1,16 @@
 /**
- * One direction's reassembled bytes cut into ZooKeeper frames (4-byte length prefix, then the payload). After a gap
- * — or when the capture began in the middle of a connection — it resynchronises: it skips to the next offset where
- * a length prefix within the frame-size limit is followed by a plausible header (see `FrameCheck`).
+ * One direction's reassembled bytes cut into ZooKeeper frames (4-byte length prefix, then the payload). The cutting
+ * is the protocol's FrameDecoder (the one frame splitter of the codebase); what is the capture's own is here: after a
+ * gap — or when the capture began in the middle of a connection — it resynchronises: it skips to the next offset
+ * where a length prefix within the frame-size limit is followed by a plausible header (see `FrameCheck`), and it
+ * reports what it skipped.
  *
- * Frames come out as views of the input where they lie inside one delivery, else in a buffer of their own: the
- * bytes behind a frame are never overwritten, but do not keep a frame past the callback that received it.
+ * Frames come out, prefix included, as views of the input where they lie inside one delivery, else in a buffer of
+ * their own: the bytes behind a frame are never overwritten, but do not keep a frame past the callback that
+ * received it.
  */
 
-import { DEFAULT_MAX_FRAME_SIZE } from '../../protocol/index.js';
+import { FrameDecoder, DEFAULT_MAX_FRAME_SIZE } from '../../protocol/index.js';
 import { int32 } from './frame-shape.js';
 
 /** Does a frame plausibly start at `at` (`b` holds at least `headerBytes` bytes from there)? */
@@ -26,11 +29,12 @@ export class ZkFramer {
   readonly #check: FrameCheck;
   readonly #headerBytes: number;
   readonly #sink: FrameSink;
-  /** A frame being assembled across deliveries: its full size is known (the prefix was read). */
-  #partial: Uint8Array | undefined;
-  #filled = 0;
-  /** Up to 3 bytes of a length prefix split across deliveries. */
-  #prefix = EMPTY;
+  readonly #frames: FrameDecoder;
+  /**
+   * Bytes the decoder needs at least before it can answer anything but need-more (the rest of the length prefix, or
+   * of the frame once its prefix is known).
+   */
+  #needed = 4;
   /** Resynchronising: bytes are scanned for a plausible frame start instead of framed. */
   #searching: boolean;
   #scanTail = EMPTY;
@@ -46,6 +50,7 @@ export class ZkFramer {
     maxFrameSize = DEFAULT_MAX_FRAME_SIZE,
   ) {
     this.#maxFrameSize = maxFrameSize;
+    this.#frames = new FrameDecoder({ maxFrameSize, keepPrefix: true });
     this.#check = check;
     this.#headerBytes = headerBytes;
     this.#sink = sink;
@@ -55,81 +60,43 @@ export class ZkFramer {
 
   /** Bytes held while waiting for the rest of a frame. */
   get buffered(): number {
-    return this.#filled + this.#prefix.length + this.#scanTail.length;
+    return this.#frames.buffered + this.#scanTail.length;
   }
 
+  /** The next delivery; it may be a view of the capture buffer, which moves on after this call. */
   data(bytes: Uint8Array, timeUs: number): void {
     if (this.#searching) {
       this.#search(bytes, timeUs);
       return;
     }
-    let p = 0;
-    const n = bytes.length;
-    while (p < n) {
-      const partial = this.#partial;
-      if (partial !== undefined) {
-        const take = Math.min(partial.length - this.#filled, n - p);
-        partial.set(bytes.subarray(p, p + take), this.#filled);
-        this.#filled += take;
-        p += take;
-        if (this.#filled === partial.length) {
-          this.#partial = undefined;
-          this.#filled = 0;
-          this.#sink.frame(partial, timeUs);
-        }
-        continue;
-      }
-      if (this.#prefix.length > 0 || n - p < 4) {
-        const need = 4 - this.#prefix.length;
-        const take = Math.min(need, n - p);
-        const joined = new Uint8Array(this.#prefix.length + take);
-        joined.set(this.#prefix);
-        joined.set(bytes.subarray(p, p + take), this.#prefix.length);
-        p += take;
-        if (joined.length < 4) {
-          this.#prefix = joined;
-          continue;
-        }
-        this.#prefix = EMPTY;
-        const length = int32(joined, 0);
-        if (!this.#lengthOk(length)) {
-          this.#startSearch(`bad length prefix ${length}`, joined, bytes.subarray(p), timeUs);
-          return;
-        }
-        this.#partial = new Uint8Array(4 + length);
-        this.#partial.set(joined);
-        this.#filled = 4;
-        if (length === 0) {
-          this.#partial = undefined;
-          this.#filled = 0;
-          this.#sink.frame(joined, timeUs);
-        }
-        continue;
-      }
-      const length = int32(bytes, p);
-      if (!this.#lengthOk(length)) {
-        this.#startSearch(`bad length prefix ${length}`, EMPTY, bytes.subarray(p), timeUs);
+    const frames = this.#frames;
+    if (bytes.length < this.#needed) {
+      // Nothing completes: keep a copy and move on (so a big frame is copied once, not once per delivery).
+      frames.push(bytes.slice());
+      this.#needed -= bytes.length;
+      return;
+    }
+    frames.push(bytes);
+    for (;;) {
+      const r = frames.next();
+      if (r.kind === 'frame') this.#sink.frame(r.payload, timeUs);
+      else if (r.kind === 'need-more') {
+        this.#needed = r.needed;
+        // What is left lies in this delivery (and at most three bytes of an earlier one): own it.
+        if (frames.buffered > 0) frames.push(frames.drain());
         return;
-      }
-      const size = 4 + length;
-      if (n - p >= size) {
-        this.#sink.frame(bytes.subarray(p, p + size), timeUs);
-        p += size;
       } else {
-        this.#partial = new Uint8Array(size);
-        this.#partial.set(bytes.subarray(p));
-        this.#filled = n - p;
-        p = n;
+        this.#needed = 4;
+        this.#startSearch(`bad length prefix ${r.error.length}`, frames.drain(), timeUs);
+        return;
       }
     }
   }
 
   /** Bytes were lost: a frame in progress is dropped and framing resumes at the next plausible frame. */
   gap(timeUs: number): void {
-    const dropped = this.#filled + this.#prefix.length;
-    this.#partial = undefined;
-    this.#filled = 0;
-    this.#prefix = EMPTY;
+    const dropped = this.#frames.drain().length;
+    this.#needed = 4;
     if (dropped > 0) this.#sink.skipped(dropped, 'a frame cut by the gap', timeUs);
     if (!this.#searching) {
       this.#searching = true;
@@ -139,17 +106,16 @@ export class ZkFramer {
 
   /** The stream ended: reports a frame left incomplete. */
   finish(timeUs: number): void {
-    const left = this.#filled + this.#prefix.length;
+    const left = this.#frames.drain().length;
     if (left > 0) {
-      const of = this.#partial === undefined ? '' : ` of ${this.#partial.length}`;
+      // With its prefix read, the frame's size is known: what is held plus what it still needed.
+      const of = left < 4 ? '' : ` of ${left + this.#needed}`;
       this.#sink.skipped(left, `the stream ended inside a frame (${left}${of} byte(s) seen)`, timeUs);
     }
     if (this.#searching && this.#skippedBytes + this.#scanTail.length > 0) {
       this.#sink.skipped(this.#skippedBytes + this.#scanTail.length, `${this.#searchReason}: no frame start found before the end`, timeUs);
     }
-    this.#partial = undefined;
-    this.#filled = 0;
-    this.#prefix = EMPTY;
+    this.#needed = 4;
     this.#scanTail = EMPTY;
     this.#skippedBytes = 0;
   }
@@ -158,15 +124,12 @@ export class ZkFramer {
     return length >= 0 && length <= this.#maxFrameSize;
   }
 
-  #startSearch(reason: string, head: Uint8Array, rest: Uint8Array, timeUs: number): void {
+  /** `held` starts with a bad length prefix: scanning resumes one byte after its start. */
+  #startSearch(reason: string, held: Uint8Array, timeUs: number): void {
     this.#searching = true;
     this.#searchReason = reason;
-    // The bad prefix itself is not a frame start: resume scanning one byte after it.
-    const joined = new Uint8Array(head.length + rest.length);
-    joined.set(head);
-    joined.set(rest, head.length);
     this.#skippedBytes += 1;
-    this.#search(joined.subarray(1), timeUs);
+    this.#search(held.subarray(1), timeUs);
   }
 
   #search(bytes: Uint8Array, timeUs: number): void {
