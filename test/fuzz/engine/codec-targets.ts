@@ -50,8 +50,12 @@ function drive(chunks: readonly Uint8Array[], maxFrameSize: number, input: strin
   const frames: string[] = [];
   let end = 'need-more';
   let failure: FrameResult | undefined;
+  /** Bytes pushed before the stream broke, and bytes cut out as frames (prefixes included). */
+  let pushed = 0;
+  let consumed = 0;
   for (const chunk of chunks) {
     d.push(chunk);
+    if (failure === undefined) pushed += chunk.length;
     for (;;) {
       let r: FrameResult;
       try {
@@ -62,6 +66,7 @@ function drive(chunks: readonly Uint8Array[], maxFrameSize: number, input: strin
       if (r.kind === 'frame') {
         if (r.payload.length > maxFrameSize) throw new FuzzViolation(`frame of ${r.payload.length} bytes above the limit ${maxFrameSize}`, input);
         frames.push(hexEncode(r.payload));
+        consumed += 4 + r.payload.length;
         continue;
       }
       if (r.kind === 'need-more') {
@@ -80,9 +85,15 @@ function drive(chunks: readonly Uint8Array[], maxFrameSize: number, input: strin
       }
       failure = r;
       end = `error:${r.error.code}`;
-      if (d.buffered !== 0) throw new FuzzViolation(`a broken decoder still holds ${d.buffered} bytes`, input);
+      // A broken decoder keeps the bytes from the bad prefix on (for drain()) and takes no more.
+      if (d.buffered !== pushed - consumed) throw new FuzzViolation(`a broken decoder holds ${d.buffered} bytes, not the ${pushed - consumed} from the bad prefix on`, input);
       break;
     }
+  }
+  if (failure !== undefined) {
+    const held = hexEncode(d.drain());
+    if (held !== hexEncode(concatBytes(chunks).subarray(consumed, pushed))) throw new FuzzViolation('drain() after an error is not the stream from the bad prefix on', input);
+    if (d.buffered !== 0 || d.next().kind !== 'need-more') throw new FuzzViolation('drain() did not give a fresh start', input);
   }
   return { frames, end };
 }
