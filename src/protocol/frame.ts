@@ -115,7 +115,8 @@ export class FrameDecoder {
    */
   drain(): Uint8Array {
     this.#failure = undefined;
-    return this.#total > 0 ? this.#take(this.#total, 0).slice() : new Uint8Array(0);
+    // new Uint8Array(view) copies; a Node Buffer's slice() would not.
+    return this.#total > 0 ? new Uint8Array(this.#take(this.#total, 0)) : new Uint8Array(0);
   }
 
   #fail(error: FrameError): FrameResult {

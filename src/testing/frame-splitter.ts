@@ -66,7 +66,8 @@ export class FrameSplitter {
         pieces.push({ kind: 'raw', bytes: this.takeAll(), error: r.error.message });
         return pieces;
       }
-      const bytes = r.payload.slice();
+      // A copy (new Uint8Array copies; the socket's chunk is a Buffer, whose slice() is a view).
+      const bytes = new Uint8Array(r.payload);
       const view = new DataView(bytes.buffer);
       const piece: Piece = { kind: 'frame', bytes };
       if (bytes.length >= 8) piece.xid = view.getInt32(4);

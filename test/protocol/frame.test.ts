@@ -219,6 +219,15 @@ describe('FrameDecoder keepPrefix and drain', () => {
     expect(held.buffer).not.toBe(chunk.buffer);
   });
 
+  it('drain() copies out of a Node Buffer too (whose slice() is a view, not a copy)', () => {
+    const chunk = Buffer.from([0, 0, 0, 9, 1, 2]);
+    const d = new FrameDecoder();
+    d.push(chunk);
+    const held = d.drain();
+    chunk.fill(0);
+    expect(held).toStrictEqual(new Uint8Array([0, 0, 0, 9, 1, 2]));
+  });
+
   it('drain() after an error hands back the bytes from the bad prefix on and lets the decoder start over', () => {
     const d = new FrameDecoder({ maxFrameSize: 10 });
     d.push(new Uint8Array([...frame, 0, 0]));

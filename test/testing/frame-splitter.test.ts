@@ -73,6 +73,18 @@ describe('FrameSplitter', () => {
     input.fill(0);
     expect(Array.from(piece?.bytes ?? [])).toEqual(Array.from(frames[0] ?? []));
   });
+
+  it('copies out of a Node Buffer (a view into a shared pool, whose slice() does not copy) and peeks xid and type from the copy', () => {
+    const input = Buffer.concat([Buffer.alloc(5, 0xaa), stream]).subarray(5);
+    const pieces = new FrameSplitter(0xfffff).push(input);
+    input.fill(0);
+    expect(pieces.map((p) => Array.from(p.bytes))).toEqual(frames.map((f) => Array.from(f)));
+    expect(pieces.map((p) => (p.kind === 'frame' ? [p.xid, p.type] : null))).toEqual([
+      [1, 3],
+      [-2, 11],
+      [7, 4],
+    ]);
+  });
 });
 
 describe('ConnectionSplitter', () => {

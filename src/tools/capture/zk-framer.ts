@@ -72,7 +72,8 @@ export class ZkFramer {
     const frames = this.#frames;
     if (bytes.length < this.#needed) {
       // Nothing completes: keep a copy and move on (so a big frame is copied once, not once per delivery).
-      frames.push(bytes.slice());
+      // new Uint8Array copies; a Node Buffer's slice() would not.
+      frames.push(new Uint8Array(bytes));
       this.#needed -= bytes.length;
       return;
     }
@@ -154,6 +155,6 @@ export class ZkFramer {
     }
     const keep = Math.min(b.length, need - 1);
     this.#skippedBytes += b.length - keep;
-    this.#scanTail = b.slice(b.length - keep);
+    this.#scanTail = new Uint8Array(b.subarray(b.length - keep));
   }
 }

@@ -37,9 +37,12 @@ function framer(startInside = false, maxFrameSize?: number): { f: ZkFramer; seen
   return { f: new ZkFramer(sink, REQUEST_HEAD_BYTES, looksLikeRequestHead, startInside, maxFrameSize), seen };
 }
 
-/** Delivers `stream` in pieces of the given sizes (cycled), each through one scratch buffer overwritten after the call. */
+/**
+ * Delivers `stream` in pieces of the given sizes (cycled), each through one scratch buffer overwritten after the call.
+ * A Node Buffer, as the capture readers get from files and pipes (its slice() is a view, not a copy).
+ */
 function deliver(f: ZkFramer, stream: Uint8Array, sizes: number[]): void {
-  const scratch = new Uint8Array(stream.length);
+  const scratch = Buffer.alloc(stream.length);
   for (let at = 0, i = 0; at < stream.length; i++) {
     const n = Math.min(sizes[i % sizes.length]!, stream.length - at);
     scratch.set(stream.subarray(at, at + n));
@@ -103,5 +106,15 @@ describe('ZkFramer', () => {
       '50: a frame cut by the gap',
       `${frames[2]!.length - 2000}: resynchronising after the gap`,
     ]);
+  });
+
+  it('finds a frame start that a delivery boundary cuts while it resynchronises', () => {
+    const { f, seen } = framer();
+    f.gap(0);
+    const tail = frames[2]!.subarray(2000);
+    // The next frame's length prefix begins two bytes before the end of the first delivery.
+    deliver(f, concatBytes([tail, frames[3]!, frames[4]!]), [tail.length + 2, 5]);
+    expect(seen.frames).toStrictEqual([frames[3]!, frames[4]!].map(hex));
+    expect(seen.skipped).toStrictEqual([`${tail.length}: resynchronising after the gap`]);
   });
 });
