@@ -25,8 +25,11 @@ export interface SaslMechanism {
   readonly user: string;
   /** A new exchange: one per connection, since the server asks again on each. */
   exchange(context: SaslContext): SaslExchange;
-  /** The login driver (startSaslLogin), joined by saslMechanism; not part of the documented shape. @hidden */
-  readonly [SASL_LOGIN]: typeof startSaslLogin;
+  /**
+   * The login driver (a `SaslLoginDriver`), joined by saslMechanism: typed `unknown` so that the session's internals
+   * stay out of the public types; what makes the key required is that only saslMechanism can set it. @hidden
+   */
+  readonly [SASL_LOGIN]: unknown;
 }
 
 /**
@@ -79,6 +82,9 @@ export function saslMechanism(mechanism: {
   const { name, user } = mechanism;
   return { name, user, exchange: (context) => mechanism.exchange(context), [SASL_LOGIN]: startSaslLogin };
 }
+
+/** What a mechanism keeps under SASL_LOGIN: the session calls it on each new connection. */
+export type SaslLoginDriver = typeof startSaslLogin;
 
 /** What the login needs of its session. */
 export interface SaslLoginHooks {
