@@ -10,7 +10,7 @@ import type { SessionOptions } from '../session/session.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import { checkDuration, checkSignal, describeValue, MAX_INT32 } from './checks.js';
 import { toBytes } from './data.js';
-import { SASL_LOGIN, type DrivenMechanism } from '../session/sasl-login.js';
+import { SASL_LOGIN, type SaslMechanism } from '../session/sasl-login.js';
 import type { RetryPolicy } from '../session/retry-policy.js';
 import { checkKnownKeys } from './option-names.js';
 import type { TlsFailures } from './tls-option.js';
@@ -76,7 +76,7 @@ const TYPED_OPTIONS: readonly (readonly [keyof ClientOptions, string, (value: un
   ['observe', 'a boolean', isBoolean],
   ['resolver', 'a function (host, { signal }) => addresses', isFunction],
   ['compression', 'compressWith(...)', isFunction],
-  ['sasl', 'a mechanism: saslDigestMd5({ username, password }), saslGssapi(...), or saslMechanism(yours)', (v) => typeof (v as Partial<DrivenMechanism> | null)?.[SASL_LOGIN] === 'function'],
+  ['sasl', 'a mechanism: saslDigestMd5({ username, password }), saslGssapi(...), or saslMechanism(yours)', (v) => typeof (v as Partial<SaslMechanism> | null)?.[SASL_LOGIN] === 'function'],
   ['retry', 'a RetryPolicy such as exponentialBackoff()', isPolicy],
 ];
 

@@ -13,8 +13,10 @@ import type { Outgoing, Reply } from './outgoing.js';
 
 /**
  * A SASL mechanism for the `sasl` client option, made by a function such as `saslDigestMd5`, which keeps the
- * credentials. A separate object rather than a built-in table, so an application ships only the mechanism it imports
- * (and the login driver only with one). A mechanism of your own goes through `saslMechanism` first.
+ * credentials, or by `saslMechanism` from one of your own. A separate object rather than a built-in table, so an
+ * application ships only the mechanism it imports (and the login driver only with one). The driver rides on a
+ * symbol key only those functions set, so a bare `{ name, user, exchange }` is refused by the compiler (and, from
+ * plain JavaScript, by `connect` with BAD_ARGUMENT).
  */
 export interface SaslMechanism {
   /** The mechanism's name, e.g. `DIGEST-MD5` (in error messages). */
@@ -23,6 +25,11 @@ export interface SaslMechanism {
   readonly user: string;
   /** A new exchange: one per connection, since the server asks again on each. */
   exchange(context: SaslContext): SaslExchange;
+  /**
+   * The login driver (a `SaslLoginDriver`), joined by saslMechanism: typed `unknown` so that the session's internals
+   * stay out of the public types; what makes the key required is that only saslMechanism can set it. @hidden
+   */
+  readonly [SASL_LOGIN]: unknown;
 }
 
 /**
@@ -54,26 +61,30 @@ export interface SaslExchange {
 /**
  * Where a mechanism made by saslMechanism keeps the login driver (startSaslLogin): the session calls the driver from
  * there, so an application carries it only when it makes a mechanism (saslDigestMd5 and saslGssapi make theirs with
- * saslMechanism); the option carries its code, as `compressWith` does.
+ * saslMechanism); the option carries its code, as `compressWith` does. Not exported from any entry: only
+ * saslMechanism can make a value of the `SaslMechanism` type.
  */
-export const SASL_LOGIN = Symbol('zkwire.saslLogin');
-
-/** A mechanism the session can log in with: one saslMechanism made. */
-export type DrivenMechanism = SaslMechanism & { readonly [SASL_LOGIN]: typeof startSaslLogin };
+export const SASL_LOGIN: unique symbol = Symbol('zkwire.saslLogin');
 
 /**
- * Makes `mechanism` (name, user and exchange, e.g. your own) a mechanism the `sasl` option takes: it joins the login
- * driver to it. saslDigestMd5 and saslGssapi return mechanisms already made so. BAD_ARGUMENT for anything without
- * an `exchange` method.
+ * Makes a mechanism of your own (its name, who logs in, and a new exchange per connection) one the `sasl` option
+ * takes: it joins the login driver to it. saslDigestMd5 and saslGssapi return mechanisms already made so.
+ * BAD_ARGUMENT for anything without an `exchange` method.
  */
-export function saslMechanism(mechanism: SaslMechanism): SaslMechanism {
-  if (typeof (mechanism as Partial<SaslMechanism> | null)?.exchange !== 'function') {
+export function saslMechanism(mechanism: {
+  readonly name: string;
+  readonly user: string;
+  exchange(context: SaslContext): SaslExchange;
+}): SaslMechanism {
+  if (typeof (mechanism as { exchange?: unknown } | null)?.exchange !== 'function') {
     throw clientError('BAD_ARGUMENT', 'saslMechanism takes { name, user, exchange(context) }', { op: 'connect' });
   }
   const { name, user } = mechanism;
-  const driven: DrivenMechanism = { name, user, exchange: (context) => mechanism.exchange(context), [SASL_LOGIN]: startSaslLogin };
-  return driven;
+  return { name, user, exchange: (context) => mechanism.exchange(context), [SASL_LOGIN]: startSaslLogin };
 }
+
+/** What a mechanism keeps under SASL_LOGIN: the session calls it on each new connection. */
+export type SaslLoginDriver = typeof startSaslLogin;
 
 /** What the login needs of its session. */
 export interface SaslLoginHooks {

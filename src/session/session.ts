@@ -25,7 +25,7 @@ import { admit, type VersionSource } from './admit.js';
 import { fourLetterOver } from './four-letter-probe.js';
 import { resumePackets } from './resume.js';
 import { ReadWriteSearch } from './rw-search.js';
-import { SASL_LOGIN, type DrivenMechanism } from './sasl-login.js';
+import { SASL_LOGIN, type SaslLoginDriver } from './sasl-login.js';
 import type { ServerVersion } from './server-version.js';
 import { StateMachine, type SessionState } from './state.js';
 import type { SessionOptions } from './session-options.js';
@@ -405,7 +405,7 @@ export class Session {
     if (sasl !== undefined) {
       const { host, port } = conn.endpoint;
       // The driver comes with the mechanism (saslMechanism): a client without SASL carries none of it.
-      (sasl as DrivenMechanism)[SASL_LOGIN](conn, sasl, { host, port, transport: this.#options.transport }, {
+      (sasl[SASL_LOGIN] as SaslLoginDriver)(conn, sasl, { host, port, transport: this.#options.transport }, {
         send: (item) => {
           this.#outbox.putFirst([item]);
           this.#outbox.flush();

@@ -8,6 +8,7 @@
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import { clientError } from '../../errors.js';
 import type { TlsOptions } from '../../transport/types.js';
 import { nodeTlsOptions } from '../shared/tls-options.js';
 import {
@@ -45,7 +46,7 @@ export class RawConnection {
       this.#failure ??= e;
     });
     socket.on('close', () => {
-      this.#failure ??= new Error('connection closed');
+      this.#failure ??= clientError('CONNECTIONLOSS', 'the floor\'s connection closed', { op: 'bench' });
       const waiting = this.#waiting.splice(0);
       for (let i = this.#waitHead; i < waiting.length; i++) waiting[i]!(0, -4 /* CONNECTIONLOSS */);
       this.#waitHead = 0;
@@ -86,12 +87,14 @@ export class RawConnection {
     socket.write(w.toBytes());
     const response = await Promise.race([
       answered,
-      new Promise<never>((_, reject) => socket.once('close', () => reject(conn.#failure ?? new Error('closed during handshake')))),
+      // The constructor's close listener runs first and sets the failure.
+      new Promise<never>((_, reject) => socket.once('close', () => reject(conn.#failure))),
     ]);
     // ConnectResponse: protocolVersion, timeOut, sessionId, passwd. A zero session id means refused.
     if (response.length < 16 || response.readBigInt64BE(8) === 0n) {
       socket.destroy();
-      throw new Error('the server refused the session');
+      // As the Java client reads it: no session id means the server would not have this session.
+      throw clientError('SESSIONEXPIRED', 'the server refused the floor\'s session', { op: 'bench' });
     }
     return conn;
   }
