@@ -36,7 +36,7 @@ class MemoryStream implements ByteStream {
 
   write(chunk: Uint8Array): void {
     if (!this.#open) return;
-    const copy = chunk.slice();
+    const copy = new Uint8Array(chunk); // a copy, also of a Node Buffer (whose slice() is a view)
     this.queue.push(() => this.#open && this.#server?.receive(copy));
   }
 

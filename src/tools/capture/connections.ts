@@ -129,7 +129,7 @@ export class TrackedConnection {
     if (this.#mode === '4lw') {
       if (side.textBytes + bytes.length > MAX_FOUR_LETTER_TEXT) return;
       if (side.textBytes === 0) side.textTime = timeUs;
-      side.text.push(bytes.slice());
+      side.text.push(new Uint8Array(bytes)); // a copy, also of a Node Buffer (whose slice() is a view)
       side.textBytes += bytes.length;
       return;
     }

@@ -37,7 +37,8 @@ export class TcpDirection {
     maxEarlyBytes = MAX_OUT_OF_ORDER_BYTES,
   ) {
     this.#maxEarlyBytes = maxEarlyBytes;
-    this.#sink = sink;}
+    this.#sink = sink;
+  }
 
   /** Bytes waiting behind a hole. */
   get buffered(): number {
@@ -56,8 +57,9 @@ export class TcpDirection {
       this.#drain(timeUs);
       return;
     }
-    // Early: keep a copy (the capture buffer moves on), in sequence order.
-    const entry: Pending = { seq, data: payload.slice(), missingTail };
+    // Early: keep a copy (the capture buffer moves on), in sequence order. new Uint8Array copies a Node Buffer too,
+    // whose slice() is a view.
+    const entry: Pending = { seq, data: new Uint8Array(payload), missingTail };
     let i = this.#early.length;
     while (i > 0 && seqDiff(this.#early[i - 1]!.seq, seq) > 0) i--;
     this.#early.splice(i, 0, entry);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { GapEvent } from '../../../src/tools/capture/index.js';
 import { collect, frameEvents, goldenConnection, goldenSummary, loadFixture, summary } from './helpers.js';
 import { capture, Link, pcapFile, TcpConversation, type TcpPacket } from './pcap-writer.js';
+import { TcpDirection } from '../../../src/tools/capture/tcp-reassembly.js';
 
 const errors = loadFixture('errors.jsonl');
 const multi = loadFixture('multi.jsonl');
@@ -179,5 +180,21 @@ describe('connection life', () => {
       `close ${base}#3 capture-end`,
     ]);
     expect(frameEvents(events)).toHaveLength(12);
+  });
+});
+
+describe('one direction', () => {
+  it('keeps its own copy of a segment that arrives early, even when the capture hands it a Node Buffer it reuses', () => {
+    const got: number[] = [];
+    const way = new TcpDirection({ data: (bytes) => got.push(...bytes), gap: () => expect.unreachable('no gap') });
+    way.syn(99);
+    // One read buffer, reused for each packet the way a reader recycling its chunk would.
+    const read = Buffer.alloc(4);
+    read.set([5, 6, 7, 8]);
+    way.segment(104, read, 0, 1); // early: bytes 104..107 wait for 100..103
+    read.fill(0xee); // the reader moves on
+    read.set([1, 2, 3, 4]);
+    way.segment(100, read, 0, 2);
+    expect(got).toStrictEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
