@@ -125,32 +125,33 @@ export class ClientContext {
     const features = this.sessions.features;
     const refused = features.refusal(opcode, op, path, this.session.serverVersion);
     if (refused !== undefined) return Promise.reject(refused);
-    const abandoned = onAbandoned === undefined ? {} : { onAbandoned };
     const root = this.chroot.root;
-    const learning = onReply;
-    onReply = (reply) => {
-      features.learn(opcode, reply.err);
-      return learning(reply);
-    };
     // A call the retry policy may send again, when it cannot be applied twice (client/retry-call.ts).
     const policy = options.retry ?? this.sessions.options.retry;
     if (!(policy === undefined || isPolicy(policy))) throw clientError('BAD_ARGUMENT', 'retry must be a RetryPolicy such as exponentialBackoff()', { op, path });
-    const request = (spec: RequestSpec<T>): Promise<T> =>
-      policy === undefined || !mayRepeat(opcode, body, recover !== undefined) ? this.session.request(spec) : retried(this.sessions, spec, policy, recover);
-    if (root === undefined || path === undefined) return request({ opcode, body, op, path, signal, onReply, ...abandoned });
-    // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
-    // bare `NONODE (getChildren /)` would hide.
-    // Only an error the op's own handler raises is renamed: some ops answer NONODE with a value (exists: null).
-    const mapped = (reply: Reply): T => {
-      try {
-        return onReply(reply);
-      } catch (error) {
-        if (reply.err !== ErrorCode.NONODE || !isCode(error, 'NONODE')) throw error;
-        const server = this.chroot.toServer(path);
-        throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${server} (chroot ${root})`);
-      }
+    // One spec and one reply closure per call, no spread: this runs for every request (a lock cycle makes three).
+    const spec: RequestSpec<T> = {
+      opcode,
+      body,
+      op,
+      path,
+      signal,
+      onAbandoned,
+      onReply: (reply) => {
+        features.learn(opcode, reply.err);
+        if (root === undefined || path === undefined) return onReply(reply);
+        // Under a chroot, a NONODE names the server's path: on "/" it is the chroot itself that is missing, which a
+        // bare `NONODE (getChildren /)` would hide. Only an error the op's own handler raises is renamed: some ops
+        // answer NONODE with a value (exists: null).
+        try {
+          return onReply(reply);
+        } catch (error) {
+          if (reply.err !== ErrorCode.NONODE || !isCode(error, 'NONODE')) throw error;
+          throw errorFromServer(reply.err, op, path, path === '/' ? `the chroot ${root} does not exist` : `no node ${root}${path} (chroot ${root})`);
+        }
+      },
     };
-    return request({ opcode, body, op, path, signal, onReply: mapped, ...abandoned });
+    return policy === undefined || !mayRepeat(opcode, body, recover !== undefined) ? this.session.request(spec) : retried(this.sessions, spec, policy, recover);
   }
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */

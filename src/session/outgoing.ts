@@ -33,7 +33,7 @@ export interface RequestSpec<T> {
    * came: `onReply` has still run (its bookkeeping must match what the server did) and this undoes what it made
    * for the caller alone, e.g. a watch handle nobody holds. Runs in the same synchronous step as `onReply`.
    */
-  readonly onAbandoned?: (result: T) => void;
+  readonly onAbandoned?: ((result: T) => void) | undefined;
 }
 
 export interface Outgoing {

@@ -161,7 +161,7 @@ export class NodeOps {
     // Without create2 (3.4) the stat is read after the create: a listing queued now would be answered before our node
     // existed, so none is made and the caller lists for itself.
     const viaRead = (): boolean => lacksCreate2(this.client);
-    const created = createWithStat(this.client, joinPath(dir, name), data, { mode, ttl: options.ttlMs, signal, protected: protectedId });
+    const created = createWithStat(this.client, joinPath(dir, name), data, { mode, ttl: options.ttlMs, signal, protected: protectedId, stat: true });
     const children = options.list === true && !viaRead() ? this.client.getChildren(dir, { signal }) : undefined;
     children?.catch(() => undefined);
     options.alongside?.();
