@@ -156,7 +156,7 @@ export class ClientContext {
 
   /** A watch event as the caller sees it: the chroot stripped from its path. */
   readonly mapEvent = (event: WatchEvent): WatchEvent =>
-    event.path === undefined ? event : { ...event, path: this.chroot.toClient(event.path) };
+    event.path === undefined || this.chroot.root === undefined ? event : { ...event, path: this.chroot.toClient(event.path) };
 }
 
 /** The client options every create reads (see ClientOptions). */

@@ -72,10 +72,11 @@ const MAX_FILES = 900;
  * recipes' createWithStat handing back the client's promise once create2 is known.
  * Lowered to 34,127 (-10) with the one frame splitter (#30 item 4): the FrameDecoder's own take with a skip, and an
  * error no longer clearing its chunk list field by field, paid for `drain()` and `keepPrefix`.
- * Lowered to 34,120 (-7) with the acquire path's last copies gone (#30 item 6): one request spec and one reply
- * closure per call in the client's send, and no spread of a create's options on the protected path.
+ * Lowered to 34,118 (-9) with the lock path's copies gone (#30 item 6): one request spec and one reply closure per
+ * call in the client's send, no spread of a create's options on the protected path, of a watch notification or of a
+ * watched read's result.
  */
-const MAX_CLIENT_MUTEX_GZIP = 34_120;
+const MAX_CLIENT_MUTEX_GZIP = 34_118;
 
 /** Compiler and linter runs (tsc, esbuild, attw): seconds of CPU each, more than the default timeout on a loaded machine. */
 const COMPILE_TIMEOUT_MS = 120_000;

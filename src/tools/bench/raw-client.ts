@@ -1,7 +1,8 @@
 /**
  * The floor: the least a ZooKeeper round trip can cost from this process. A bare node:net socket, frames built
- * once with the codec's encoders and only their xid patched per request, replies matched by counting (the
- * server answers one connection in order) and read no further than the reply header. No session state, no
+ * once with the codec's encoders and only their xid patched per request, replies cut by the codec's FrameDecoder
+ * (the client's own), matched by counting (the server answers one connection in order) and read no further than the
+ * reply header. No session state, no
  * watches, no timers, no abort handling: everything the real client does on top of this is what the ratio
  * against the floor measures.
  */
@@ -14,6 +15,7 @@ import { nodeTlsOptions } from '../shared/tls-options.js';
 import {
   encodeConnectRequestFrame,
   encodeRequestFrame,
+  FrameDecoder,
   JuteWriter,
   OpCode,
   Perms,
@@ -29,8 +31,9 @@ type ReplyHandler = (xid: number, err: number) => void;
 
 export class RawConnection {
   readonly #socket: net.Socket;
-  #leftover: Buffer | undefined;
-  #connected: ((frame: Buffer) => void) | undefined;
+  /** The client's own frame decoder (protocol/frame.ts): the floor frames replies as the client does. */
+  readonly #frames = new FrameDecoder();
+  #connected: ((frame: Uint8Array) => void) | undefined;
   readonly #waiting: ReplyHandler[] = [];
   #waitHead = 0;
   /** Set while a pipelined run owns the replies. */
@@ -81,7 +84,7 @@ export class RawConnection {
       passwd: new Uint8Array(16),
       readOnly: false,
     });
-    const answered = new Promise<Buffer>((resolve) => {
+    const answered = new Promise<Uint8Array>((resolve) => {
       conn.#connected = resolve;
     });
     socket.write(w.toBytes());
@@ -91,7 +94,7 @@ export class RawConnection {
       new Promise<never>((_, reject) => socket.once('close', () => reject(conn.#failure))),
     ]);
     // ConnectResponse: protocolVersion, timeOut, sessionId, passwd. A zero session id means refused.
-    if (response.length < 16 || response.readBigInt64BE(8) === 0n) {
+    if (response.length < 16 || new DataView(response.buffer, response.byteOffset).getBigInt64(8) === 0n) {
       socket.destroy();
       // As the Java client reads it: no session id means the server would not have this session.
       throw clientError('SESSIONEXPIRED', 'the server refused the floor\'s session', { op: 'bench' });
@@ -218,26 +221,20 @@ export class RawConnection {
   }
 
   #onData(chunk: Buffer): void {
-    let buf = chunk;
-    if (this.#leftover !== undefined) {
-      buf = Buffer.concat([this.#leftover, chunk]);
-      this.#leftover = undefined;
-    }
-    let off = 0;
-    while (buf.length - off >= 4) {
-      const len = buf.readInt32BE(off);
-      if (buf.length - off - 4 < len) break;
-      const start = off + 4;
-      off = start + len;
+    this.#frames.push(chunk);
+    let next = this.#frames.next();
+    for (; next.kind === 'frame'; next = this.#frames.next()) {
+      const frame = next.payload;
       if (this.#connected !== undefined) {
         const done = this.#connected;
         this.#connected = undefined;
-        done(buf.subarray(start, off));
+        done(frame);
         continue;
       }
       // ReplyHeader: xid int, zxid long, err int.
-      const xid = buf.readInt32BE(start);
-      const err = buf.readInt32BE(start + 12);
+      const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+      const xid = view.getInt32(0);
+      const err = view.getInt32(12);
       if (xid === -1) {
         // A watch notification (set only by the hand-off floor): never counted as a reply.
         const notified = this.#notified.shift();
@@ -257,7 +254,11 @@ export class RawConnection {
       }
       handler(xid, err);
     }
-    if (off < buf.length) this.#leftover = Buffer.from(buf.subarray(off));
+    if (next.kind === 'error') {
+      // Nothing after a broken frame can be read: every call fails with the reason (the close listener tells them).
+      this.#failure ??= clientError('PROTOCOL_ERROR', `the floor's connection: ${next.error.message}`, { op: 'bench' });
+      this.#socket.destroy();
+    }
     this.#afterChunk?.();
   }
 }
