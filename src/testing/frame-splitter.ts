@@ -14,6 +14,7 @@
  * every frame is a copy: the fault proxy may hold a frame back while the caller reuses its buffer.
  */
 
+import { int32 } from '../protocol/bytes.js';
 import { FrameDecoder } from '../protocol/frame.js';
 
 export type Piece =
@@ -68,10 +69,9 @@ export class FrameSplitter {
       }
       // A copy (new Uint8Array copies; the socket's chunk is a Buffer, whose slice() is a view).
       const bytes = new Uint8Array(r.payload);
-      const view = new DataView(bytes.buffer);
       const piece: Piece = { kind: 'frame', bytes };
-      if (bytes.length >= 8) piece.xid = view.getInt32(4);
-      if (bytes.length >= 12) piece.type = view.getInt32(8);
+      if (bytes.length >= 8) piece.xid = int32(bytes, 4);
+      if (bytes.length >= 12) piece.type = int32(bytes, 8);
       pieces.push(piece);
     }
   }

@@ -2,14 +2,14 @@
  * The floor: the least a ZooKeeper round trip can cost from this process. A bare node:net socket, frames built
  * once with the codec's encoders and only their xid patched per request, replies cut by the codec's FrameDecoder
  * (the client's own), matched by counting (the server answers one connection in order) and read no further than the
- * reply header. No session state, no
- * watches, no timers, no abort handling: everything the real client does on top of this is what the ratio
- * against the floor measures.
+ * reply header. No session state, no watches, no timers, no abort handling: everything the real client does on top
+ * of this is what the ratio against the floor measures.
  */
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { clientError } from '../../errors.js';
+import { int32 } from '../../protocol/bytes.js';
 import type { TlsOptions } from '../../transport/types.js';
 import { nodeTlsOptions } from '../shared/tls-options.js';
 import {
@@ -232,9 +232,8 @@ export class RawConnection {
         continue;
       }
       // ReplyHeader: xid int, zxid long, err int.
-      const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-      const xid = view.getInt32(0);
-      const err = view.getInt32(12);
+      const xid = int32(frame, 0);
+      const err = int32(frame, 12);
       if (xid === -1) {
         // A watch notification (set only by the hand-off floor): never counted as a reply.
         const notified = this.#notified.shift();

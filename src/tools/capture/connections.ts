@@ -5,7 +5,8 @@
  */
 
 import { ConversationDecoder, detectFourLetterWord, errorName, Xid, type DescribedFrame, type Direction } from '../../protocol/index.js';
-import { CONNECT_REQUEST_BYTES, int32, looksLikeConnectRequestAt, looksLikeRequestHead, REPLY_HEAD_BYTES, REQUEST_HEAD_BYTES } from './frame-shape.js';
+import { int32 } from '../../protocol/bytes.js';
+import { CONNECT_REQUEST_BYTES, looksLikeConnectRequestAt, looksLikeRequestHead, REPLY_HEAD_BYTES, REQUEST_HEAD_BYTES } from './frame-shape.js';
 import type { CaptureConnection, CaptureEvent } from './events.js';
 import { formatEndpoint, TcpFlag, type TcpSegment } from './ip-tcp.js';
 import { RequestTimes } from './request-times.js';

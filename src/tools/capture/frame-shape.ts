@@ -3,12 +3,8 @@
  * port finder (which tells ZooKeeper connections from other TCP traffic) both ask these questions.
  */
 
+import { int32 } from '../../protocol/bytes.js';
 import { OpCode, opName, Xid } from '../../protocol/index.js';
-
-/** Big-endian int32 at `at` (the caller checked that 4 bytes are there). */
-export function int32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) | 0;
-}
 
 /** A request opcode a client may send (not the server-internal ones, nor 0/-1 which are not requests). */
 export function isRequestOp(type: number): boolean {

@@ -12,7 +12,8 @@
  */
 
 import { DEFAULT_MAX_FRAME_SIZE, errorName, Xid } from '../../protocol/index.js';
-import { CONNECT_REQUEST_BYTES, int32, looksLikeConnectRequestAt, looksLikeRequestHead, REPLY_HEAD_BYTES, REQUEST_HEAD_BYTES } from './frame-shape.js';
+import { int32 } from '../../protocol/bytes.js';
+import { CONNECT_REQUEST_BYTES, looksLikeConnectRequestAt, looksLikeRequestHead, REPLY_HEAD_BYTES, REQUEST_HEAD_BYTES } from './frame-shape.js';
 import { TcpFlag, type TcpSegment } from './ip-tcp.js';
 
 /** Segments held per undecided connection: the handshake and a few request/reply exchanges decide any ZooKeeper one. */

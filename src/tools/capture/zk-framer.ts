@@ -11,7 +11,7 @@
  */
 
 import { FrameDecoder, DEFAULT_MAX_FRAME_SIZE } from '../../protocol/index.js';
-import { int32 } from './frame-shape.js';
+import { int32 } from '../../protocol/bytes.js';
 
 /** Does a frame plausibly start at `at` (`b` holds at least `headerBytes` bytes from there)? */
 export type FrameCheck = (b: Uint8Array, at: number) => boolean;
